@@ -1,0 +1,61 @@
+"""The ``c8league`` command. Errors are turned into one red line here, in one place."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+
+import typer
+
+from c8league.cli import demo, rules_cmd
+from c8league.cli.output import err
+from c8league.errors import C8LeagueError
+
+app = typer.Typer(
+    name="c8league",
+    help="Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+)
+app.add_typer(rules_cmd.app, name="rules")
+app.command("demo")(demo.demo)
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    command = typer.main.get_command(app)
+    try:
+        result = command.main(
+            args=list(argv) if argv is not None else None,
+            prog_name="c8league",
+            standalone_mode=False,
+        )
+    except C8LeagueError as exc:
+        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        return exc.exit_code
+    except typer.Exit as exc:
+        return int(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        err.print("[bold red]interrupted[/]", markup=True)
+        return 130
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        # Usage errors of the command-line parser (bad option, missing argument, …).
+        code = getattr(exc, "exit_code", None)
+        message = getattr(exc, "format_message", None)
+        if not isinstance(code, int) or not callable(message):
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            return 0  # the help has been printed
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
+        err.print(f"[bold red]error:[/] {message()}{hint}", markup=True, highlight=False)
+        return code
+    return result if isinstance(result, int) else 0
+
+
+def run() -> None:
+    """Console-script entry point."""
+    sys.exit(main())

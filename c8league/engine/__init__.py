@@ -1,0 +1,45 @@
+"""The Crazy Eights rules engine: pure Python, standard library only, no I/O.
+
+>>> from c8league.engine import Match, Rules
+>>> match = Match(Rules.from_options("pagat"), players=2, seed=7)
+>>> while not match.over:
+...     match.apply(match.legal_moves()[0])
+"""
+
+from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, pack, parse_cards
+from c8league.engine.hand import Hand, HandResult, Phase, card_penalty
+from c8league.engine.match import Match, MatchResult, placements
+from c8league.engine.moves import DRAW, PASS, Move, MoveKind
+from c8league.engine.observation import HistoryView, Observation
+from c8league.engine.record import HandRecord
+from c8league.engine.rules import OPTIONS, PRESETS, Rules, preset_rules
+from c8league.engine.seeds import derive_seed
+
+__all__ = [
+    "ALL_CARDS",
+    "DRAW",
+    "OPTIONS",
+    "PASS",
+    "PRESETS",
+    "Card",
+    "Hand",
+    "HandRecord",
+    "HandResult",
+    "HistoryView",
+    "Match",
+    "MatchResult",
+    "Move",
+    "MoveKind",
+    "Observation",
+    "Phase",
+    "Rank",
+    "Rules",
+    "Suit",
+    "card_penalty",
+    "derive_seed",
+    "format_cards",
+    "pack",
+    "parse_cards",
+    "placements",
+    "preset_rules",
+]

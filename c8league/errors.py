@@ -1,0 +1,56 @@
+"""Every error c8league raises on purpose derives from :class:`C8LeagueError`.
+
+The command line turns these into one red line on stderr and a non-zero exit
+(see ``c8league.cli.main``); anything else reaching a user is a bug.
+"""
+
+from __future__ import annotations
+
+
+class C8LeagueError(Exception):
+    """Base class of all domain errors. ``exit_code`` is the CLI's exit status."""
+
+    exit_code = 1
+
+
+class UsageError(C8LeagueError):
+    """A bad name or value given on the command line."""
+
+    exit_code = 2
+
+
+class CardError(C8LeagueError, ValueError):
+    """A card or move in text form could not be parsed."""
+
+    exit_code = 2
+
+
+class RulesError(C8LeagueError, ValueError):
+    """An unknown rule option, a bad option value, or an impossible table."""
+
+    exit_code = 2
+
+
+class IllegalMoveError(C8LeagueError, ValueError):
+    """A move that is not legal in the current position. The state is unchanged."""
+
+
+class PositionError(C8LeagueError, ValueError):
+    """An explicitly set-up position that is inconsistent (cards, seats, phase)."""
+
+
+class RecordError(C8LeagueError, ValueError):
+    """A hand record that does not parse or does not replay."""
+
+
+class PlayerFault(C8LeagueError):
+    """A player broke the protocol of play; the match loop turns it into a forfeit.
+
+    ``reason`` is one of ``exception``, ``illegal``, ``timeout``, ``crash``,
+    ``protocol``, ``memory``.
+    """
+
+    def __init__(self, reason: str, detail: str) -> None:
+        super().__init__(f"{reason}: {detail}")
+        self.reason = reason
+        self.detail = detail

@@ -1,0 +1,30 @@
+"""``random``: a uniformly random legal move from the player's own seeded generator."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+
+from c8league.engine import Move, Observation
+from c8league.players.base import BasePlayer
+
+
+class RandomPlayer(BasePlayer):
+    """Chooses uniformly among the legal moves. With ``playable_first`` it plays a random
+    playable card whenever it has one and draws only when it cannot play."""
+
+    name = "random"
+
+    def __init__(self, seed: int = 0, playable_first: bool = False) -> None:
+        self.rng = random.Random(seed)
+        self.playable_first = playable_first
+
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        if self.playable_first:
+            plays = [m for m in legal if m.is_play]
+            if plays:
+                return plays[self.rng.randrange(len(plays))]
+        return legal[self.rng.randrange(len(legal))]

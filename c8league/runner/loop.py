@@ -1,0 +1,135 @@
+"""The match loop: ask the player to act for a move, apply it, tell the others.
+
+It belongs neither to the game nor to the players. A player that raises, returns
+a move that is not legal, or reports a fault (time, memory, crash, protocol)
+forfeits the match: it is placed last, the others keep their places by score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from c8league.engine import HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
+from c8league.engine.match import placements
+from c8league.errors import PlayerFault
+from c8league.players.base import Player
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    seat: int
+    reason: str
+    """``exception``, ``illegal``, ``timeout``, ``crash``, ``protocol`` or ``memory``."""
+    move_number: int
+    """The number of the player's decision in the match (1-based) that failed."""
+    detail: str
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    result: MatchResult
+    hand_results: list[HandResult]
+    records: list[HandRecord]
+    decisions: int
+    forfeit: Forfeit | None = None
+    totals: tuple[int, ...] = field(default=())
+
+
+HandCallback = Callable[[int, HandResult], None]
+
+
+def play_match(
+    rules: Rules,
+    players: Sequence[Player],
+    seed: int,
+    *,
+    on_hand: HandCallback | None = None,
+) -> MatchOutcome:
+    """Play one match with ``players`` in seat order, seeded by ``seed``."""
+    match = Match(rules, len(players), seed)
+    decisions = [0] * len(players)
+    forfeit: Forfeit | None = None
+    seat = 0
+    try:
+        _tell(players, "start_match", lambda s: (s, len(players), derive_seed(seed, "player", s)))
+        _tell(players, "start_hand", lambda s: (match.hand.observation(s),))
+        while match.result is None:
+            seat = match.hand.current
+            hand = match.hand
+            legal = hand.legal_moves()
+            decisions[seat] += 1
+            move = players[seat].choose(hand.observation(seat), legal)
+            if move not in legal:
+                raise PlayerFault("illegal", f"{move!s} is not a legal move")
+            ended = match.apply(move)
+            if ended is not None:
+                done = ended
+                _tell(players, "end_hand", lambda s: (hand.observation(s), done))
+                if on_hand is not None:
+                    on_hand(len(match.hand_results), ended)
+                if match.result is None:
+                    _tell(players, "start_hand", lambda s: (match.hand.observation(s),))
+    except _SeatFault as fault:
+        seat = fault.seat
+        forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
+    except PlayerFault as fault:
+        forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
+    except Exception as exc:  # a player's own bug: it forfeits, the event goes on
+        forfeit = Forfeit(seat, "exception", decisions[seat], f"{type(exc).__name__}: {exc}")
+    result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
+    assert result is not None
+    for p in players:
+        try:
+            _hook(p, "end_match", result)
+        except Exception:  # noqa: S110 - the result stands whatever a player does now
+            pass
+    for p in players:
+        try:
+            _hook(p, "close")
+        except Exception:  # noqa: S110
+            pass
+    return MatchOutcome(
+        result=result,
+        hand_results=list(match.hand_results),
+        records=list(match.records),
+        decisions=sum(decisions),
+        forfeit=forfeit,
+        totals=tuple(match.totals),
+    )
+
+
+def _forfeit_result(match: Match, loser: int) -> MatchResult:
+    """The forfeiting seat is placed last; the others keep their places by score."""
+    countdown = match.rules.countdown
+    scores = tuple(match.hand.scores) if countdown else tuple(match.totals)
+    others = [s for s in range(match.players) if s != loser]
+    ranked = placements([scores[s] for s in others], higher_is_better=not countdown)
+    places = [0] * match.players
+    for s, place in zip(others, ranked, strict=True):
+        places[s] = place
+    places[loser] = match.players
+    return MatchResult(tuple(places), scores, len(match.hand_results), "forfeit")
+
+
+class _SeatFault(PlayerFault):
+    def __init__(self, seat: int, reason: str, detail: str) -> None:
+        super().__init__(reason, detail)
+        self.seat = seat
+
+
+def _tell(players: Sequence[Player], hook: str, args: Callable[[int], tuple[object, ...]]) -> None:
+    """Call an optional hook on every player; a failing hook is that player's fault."""
+    for seat, player in enumerate(players):
+        try:
+            _hook(player, hook, *args(seat))
+        except PlayerFault as fault:
+            raise _SeatFault(seat, fault.reason, fault.detail) from None
+        except Exception as exc:
+            raise _SeatFault(seat, "exception", f"{hook}: {type(exc).__name__}: {exc}") from None
+
+
+def _hook(player: object, name: str, *args: object) -> None:
+    method = getattr(player, name, None)
+    if method is not None:
+        method(*args)

@@ -1,0 +1,184 @@
+"""Properties of the engine over random rule sets, table sizes, seeds and play."""
+
+from __future__ import annotations
+
+import ast
+import copy
+import random
+import sys
+from dataclasses import fields
+from pathlib import Path
+
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from c8league.engine import Hand, HandRecord, Match, MoveKind, Observation, Rules
+
+ENGINE = Path(__file__).resolve().parents[1] / "c8league" / "engine"
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> Rules:
+    preset = draw(st.sampled_from(["pagat", "basic", "encyclopedia", "olsen", "countdown"]))
+    options: dict[str, str | int | bool] = {
+        "draw": draw(st.sampled_from(["one", "one_then_play", "up_to", "until_playable"])),
+        "draw_limit": draw(st.integers(1, 4)),
+        "must_play_if_able": draw(st.booleans()),
+        "wild_must_match": draw(st.booleans()),
+        "wild_nominates": draw(st.sampled_from(["always", "never", "if_matching"])),
+        "multiple_equal": draw(st.booleans()),
+        "last_card": draw(st.booleans()),
+        "empty_stock": draw(st.sampled_from(["reshuffle", "pass"])),
+        "specials_on_going_out": draw(st.sampled_from(["ignored", "forbidden"])),
+        "starter_eight": draw(st.sampled_from(["dealer_nominates", "any_card"])),
+        "equal_rank_on_wild": draw(st.booleans()),
+        "turn_cap": draw(st.integers(20, 400)),
+    }
+    if preset != "countdown":
+        options["wild_rank"] = draw(st.sampled_from(["8", "J", "none"]))
+        options["draw_five_card"] = draw(st.sampled_from(["none", "QS", "KH"]))
+    if draw(st.booleans()):
+        options["decks"] = draw(st.sampled_from(["auto", 1, 2]))
+    return Rules.from_options(preset, options)
+
+
+def table_for(rules: Rules, players: int) -> int:
+    """The largest table up to ``players`` that the rules can deal."""
+    while players > 2:
+        try:
+            rules.check_table(players)
+            return players
+        except ValueError:
+            players -= 1
+    return 2
+
+
+def play_random(hand: Hand, rng: random.Random) -> None:
+    total = hand.card_count()
+    while not hand.over:
+        hand.apply(rng.choice(hand.legal_moves()))
+        assert hand.card_count() == total
+
+
+def snapshot(hand: Hand) -> tuple[object, ...]:
+    return (
+        [list(h) for h in hand.hands],
+        list(hand.stock),
+        list(hand.discard),
+        hand.current,
+        hand.direction,
+        hand.suit,
+        hand.pending,
+        list(hand.scores),
+        hand.result,
+        [str(m) for m in hand.moves],
+    )
+
+
+SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+@SETTINGS
+@given(rules=rule_sets(), players=st.integers(2, 8), seed=st.integers(0, 2**32), play=st.integers())
+def test_cards_conserved_and_every_hand_ends(
+    rules: Rules, players: int, seed: int, play: int
+) -> None:
+    players = table_for(rules, players)
+    hand = Hand.deal(rules, players, dealer=seed % players, seed=seed)
+    decks = rules.decks_for(players)
+    assert hand.card_count() == 52 * decks
+    play_random(hand, random.Random(play))
+    assert hand.result is not None
+    assert hand.result.kind in ("out", "blocked", "turn_cap")
+    assert hand.turns <= rules.turn_cap
+    assert hand.card_count() == 52 * decks
+
+
+@SETTINGS
+@given(rules=rule_sets(), players=st.integers(2, 8), seed=st.integers(0, 2**32), play=st.integers())
+def test_same_seed_same_record_and_replay(rules: Rules, players: int, seed: int, play: int) -> None:
+    players = table_for(rules, players)
+    first = Hand.deal(rules, players, dealer=0, seed=seed)
+    play_random(first, random.Random(play))
+    second = Hand.deal(rules, players, dealer=0, seed=seed)
+    play_random(second, random.Random(play))
+    record = HandRecord.of(first)
+    assert record == HandRecord.of(second)
+    again = HandRecord.from_json(record.to_json()).replay(rules)
+    assert snapshot(again) == snapshot(first)
+
+
+def hide_others(hand: Hand, seat: int, rng: random.Random) -> Hand:
+    """The same position with every card ``seat`` cannot see shuffled among the places
+    it cannot see (other hands, the stock), keeping their sizes."""
+    other = copy.deepcopy(hand)
+    hidden = [c for i, h in enumerate(other.hands) if i != seat for c in h] + other.stock
+    rng.shuffle(hidden)
+    for i, h in enumerate(other.hands):
+        if i != seat:
+            size = len(h)
+            other.hands[i] = hidden[:size]
+            del hidden[:size]
+    other.stock = hidden
+    other._legal = None
+    return other
+
+
+def comparable(obs: Observation) -> tuple[object, ...]:
+    return tuple(
+        list(obs.history) if f.name == "history" else getattr(obs, f.name) for f in fields(obs)
+    )
+
+
+@settings(max_examples=60, deadline=None)
+@given(rules=rule_sets(), players=st.integers(2, 6), seed=st.integers(0, 2**32), play=st.integers())
+def test_no_observation_shows_another_players_cards(
+    rules: Rules, players: int, seed: int, play: int
+) -> None:
+    players = table_for(rules, players)
+    hand = Hand.deal(rules, players, seed=seed)
+    rng = random.Random(play)
+    steps = 0
+    while not hand.over and steps < 60:
+        for seat in range(players):
+            masked = hide_others(hand, seat, rng)
+            assert comparable(masked.observation(seat)) == comparable(hand.observation(seat))
+        hand.apply(rng.choice(hand.legal_moves()))
+        steps += 1
+    for _, move in hand.history:
+        if move.kind is MoveKind.DRAW:
+            assert move.cards == ()
+
+
+@settings(max_examples=30, deadline=None)
+@given(preset=st.sampled_from(["pagat", "basic", "olsen", "countdown"]), players=st.integers(2, 8))
+def test_matches_end_with_placements(preset: str, players: int) -> None:
+    rules = Rules.from_options(preset, {"turn_cap": 300})
+    match = Match(rules, players, seed=players)
+    rng = random.Random(players)
+    while not match.over:
+        plays = [m for m in match.legal_moves() if m.is_play]
+        match.apply(rng.choice(plays or match.legal_moves()))
+    assert match.result is not None
+    assert sorted(match.result.placements)[0] == 1
+    assert all(1 <= p <= players for p in match.result.placements)
+
+
+def test_engine_imports_only_the_standard_library() -> None:
+    allowed = set(sys.stdlib_module_names) | {"c8league"}
+    for path in ENGINE.glob("*.py"):
+        tree = ast.parse(path.read_text())
+        for node in ast.walk(tree):
+            if isinstance(node, ast.Import):
+                names = [a.name for a in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+                names = [node.module]
+            else:
+                continue
+            for name in names:
+                top = name.split(".")[0]
+                assert top in allowed, f"{path.name} imports {name}"
+                if top == "c8league":
+                    assert name.startswith(("c8league.engine", "c8league.errors")), (
+                        f"{path.name} imports {name}: the engine depends on nothing of the project"
+                    )
