@@ -6,13 +6,13 @@ import ast
 import copy
 import random
 import sys
-from dataclasses import fields
 from pathlib import Path
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from c8league.engine import Hand, HandRecord, Match, MoveKind, Observation, Rules
+from c8league.engine.observation import ObservationSnapshot, StaleObservationError
 
 ENGINE = Path(__file__).resolve().parents[1] / "c8league" / "engine"
 
@@ -124,10 +124,8 @@ def hide_others(hand: Hand, seat: int, rng: random.Random) -> Hand:
     return other
 
 
-def comparable(obs: Observation) -> tuple[object, ...]:
-    return tuple(
-        list(obs.history) if f.name == "history" else getattr(obs, f.name) for f in fields(obs)
-    )
+def comparable(obs: Observation) -> ObservationSnapshot:
+    return obs.snapshot()
 
 
 @settings(max_examples=60, deadline=None)
@@ -182,3 +180,18 @@ def test_engine_imports_only_the_standard_library() -> None:
                     assert name.startswith(("c8league.engine", "c8league.errors")), (
                         f"{path.name} imports {name}: the engine depends on nothing of the project"
                     )
+
+
+def test_observation_is_valid_for_its_decision_only() -> None:
+    hand = Hand.deal(Rules(), 3, seed=4)
+    obs = hand.observation(hand.current)
+    kept = obs.snapshot()
+    hand.apply(hand.legal_moves()[0])
+    try:
+        _ = obs.hand
+    except StaleObservationError:
+        pass
+    else:
+        raise AssertionError("a stale observation must not be readable")
+    assert kept.hand and kept.seat == obs.seat
+    assert kept.to_dict()["seat"] == kept.seat

@@ -21,8 +21,19 @@ from itertools import product
 from typing import Final, Literal, TypeAlias
 
 from c8league.engine.cards import Card, Rank, Suit, pack, parse_cards
-from c8league.engine.moves import DRAW, NOMINATE, PASS, Move, MoveKind, single
-from c8league.engine.observation import HistoryView, Observation
+from c8league.engine.moves import (
+    DRAW,
+    NOMINATE,
+    NOMINATION_CALLS,
+    NOMINATIONS,
+    PASS,
+    PLAIN,
+    PLAIN_CALLS,
+    Move,
+    MoveKind,
+    single,
+)
+from c8league.engine.observation import Observation
 from c8league.engine.rules import COUNTDOWN_START, Rules
 from c8league.errors import IllegalMoveError, PositionError
 
@@ -75,9 +86,14 @@ class Hand:
         "_draw_two",
         "_five",
         "_forbid_special_out",
+        "_last_card",
         "_legal",
+        "_nominates",
         "_reverse",
+        "_simple",
         "_skip",
+        "_turn_cap",
+        "_two_packs",
         "current",
         "dealer",
         "direction",
@@ -87,7 +103,6 @@ class Hand:
         "hand_number",
         "hands",
         "history",
-        "moves",
         "n",
         "passes",
         "pending",
@@ -102,6 +117,7 @@ class Hand:
         "suit",
         "target",
         "turns",
+        "version",
         "wild_ranks",
         "wild_top",
     )
@@ -130,13 +146,13 @@ class Hand:
         self.result: HandResult | None = None
         self.rng = random.Random(0)
         self.history: list[tuple[int, Move]] = []
-        self.moves: list[Move] = []
         self.start: dict[str, object] = {}
         self.scores: list[int] = (
             [COUNTDOWN_START] * players if rules.countdown else [0] * players
         )
         self.target = COUNTDOWN_START if rules.countdown else rules.target_for(players)
         self.hand_number = 0
+        self.version = 0
         wild = _NO_RANK if rules.wild_rank is None else int(rules.wild_rank)
         self.wild_ranks: list[int] = (
             [COUNTDOWN_START] * players if rules.countdown else [wild] * players
@@ -149,6 +165,17 @@ class Hand:
         self._draw_rule = rules.draw
         self._can_reshuffle = rules.empty_stock == "reshuffle"
         self._forbid_special_out = rules.specials_on_going_out == "forbidden"
+        self._last_card = rules.last_card
+        self._turn_cap = rules.turn_cap
+        self._nominates = rules.wild_nominates == "always"
+        self._two_packs = rules.decks_for(players) > 1
+        # Single-card plays with always-nominating wilds: moves come from ready-made tables.
+        self._simple = not (
+            rules.multiple_equal
+            or rules.countdown
+            or self._forbid_special_out
+            or rules.wild_nominates == "if_matching"
+        )
 
     # ------------------------------------------------------------------ set-up
 
@@ -321,15 +348,17 @@ class Hand:
         starter = self.stock.pop()
         self.discard.append(starter)
         dealer = self.dealer
-        self._apply_effects(dealer, (starter,), None)
-        if starter.rank == self.wild_ranks[dealer]:
+        self.suit = starter.suit
+        self.wild_top = starter.rank == self.wild_ranks[dealer]
+        skips = self._effects((starter,))
+        if self.wild_top:
             if self.rules.starter_eight == "any_card":
                 self.suit = None
             elif self.rules.wild_nominates != "never":
                 self.phase = Phase.NOMINATE
                 self.current = dealer
                 return
-        self._begin_turn(self._next_after(dealer, (starter,)))
+        self._begin_turn((dealer + self.direction * (1 + skips)) % self.n)
 
     # ------------------------------------------------------------------ queries
 
@@ -340,6 +369,11 @@ class Hand:
     @property
     def top(self) -> Card:
         return self.discard[-1]
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every move made in this hand, in order."""
+        return [m for _, m in self.history]
 
     def can_draw(self) -> bool:
         """Whether a card can be drawn: the stock, or a reshuffle of the discard pile."""
@@ -354,7 +388,7 @@ class Hand:
         rank = card.rank
         return (
             rank == self.wild_ranks[seat]
-            or card == self._five
+            or card is self._five
             or rank == self._skip
             or rank == self._reverse
             or rank == self._draw_two
@@ -370,32 +404,7 @@ class Hand:
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see: its own hand and the public state, nothing else."""
-        return Observation(
-            seat=seat,
-            players=self.n,
-            dealer=self.dealer,
-            current=self.current,
-            phase=int(self.phase),
-            hand=tuple(self.hands[seat]),
-            top=self.discard[-1],
-            suit=self.suit,
-            wild_top=self.wild_top,
-            pending=self.pending,
-            pending_kind=self.pending_kind,
-            direction=self.direction,
-            hand_sizes=tuple(len(h) for h in self.hands),
-            stock_size=len(self.stock),
-            discard_size=len(self.discard),
-            drawn=self.drawn if seat == self.current else 0,
-            drawn_card=self.drawn_card if seat == self.current else None,
-            turn=self.turns,
-            scores=tuple(self.scores),
-            wild_ranks=tuple(None if w == _NO_RANK else Rank(w) for w in self.wild_ranks),
-            target=self.target,
-            hand_number=self.hand_number,
-            history=HistoryView(self.history, len(self.history)),
-            rules=self.rules,
-        )
+        return Observation(self, seat)
 
     # ------------------------------------------------------------------ legal moves
 
@@ -424,7 +433,12 @@ class Hand:
             firsts = [drawn_card] if self._playable(drawn_card, p) else []
         else:
             firsts = self._playable_cards(p, hand)
-        moves = self._plays(p, hand, firsts) if firsts else []
+        if not firsts:
+            moves = []
+        elif self._simple:
+            moves = self._simple_plays(p, len(hand), firsts)
+        else:
+            moves = self._plays(p, hand, firsts)
         if moves and self.rules.must_play_if_able:
             return moves
         if self.drawn == 0:
@@ -456,19 +470,38 @@ class Hand:
         else:
             # The common case, written out: match suit or rank, or a wild card.
             found = [c for c in hand if c.suit == suit or c.rank == top_rank or c.rank == wild]
-        if len(found) > 1:
-            found = list(dict.fromkeys(found))  # two packs: the same card twice is one choice
+        if self._two_packs and len(found) > 1:
+            found = list(dict.fromkeys(found))  # the same card twice is one choice
         return found
+
+    def _simple_plays(self, p: int, size: int, firsts: list[Card]) -> list[Move]:
+        """:meth:`_plays` for single-card plays under the common rules, from ready-made moves."""
+        wild = self.wild_ranks[p]
+        calls = self._last_card and size == 2
+        moves: list[Move] = []
+        if calls:
+            for c in firsts:
+                if c.rank == wild and self._nominates:
+                    moves.extend(NOMINATION_CALLS[c.index])
+                else:
+                    moves.extend(PLAIN_CALLS[c.index])
+        else:
+            for c in firsts:
+                if c.rank == wild and self._nominates and size > 1:
+                    moves.extend(NOMINATIONS[c.index])
+                else:
+                    moves.append(PLAIN[c.index])
+        return moves
 
     def _answers(self, p: int, hand: list[Card]) -> list[Card]:
         """Cards that answer a pending draw: another draw-two (of the nominated suit when
         a wild Two set it, unless it is the player's own wild) or another draw-five card."""
         if self.pending_kind == "five":
-            found = [c for c in hand if c == self._five]
+            found = [c for c in hand if c is self._five]
         else:
             two = self._draw_two
             five = self._five
-            found = [c for c in hand if c.rank == two and c != five]
+            found = [c for c in hand if c.rank == two and c is not five]
             if self.wild_top and self.suit is not None:
                 suit = self.suit
                 wild = self.wild_ranks[p]
@@ -518,12 +551,14 @@ class Hand:
     def apply(self, move: Move) -> None:
         """Play ``move`` for the player to act; raises :class:`IllegalMoveError` (and
         changes nothing) if it is not among :meth:`legal_moves`."""
-        legal = self.legal_moves()
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._generate()
         if move not in legal:
             raise IllegalMoveError(self._illegal_reason(move, legal))
         p = self.current
         self._legal = None
-        self.moves.append(move)
+        self.version += 1
         self.history.append((p, move))
         kind = move.kind
         if kind is MoveKind.PLAY:
@@ -538,7 +573,8 @@ class Hand:
             self.suit = move.suit
             self.wild_top = True
             self.phase = Phase.PLAY
-            self._begin_turn(self._next_after(p, (self.discard[-1],)))
+            skips = self._skips((self.discard[-1],))
+            self._begin_turn((p + self.direction * (1 + skips)) % self.n)
 
     def _illegal_reason(self, move: Move, legal: list[Move]) -> str:
         if self.phase is Phase.OVER:
@@ -549,11 +585,16 @@ class Hand:
     def _play(self, p: int, move: Move) -> None:
         hand = self.hands[p]
         cards = move.cards
-        for c in cards:
-            hand.remove(c)
-        self.discard.extend(cards)
+        if len(cards) == 1:
+            top = cards[0]
+            hand.remove(top)
+            self.discard.append(top)
+        else:
+            for c in cards:
+                hand.remove(c)
+            self.discard.extend(cards)
+            top = cards[-1]
         self.passes = 0
-        top = cards[-1]
         was_wild = top.rank == self.wild_ranks[p]
         left = len(hand)
         if left == 0:
@@ -568,38 +609,36 @@ class Hand:
             # Countdown: drop a point and be dealt that many cards; your wild rank changes.
             self.wild_ranks[p] = self.scores[p]
             self._draw_cards(p, self.scores[p])
-        elif left == 1 and self.rules.last_card and not move.announce:
+        elif left == 1 and self._last_card and not move.announce:
             self._draw_cards(p, 2)  # the last-card penalty
         self.suit = move.suit if was_wild and move.suit is not None else top.suit
         self.wild_top = was_wild
-        self._apply_effects(p, cards, move)
-        self._end_turn(p, self._next_after(p, cards))
+        skips = self._effects(cards)
+        self._end_turn(p, (p + self.direction * (1 + skips)) % self.n)
 
-    def _apply_effects(self, p: int, cards: Sequence[Card], move: Move | None) -> None:
-        """Reverse, draw-two and draw-five effects of cards played (or turned) by ``p``;
-        skips are counted by :meth:`_next_after`."""
+    def _effects(self, cards: Sequence[Card]) -> int:
+        """Apply the draw-two, draw-five and reverse effects of cards played (or turned)
+        together; return how many players they skip."""
         five = self._five
+        skips = 0
         for c in cards:
-            if c == five and five is not None:
+            if c is five:
+                # The draw-five card has only that effect.
                 self.pending += 5
                 self.pending_kind = "five"
-            elif c.rank == self._draw_two:
+                continue
+            rank = c.rank
+            if rank == self._draw_two:
                 self.pending += 2
                 self.pending_kind = "two"
-            elif c.rank == self._reverse and self.n > 2:
+            if rank == self._reverse and self.n > 2:
                 self.direction = -self.direction
-        if move is None:
-            top = cards[-1]
-            self.suit = top.suit
-            self.wild_top = top.rank == self.wild_ranks[p]
-
-    def _next_after(self, p: int, cards: Sequence[Card]) -> int:
-        skips = 0
-        five = self._five
-        for c in cards:
-            if c.rank == self._skip and c != five:
+            if rank == self._skip:
                 skips += 1
-        return (p + self.direction * (1 + skips)) % self.n
+        return skips
+
+    def _skips(self, cards: Sequence[Card]) -> int:
+        return sum(1 for c in cards if c.rank == self._skip and c is not self._five)
 
     def _draw_move(self, p: int) -> None:
         if self.pending:
@@ -615,6 +654,14 @@ class Hand:
             return
         self.passes = 0
         rule = self._draw_rule
+        if rule == "one":
+            stock = self.stock
+            if stock:
+                self.hands[p].append(stock.pop())
+            else:
+                self._draw_cards(p, 1)
+            self._end_turn(p, (p + self.direction) % self.n)
+            return
         if rule == "until_playable":
             while True:
                 got = self._draw_cards(p, 1)
@@ -626,9 +673,6 @@ class Hand:
             self.drawn += got
             if rule == "one_then_play" and got:
                 self.drawn_card = self.hands[p][-1]
-        if rule == "one":
-            self._end_turn(p, (p + self.direction) % self.n)
-            return
         # Still this player's turn, unless passing is all that is left.
         moves = self.legal_moves()
         if len(moves) == 1 and moves[0] is PASS:
@@ -659,13 +703,16 @@ class Hand:
         return True
 
     def _end_turn(self, p: int, nxt: int) -> None:
-        self.turns += 1
+        self.turns = turns = self.turns + 1
         if self.passes >= self.n:
             self._finish("blocked", ())
-        elif self.turns >= self.rules.turn_cap:
+        elif turns >= self._turn_cap:
             self._finish("turn_cap", ())
         else:
-            self._begin_turn(nxt)
+            self.current = nxt
+            self.drawn = 0
+            self.drawn_card = None
+            self._legal = None
 
     def _begin_turn(self, seat: int) -> None:
         self.current = seat

@@ -32,7 +32,7 @@ class MoveKind(IntEnum):
 class Move:
     """One decision of a player. Immutable; compare with ``==``; ``str`` round-trips."""
 
-    __slots__ = ("_key", "announce", "cards", "kind", "suit")
+    __slots__ = ("_key", "announce", "cards", "is_play", "kind", "suit")
 
     kind: MoveKind
     cards: tuple[Card, ...]
@@ -41,6 +41,8 @@ class Move:
     """The nominated suit, for a wild card played last or a starter nomination."""
     announce: bool
     """Whether the player announces "last card" with this play."""
+    is_play: bool
+    """Whether this move plays cards."""
 
     def __init__(
         self,
@@ -53,6 +55,7 @@ class Move:
         object.__setattr__(self, "cards", cards)
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "announce", announce)
+        object.__setattr__(self, "is_play", kind is MoveKind.PLAY)
         key = (int(kind), tuple(c.index for c in cards), -1 if suit is None else int(suit), announce)
         object.__setattr__(self, "_key", key)
 
@@ -100,10 +103,6 @@ class Move:
 
     # -- behaviour ---------------------------------------------------------
 
-    @property
-    def is_play(self) -> bool:
-        return self.kind is MoveKind.PLAY
-
     def __setattr__(self, name: str, value: object) -> None:
         raise AttributeError("Move is immutable")
 
@@ -149,3 +148,16 @@ _SINGLE: Final = [
 def single(card: Card, suit: Suit | None = None, announce: bool = False) -> Move:
     """The (shared) move object for playing one card."""
     return _SINGLE[card.index][4 if suit is None else suit][announce]
+
+
+# Ready-made lists of a single card's play variants, by card index.
+PLAIN: Final = [_SINGLE[c.index][4][0] for c in ALL_CARDS]
+"""Play the card, no nomination, no announcement."""
+PLAIN_CALLS: Final = [(_SINGLE[c.index][4][0], _SINGLE[c.index][4][1]) for c in ALL_CARDS]
+"""Without and with the last-card announcement."""
+NOMINATIONS: Final = [tuple(_SINGLE[c.index][s][0] for s in Suit) for c in ALL_CARDS]
+"""Play the (wild) card nominating each suit."""
+NOMINATION_CALLS: Final = [
+    tuple(_SINGLE[c.index][s][a] for s in Suit for a in (False, True)) for c in ALL_CARDS
+]
+"""Each nomination, without and with the last-card announcement."""

@@ -1,16 +1,30 @@
-"""What one seat may see: the observation handed to a player with the legal moves."""
+"""What one seat may see: the observation handed to a player with the legal moves.
+
+An :class:`Observation` is a read-only view of one seat's knowledge, valid for the
+decision it was made for: its properties are computed from the hand on demand (a
+player pays only for what it reads), and reading one after the hand has moved on
+raises :class:`StaleObservationError`. ``observation.snapshot()`` gives a frozen copy
+(:class:`ObservationSnapshot`) to keep. Through its public interface an observation
+shows the seat's own cards and public facts, nothing else.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, overload
+from dataclasses import dataclass, fields
+from typing import TYPE_CHECKING, Any, overload
 
 from c8league.engine.cards import Card, Rank, Suit
 from c8league.engine.moves import Move
+from c8league.errors import C8LeagueError
 
 if TYPE_CHECKING:
+    from c8league.engine.hand import Hand
     from c8league.engine.rules import Rules
+
+
+class StaleObservationError(C8LeagueError):
+    """An observation was read after the hand moved on; keep ``snapshot()`` instead."""
 
 
 class HistoryView(Sequence[tuple[int, Move]]):
@@ -44,47 +58,26 @@ class HistoryView(Sequence[tuple[int, Move]]):
         for i in range(self._length):
             yield items[i]
 
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Sequence):
+            return NotImplemented
+        return list(self) == list(other)
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
     def __repr__(self) -> str:
         return f"HistoryView({len(self)} moves)"
 
 
-@dataclass(frozen=True, slots=True)
-class Observation:
-    """One seat's view of a hand. It holds the seat's own cards and public facts only."""
+class _Derived:
+    """Conveniences shared by live observations and snapshots."""
 
     seat: int
     players: int
-    dealer: int
     current: int
-    """The seat to act."""
-    phase: int
-    """0: the dealer nominates a wild starter's suit; 1: play; 2: the hand is over."""
-    hand: tuple[Card, ...]
-    top: Card
-    suit: Suit | None
-    """The suit to follow (nominated after a wild card); None: any card may be played."""
-    wild_top: bool
-    """The top card was played as a wild card: follow ``suit`` or play your own wild card."""
-    pending: int
-    """Cards the player to act must draw unless they answer (draw-two / draw-five)."""
-    pending_kind: str | None
     direction: int
-    """1 clockwise (to the left), -1 anticlockwise."""
-    hand_sizes: tuple[int, ...]
-    stock_size: int
-    discard_size: int
-    drawn: int
-    """Cards this seat has drawn in its current turn (0 when it is not this seat's turn)."""
-    drawn_card: Card | None
-    """With ``draw = one_then_play``: the card just drawn, the only one that may be played."""
-    turn: int
-    scores: tuple[int, ...]
-    """Running match totals (Countdown: each seat's countdown score)."""
     wild_ranks: tuple[Rank | None, ...]
-    target: int
-    hand_number: int
-    history: HistoryView
-    rules: Rules
 
     @property
     def my_turn(self) -> bool:
@@ -96,5 +89,200 @@ class Observation:
         return self.wild_ranks[self.seat]
 
     def next_seat(self, steps: int = 1) -> int:
-        """The seat ``steps`` places on in the current direction of play."""
+        """The seat ``steps`` places on from this seat in the current direction of play."""
         return (self.seat + self.direction * steps) % self.players
+
+
+class Observation(_Derived):
+    """One seat's view of a hand at one decision (see the module docstring)."""
+
+    __slots__ = ("_hand", "_version", "seat")
+
+    def __init__(self, hand: Hand, seat: int) -> None:
+        self._hand = hand
+        self._version = hand.version
+        self.seat = seat
+
+    def _h(self) -> Hand:
+        hand = self._hand
+        if hand.version != self._version:
+            raise StaleObservationError(
+                "this observation is out of date: the hand has moved on (use snapshot())"
+            )
+        return hand
+
+    @property
+    def players(self) -> int:
+        return self._hand.n
+
+    @property
+    def dealer(self) -> int:
+        return self._hand.dealer
+
+    @property
+    def rules(self) -> Rules:
+        return self._hand.rules
+
+    @property
+    def current(self) -> int:
+        """The seat to act."""
+        return self._h().current
+
+    @property
+    def phase(self) -> int:
+        """0: the dealer nominates a wild starter's suit; 1: play; 2: the hand is over."""
+        return int(self._h().phase)
+
+    @property
+    def hand(self) -> tuple[Card, ...]:
+        """This seat's own cards, in the order received."""
+        return tuple(self._h().hands[self.seat])
+
+    @property
+    def top(self) -> Card:
+        return self._h().discard[-1]
+
+    @property
+    def suit(self) -> Suit | None:
+        """The suit to follow (nominated after a wild card); None: any card may be played."""
+        return self._h().suit
+
+    @property
+    def wild_top(self) -> bool:
+        """The top card was played as a wild card: follow ``suit`` or play your own wild."""
+        return self._h().wild_top
+
+    @property
+    def pending(self) -> int:
+        """Cards the seat to act must draw unless it answers (draw-two / draw-five)."""
+        return self._h().pending
+
+    @property
+    def pending_kind(self) -> str | None:
+        return self._h().pending_kind
+
+    @property
+    def direction(self) -> int:
+        """1 clockwise (to the left), -1 anticlockwise."""
+        return self._h().direction
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        return tuple([len(h) for h in self._h().hands])
+
+    @property
+    def stock_size(self) -> int:
+        return len(self._h().stock)
+
+    @property
+    def discard_size(self) -> int:
+        return len(self._h().discard)
+
+    @property
+    def drawn(self) -> int:
+        """Cards this seat has drawn in its current turn (0 when it is not its turn)."""
+        hand = self._h()
+        return hand.drawn if hand.current == self.seat else 0
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """With ``draw = one_then_play``: the card just drawn, the only one that may be played."""
+        hand = self._h()
+        return hand.drawn_card if hand.current == self.seat else None
+
+    @property
+    def turn(self) -> int:
+        return self._h().turns
+
+    @property
+    def scores(self) -> tuple[int, ...]:
+        """Running match totals (Countdown: each seat's countdown score)."""
+        return tuple(self._h().scores)
+
+    @property
+    def wild_ranks(self) -> tuple[Rank | None, ...]:
+        return tuple([None if w < 1 else Rank(w) for w in self._h().wild_ranks])
+
+    @property
+    def target(self) -> int:
+        return self._hand.target
+
+    @property
+    def hand_number(self) -> int:
+        return self._hand.hand_number
+
+    @property
+    def history(self) -> HistoryView:
+        hand = self._h()
+        return HistoryView(hand.history, len(hand.history))
+
+    def snapshot(self) -> ObservationSnapshot:
+        """A frozen copy of everything this observation shows."""
+        values = {f.name: getattr(self, f.name) for f in fields(ObservationSnapshot)}
+        values["history"] = tuple(values["history"])
+        return ObservationSnapshot(**values)
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values (cards and moves as text)."""
+        return self.snapshot().to_dict()
+
+    def __repr__(self) -> str:
+        return f"Observation(seat={self.seat}, hand={' '.join(map(str, self.hand))})"
+
+
+@dataclass(frozen=True, slots=True)
+class ObservationSnapshot(_Derived):
+    """A frozen copy of an :class:`Observation`, safe to keep after the hand moves on."""
+
+    seat: int
+    players: int
+    dealer: int
+    current: int
+    phase: int
+    hand: tuple[Card, ...]
+    top: Card
+    suit: Suit | None
+    wild_top: bool
+    pending: int
+    pending_kind: str | None
+    direction: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard_size: int
+    drawn: int
+    drawn_card: Card | None
+    turn: int
+    scores: tuple[int, ...]
+    wild_ranks: tuple[Rank | None, ...]
+    target: int
+    hand_number: int
+    history: tuple[tuple[int, Move], ...]
+    rules: Rules
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""
+        return {
+            "seat": self.seat,
+            "players": self.players,
+            "dealer": self.dealer,
+            "current": self.current,
+            "phase": self.phase,
+            "hand": [str(c) for c in self.hand],
+            "top": str(self.top),
+            "suit": None if self.suit is None else str(self.suit),
+            "wild_top": self.wild_top,
+            "pending": self.pending,
+            "pending_kind": self.pending_kind,
+            "direction": self.direction,
+            "hand_sizes": list(self.hand_sizes),
+            "stock_size": self.stock_size,
+            "discard_size": self.discard_size,
+            "drawn": self.drawn,
+            "drawn_card": None if self.drawn_card is None else str(self.drawn_card),
+            "turn": self.turn,
+            "scores": list(self.scores),
+            "wild_ranks": [None if r is None else r.label for r in self.wild_ranks],
+            "target": self.target,
+            "hand_number": self.hand_number,
+            "history": [[seat, str(move)] for seat, move in self.history],
+        }

@@ -145,12 +145,14 @@ class _Search:
                     found.append(a)
         return found
 
-    def _movers(self, r: int) -> list[int]:
+    def _movers(self) -> list[tuple[int, int]]:
         for pair_limit, short_limit in self.limits:
-            found = self._conflicted(r, pair_limit, short_limit)
+            found = [
+                (r, a) for r in range(self.rounds) for a in self._conflicted(r, pair_limit, short_limit)
+            ]
             if found:
                 return found
-        return list(range(self.n))
+        return [(r, a) for r in range(self.rounds) for a in range(self.n)]
 
     def _delta(self, r: int, a: int, b: int) -> int:
         n, met = self.n, self.met
@@ -207,24 +209,24 @@ class _Search:
         for step in range(max_iterations):
             if best_value <= self.target or since_best > patience:
                 break
-            r = rng.randrange(rounds)
-            movers = self._movers(r)
-            a = movers[rng.randrange(len(movers))]
-            ta = self.table_of[r][a]
-            choice, choice_delta = -1, 0
+            movers = self._movers()
+            choice, choice_delta, chosen_a, chosen_r = -1, 0, -1, -1
             ties = 0
-            for b in range(n):
-                if self.table_of[r][b] == ta:
-                    continue
-                d = self._delta(r, a, b)
-                if tabu.get((r, b), -1) >= step and self.value + d >= best_value:
-                    continue
-                if choice < 0 or d < choice_delta:
-                    choice, choice_delta, ties = b, d, 1
-                elif d == choice_delta:
-                    ties += 1
-                    if rng.randrange(ties) == 0:
-                        choice = b
+            for r, a in movers:
+                ta = self.table_of[r][a]
+                for b in range(n):
+                    if self.table_of[r][b] == ta:
+                        continue
+                    d = self._delta(r, a, b)
+                    if (tabu.get((r, b), -1) >= step or tabu.get((r, a), -1) >= step) and self.value + d >= best_value:
+                        continue
+                    if choice < 0 or d < choice_delta:
+                        choice, choice_delta, ties, chosen_a, chosen_r = b, d, 1, a, r
+                    elif d == choice_delta:
+                        ties += 1
+                        if rng.randrange(ties) == 0:
+                            choice, chosen_a, chosen_r = b, a, r
+            a, r = chosen_a, chosen_r
             if choice < 0:
                 since_best += 1
                 continue

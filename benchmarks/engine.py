@@ -1,0 +1,137 @@
+"""Engine speed: full hands through the same observation and legal-move interface bots use.
+
+Policies: ``random_playable`` (a uniformly random legal play if there is one, else the
+first other legal move: draw, pass or a nomination) and ``random`` (uniformly random over
+all legal moves). Also ``greedy`` (the built-in rule-of-thumb player) to show the cost of
+a real player. The rules are the default preset (special cards on, reshuffle on).
+
+In the same run it measures OpenSpiel's ``crazy_eights`` (special cards and reshuffle on,
+no turn limit) driven from Python with the same two policies and through its C++ loop
+(``pyspiel.evaluate_bots`` with uniform random bots), and prints the ratios of
+decisions per second. OpenSpiel counts a suit nomination as a decision of its own; our
+engine folds it into the play of the eight, so decisions are comparable per policy but
+not one for one. Scores are never compared (OpenSpiel's returns are not standard).
+
+Run: ``python benchmarks/engine.py [--seconds 2] [--players 2 4 7]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import sys
+import time
+from collections.abc import Callable, Sequence
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from c8league.engine import Hand, Move, Observation, Rules  # noqa: E402
+
+Policy = Callable[[Observation, list[Move], random.Random], Move]
+
+
+def random_playable(obs: Observation, legal: list[Move], rng: random.Random) -> Move:
+    plays = [m for m in legal if m.is_play]
+    if plays:
+        return plays[rng.randrange(len(plays))]
+    return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
+
+
+def uniform(obs: Observation, legal: list[Move], rng: random.Random) -> Move:
+    return legal[rng.randrange(len(legal))]
+
+
+def greedy_policy() -> Policy:
+    from c8league.players.greedy import GreedyPlayer
+
+    player = GreedyPlayer()
+    return lambda obs, legal, rng: player.choose(obs, legal)
+
+
+def engine_loop(players: int, hands: int, seed: int, policy: Policy, rules: Rules) -> dict[str, float]:
+    """Play ``hands`` full hands; every decision builds the acting seat's observation."""
+    rng = random.Random(seed)
+    decisions = 0
+    start = time.perf_counter()
+    for i in range(hands):
+        hand = Hand.deal(rules, players, dealer=i % players, seed=seed + i)
+        while hand.result is None:
+            seat = hand.current
+            legal = hand.legal_moves()
+            hand.apply(policy(hand.observation(seat), legal, rng))
+            decisions += 1
+    seconds = time.perf_counter() - start
+    return {
+        "hands": hands,
+        "decisions": decisions,
+        "seconds": seconds,
+        "hands_per_s": hands / seconds,
+        "decisions_per_s": decisions / seconds,
+    }
+
+
+def calibrated(run: Callable[[int], dict[str, float]], seconds: float) -> dict[str, float]:
+    trial = run(5)
+    hands = max(5, int(5 * seconds / max(trial["seconds"], 1e-6)))
+    return run(hands)
+
+
+def main(argv: Sequence[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=2.0, help="time per cell")
+    parser.add_argument("--players", type=int, nargs="+", default=[2, 4, 7])
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-peer", action="store_true", help="skip OpenSpiel")
+    args = parser.parse_args(argv)
+    rules = Rules.from_options("pagat", {"turn_cap": 100_000})
+    peer = None
+    if not args.no_peer:
+        try:
+            import peer_openspiel as peer_module
+
+            peer_module.load_game(2)
+            peer = peer_module
+        except (ImportError, RuntimeError) as exc:
+            print(f"OpenSpiel not measured: {exc}")
+    policies: dict[str, Policy] = {
+        "random_playable": random_playable,
+        "random": uniform,
+        "greedy": greedy_policy(),
+    }
+    header = f"{'players':>7} {'policy':<16} {'hands/s':>10} {'decisions/s':>12} {'dec/hand':>9}"
+    if peer is not None:
+        header += f" {'OS-py dec/s':>12} {'ratio':>6} {'OS-C++ dec/s':>13} {'ratio':>6}"
+    print(header)
+    for players in args.players:
+        cpp = None
+        if peer is not None:
+            cpp = peer._calibrated_hands  # noqa: SLF001 - reuse the peer's calibration
+            hands = cpp(lambda h, p=players: peer.cpp_loop(p, h, args.seed), args.seconds)
+            cpp = peer.cpp_loop(players, hands, args.seed)
+        for name, policy in policies.items():
+            ours = calibrated(
+                lambda h, p=players, pol=policy: engine_loop(p, h, args.seed, pol, rules),
+                args.seconds,
+            )
+            line = (
+                f"{players:>7} {name:<16} {ours['hands_per_s']:>10,.0f} "
+                f"{ours['decisions_per_s']:>12,.0f} {ours['decisions'] / ours['hands']:>9.1f}"
+            )
+            if peer is not None and cpp is not None and name in peer.POLICIES:
+                hands = peer._calibrated_hands(  # noqa: SLF001
+                    lambda h, p=players, n=name: peer.python_loop(p, h, args.seed, n),
+                    args.seconds,
+                )
+                py = peer.python_loop(players, hands, args.seed, name)
+                line += (
+                    f" {py['decisions_per_s']:>12,.0f}"
+                    f" {ours['decisions_per_s'] / py['decisions_per_s']:>6.2f}"
+                    f" {cpp['decisions_per_s']:>13,.0f}"
+                    f" {ours['decisions_per_s'] / cpp['decisions_per_s']:>6.2f}"
+                )
+            print(line, flush=True)
+
+
+if __name__ == "__main__":
+    main()
