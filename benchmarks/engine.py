@@ -26,7 +26,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c8league.engine import Hand, Move, Observation, Rules  # noqa: E402
+from c8league.engine import Hand, Move, Observation, Rules
 
 Policy = Callable[[Observation, list[Move], random.Random], Move]
 
@@ -49,7 +49,9 @@ def greedy_policy() -> Policy:
     return lambda obs, legal, rng: player.choose(obs, legal)
 
 
-def engine_loop(players: int, hands: int, seed: int, policy: Policy, rules: Rules) -> dict[str, float]:
+def engine_loop(
+    players: int, hands: int, seed: int, policy: Policy, rules: Rules
+) -> dict[str, float]:
     """Play ``hands`` full hands; every decision builds the acting seat's observation."""
     rng = random.Random(seed)
     decisions = 0
@@ -106,7 +108,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     for players in args.players:
         cpp = None
         if peer is not None:
-            cpp = peer._calibrated_hands  # noqa: SLF001 - reuse the peer's calibration
+            cpp = peer._calibrated_hands
             hands = cpp(lambda h, p=players: peer.cpp_loop(p, h, args.seed), args.seconds)
             cpp = peer.cpp_loop(players, hands, args.seed)
         for name, policy in policies.items():
@@ -119,7 +121,7 @@ def main(argv: Sequence[str] | None = None) -> None:
                 f"{ours['decisions_per_s']:>12,.0f} {ours['decisions'] / ours['hands']:>9.1f}"
             )
             if peer is not None and cpp is not None and name in peer.POLICIES:
-                hands = peer._calibrated_hands(  # noqa: SLF001
+                hands = peer._calibrated_hands(
                     lambda h, p=players, n=name: peer.python_loop(p, h, args.seed, n),
                     args.seconds,
                 )

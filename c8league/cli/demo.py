@@ -39,7 +39,9 @@ def demo(
     seats: list[Player] = [_BUILTIN[n]() for n in names]
     outcome = play_match(rule_set, seats, seed)
     label = [f"{i}:{n}" for i, n in enumerate(names)]
-    out.print(f"[bold]Match[/] seed {seed}, rules {rules}, target {rule_set.target_for(len(names))}")
+    out.print(
+        f"[bold]Match[/] seed {seed}, rules {rules}, target {rule_set.target_for(len(names))}"
+    )
     totals = [0] * len(names)
     for number, (record, result) in enumerate(
         zip(outcome.records, outcome.hand_results, strict=True), start=1
@@ -55,19 +57,22 @@ def demo(
             totals[seat] += pts
         winners = ", ".join(label[w] for w in result.winners)
         how = {"out": "went out", "blocked": "blocked", "turn_cap": "turn cap"}[result.kind]
-        out.print(
-            f"  {how}: {winners}; points {list(result.points)}; totals {totals}"
-        )
+        out.print(f"  {how}: {winners}; points {list(result.points)}; totals {totals}")
     table = Table(title="Final score")
     for column in ("place", "seat", "player", "score"):
         table.add_column(column)
     order = sorted(range(len(names)), key=lambda s: outcome.result.placements[s])
     for seat in order:
         table.add_row(
-            str(outcome.result.placements[seat]), str(seat), names[seat], str(outcome.result.scores[seat])
+            str(outcome.result.placements[seat]),
+            str(seat),
+            names[seat],
+            str(outcome.result.scores[seat]),
         )
     out.print()
     out.print(table)
     if outcome.forfeit is not None:
         f = outcome.forfeit
-        out.print(f"[red]seat {f.seat} forfeited ({f.reason} at move {f.move_number}: {f.detail})[/]")
+        out.print(
+            f"[red]seat {f.seat} forfeited ({f.reason} at move {f.move_number}: {f.detail})[/]"
+        )

@@ -92,7 +92,9 @@ for _name, _s in (("CLUBS", Suit.C), ("DIAMONDS", Suit.D), ("HEARTS", Suit.H), (
     _SUIT_NAMES[_name] = _s
     _SUIT_NAMES[_name[:-1]] = _s
 
-_RANK_LABELS: Final = {r: (r.name if r in (Rank.A, Rank.J, Rank.Q, Rank.K) else str(int(r))) for r in Rank}
+_RANK_LABELS: Final = {
+    r: (r.name if r in (Rank.A, Rank.J, Rank.Q, Rank.K) else str(int(r))) for r in Rank
+}
 _RANK_NAMES: Final[dict[str, Rank]] = {label: r for r, label in _RANK_LABELS.items()}
 _RANK_NAMES.update({"T": Rank.R10, "1": Rank.A})
 
@@ -102,6 +104,7 @@ class Card:
 
     __slots__ = ("_text", "index", "rank", "suit")
 
+    _text: str
     rank: Rank
     suit: Suit
     index: int

@@ -20,7 +20,7 @@ from enum import IntEnum
 from itertools import product
 from typing import Final, Literal, TypeAlias
 
-from c8league.engine.cards import Card, Rank, Suit, pack, parse_cards
+from c8league.engine.cards import Card, Suit, pack, parse_cards
 from c8league.engine.moves import (
     DRAW,
     NOMINATE,
@@ -147,9 +147,7 @@ class Hand:
         self.rng = random.Random(0)
         self.history: list[tuple[int, Move]] = []
         self.start: dict[str, object] = {}
-        self.scores: list[int] = (
-            [COUNTDOWN_START] * players if rules.countdown else [0] * players
-        )
+        self.scores: list[int] = [COUNTDOWN_START] * players if rules.countdown else [0] * players
         self.target = COUNTDOWN_START if rules.countdown else rules.target_for(players)
         self.hand_number = 0
         self.version = 0
@@ -281,7 +279,9 @@ class Hand:
         if not 0 <= hand.current < players:
             raise PositionError(f"current player {hand.current} is not a seat")
         top = hand.discard[-1]
-        hand.suit = top.suit if suit is None else (Suit.parse(suit) if isinstance(suit, str) else suit)
+        hand.suit = (
+            top.suit if suit is None else (Suit.parse(suit) if isinstance(suit, str) else suit)
+        )
         if wild_top is None:
             previous = (hand.current - direction) % players
             wild_top = top.rank == hand.wild_ranks[previous]

@@ -89,9 +89,7 @@ class Match:
         if self.rules.countdown:
             final = result.countdown_scores or tuple(hand.scores)
             ended: MatchEnd = "countdown" if result.kind == "out" else result.kind
-            self.result = MatchResult(
-                placements(final, higher_is_better=False), final, 1, ended
-            )
+            self.result = MatchResult(placements(final, higher_is_better=False), final, 1, ended)
             return result
         for seat, pts in enumerate(result.points):
             self.totals[seat] += pts

@@ -34,6 +34,7 @@ class Move:
 
     __slots__ = ("_key", "announce", "cards", "is_play", "kind", "suit")
 
+    _key: tuple[int, tuple[int, ...], int, bool]
     kind: MoveKind
     cards: tuple[Card, ...]
     """The cards played, in the order played (empty unless ``kind`` is PLAY)."""
@@ -56,15 +57,18 @@ class Move:
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "announce", announce)
         object.__setattr__(self, "is_play", kind is MoveKind.PLAY)
-        key = (int(kind), tuple(c.index for c in cards), -1 if suit is None else int(suit), announce)
+        key = (
+            int(kind),
+            tuple(c.index for c in cards),
+            -1 if suit is None else int(suit),
+            announce,
+        )
         object.__setattr__(self, "_key", key)
 
     # -- constructors ----------------------------------------------------
 
     @staticmethod
-    def play(
-        *cards: Card | str, suit: Suit | str | None = None, announce: bool = False
-    ) -> Move:
+    def play(*cards: Card | str, suit: Suit | str | None = None, announce: bool = False) -> Move:
         """A play of one or several cards, e.g. ``Move.play("8H", suit="S")``."""
         parsed = tuple(c if isinstance(c, Card) else Card.parse(c) for c in cards)
         if not parsed:

@@ -70,38 +70,19 @@ class HistoryView(Sequence[tuple[int, Move]]):
         return f"HistoryView({len(self)} moves)"
 
 
-class _Derived:
-    """Conveniences shared by live observations and snapshots."""
-
-    seat: int
-    players: int
-    current: int
-    direction: int
-    wild_ranks: tuple[Rank | None, ...]
-
-    @property
-    def my_turn(self) -> bool:
-        return self.current == self.seat
-
-    @property
-    def wild_rank(self) -> Rank | None:
-        """This seat's own wild rank."""
-        return self.wild_ranks[self.seat]
-
-    def next_seat(self, steps: int = 1) -> int:
-        """The seat ``steps`` places on from this seat in the current direction of play."""
-        return (self.seat + self.direction * steps) % self.players
-
-
-class Observation(_Derived):
+class Observation:
     """One seat's view of a hand at one decision (see the module docstring)."""
 
-    __slots__ = ("_hand", "_version", "seat")
+    __slots__ = ("_hand", "_seat", "_version")
 
     def __init__(self, hand: Hand, seat: int) -> None:
         self._hand = hand
         self._version = hand.version
-        self.seat = seat
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        return self._seat
 
     def _h(self) -> Hand:
         hand = self._hand
@@ -216,6 +197,19 @@ class Observation(_Derived):
         hand = self._h()
         return HistoryView(hand.history, len(hand.history))
 
+    @property
+    def my_turn(self) -> bool:
+        return self.current == self.seat
+
+    @property
+    def wild_rank(self) -> Rank | None:
+        """This seat's own wild rank."""
+        return self.wild_ranks[self.seat]
+
+    def next_seat(self, steps: int = 1) -> int:
+        """The seat ``steps`` places on from this seat in the current direction of play."""
+        return (self.seat + self.direction * steps) % self.players
+
     def snapshot(self) -> ObservationSnapshot:
         """A frozen copy of everything this observation shows."""
         values = {f.name: getattr(self, f.name) for f in fields(ObservationSnapshot)}
@@ -231,7 +225,7 @@ class Observation(_Derived):
 
 
 @dataclass(frozen=True, slots=True)
-class ObservationSnapshot(_Derived):
+class ObservationSnapshot:
     """A frozen copy of an :class:`Observation`, safe to keep after the hand moves on."""
 
     seat: int
@@ -258,6 +252,19 @@ class ObservationSnapshot(_Derived):
     hand_number: int
     history: tuple[tuple[int, Move], ...]
     rules: Rules
+
+    @property
+    def my_turn(self) -> bool:
+        return self.current == self.seat
+
+    @property
+    def wild_rank(self) -> Rank | None:
+        """This seat's own wild rank."""
+        return self.wild_ranks[self.seat]
+
+    def next_seat(self, steps: int = 1) -> int:
+        """The seat ``steps`` places on from this seat in the current direction of play."""
+        return (self.seat + self.direction * steps) % self.players
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""

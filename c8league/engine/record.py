@@ -96,5 +96,7 @@ class HandRecord:
             try:
                 hand.apply(Move.parse(text))
             except C8LeagueError as exc:
-                raise RecordError(f"hand record move {i + 1} ({text}) does not replay: {exc}") from None
+                raise RecordError(
+                    f"hand record move {i + 1} ({text}) does not replay: {exc}"
+                ) from None
         return hand

@@ -123,7 +123,10 @@ class Rules:
 
     @classmethod
     def from_json(cls, text: str) -> Rules:
-        data = json.loads(text)
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise RulesError(f"stored rules are not JSON: {exc}") from None
         if not isinstance(data, dict):
             raise RulesError("stored rules are not a JSON object")
         return cls.from_options("pagat", data)
@@ -403,8 +406,7 @@ OPTIONS: Final[dict[str, OptionSpec]] = {
         OptionSpec(
             "starter_eight",
             "dealer_nominates, any_card",
-            "A wild starter: the dealer nominates the suit, or the first player may play "
-            "any card.",
+            "A wild starter: the dealer nominates the suit, or the first player may play any card.",
             "Basic game; Olsen Olsen",
             _choice("starter_eight", ("dealer_nominates", "any_card")),
             _fmt_plain,

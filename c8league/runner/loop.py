@@ -7,10 +7,11 @@ forfeits the match: it is placed last, the others keep their places by score.
 
 from __future__ import annotations
 
+import contextlib
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
-from c8league.engine import HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
+from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
 from c8league.engine.match import placements
 from c8league.errors import PlayerFault
 from c8league.players.base import Player
@@ -64,8 +65,7 @@ def play_match(
                 raise PlayerFault("illegal", f"{move!s} is not a legal move")
             ended = match.apply(move)
             if ended is not None:
-                done = ended
-                _tell(players, "end_hand", lambda s: (hand.observation(s), done))
+                _tell(players, "end_hand", _end_hand_args(hand, ended))
                 if on_hand is not None:
                     on_hand(len(match.hand_results), ended)
                 if match.result is None:
@@ -80,15 +80,11 @@ def play_match(
     result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
     assert result is not None
     for p in players:
-        try:
+        with contextlib.suppress(Exception):  # the result stands whatever a player does now
             _hook(p, "end_match", result)
-        except Exception:  # noqa: S110 - the result stands whatever a player does now
-            pass
     for p in players:
-        try:
+        with contextlib.suppress(Exception):
             _hook(p, "close")
-        except Exception:  # noqa: S110
-            pass
     return MatchOutcome(
         result=result,
         hand_results=list(match.hand_results),
@@ -97,6 +93,10 @@ def play_match(
         forfeit=forfeit,
         totals=tuple(match.totals),
     )
+
+
+def _end_hand_args(hand: Hand, result: HandResult) -> Callable[[int], tuple[object, ...]]:
+    return lambda seat: (hand.observation(seat), result)
 
 
 def _forfeit_result(match: Match, loser: int) -> MatchResult:

@@ -20,6 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+SAMPLE = 2
 Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""
 
@@ -210,6 +211,8 @@ class _Search:
             if best_value <= self.target or since_best > patience:
                 break
             movers = self._movers()
+            if len(movers) > SAMPLE:
+                movers = rng.sample(movers, SAMPLE)
             choice, choice_delta, chosen_a, chosen_r = -1, 0, -1, -1
             ties = 0
             for r, a in movers:

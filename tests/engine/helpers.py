@@ -4,7 +4,7 @@ snapshots of a hand's whole state."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from c8league.engine import ALL_CARDS, Hand, HandRecord, Move, Rules, Suit, parse_cards
