@@ -54,3 +54,9 @@ class PlayerFault(C8LeagueError):
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+
+
+class PluginError(C8LeagueError):
+    """A player plugin that is not installed, fails to load, or gets bad options."""
+
+    exit_code = 2

@@ -18,8 +18,10 @@ app = typer.Typer(
     add_completion=False,
     pretty_exceptions_enable=False,
 )
+# --- sub-apps, one per noun (keep one line each) ---
 app.add_typer(rules_cmd.app, name="rules")
 app.command("demo")(demo.demo)
+# --- end of sub-apps ---
 
 
 def main(argv: Sequence[str] | None = None) -> int:

@@ -23,6 +23,11 @@ from c8league.players.base import BasePlayer
 
 
 class GreedyPlayer(BasePlayer):
+    """Rule of thumb: shed high cards, keep eights, attack a player about to go out.
+
+    It takes no options; the module docstring gives its rules in order.
+    """
+
     name = "greedy"
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:

@@ -10,8 +10,11 @@ from c8league.players.base import BasePlayer
 
 
 class RandomPlayer(BasePlayer):
-    """Chooses uniformly among the legal moves. With ``playable_first`` it plays a random
-    playable card whenever it has one and draws only when it cannot play."""
+    """A uniformly random legal move from its own seeded generator.
+
+    Options: ``seed`` (used when no match seed is given) and ``playable_first``: play a
+    random playable card whenever it has one, draw only when it cannot play.
+    """
 
     name = "random"
 

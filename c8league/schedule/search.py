@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-SAMPLE = 2
+SAMPLE = 4
 Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""
 
