@@ -60,3 +60,25 @@ class PluginError(C8LeagueError):
     """A player plugin that is not installed, fails to load, or gets bad options."""
 
     exit_code = 2
+
+
+class StorageError(C8LeagueError):
+    """The database cannot be opened, is from a newer version, or refuses a change."""
+
+
+class NotFoundError(C8LeagueError):
+    """A league, event, entrant or match that is not in the database."""
+
+    exit_code = 2
+
+
+class LeagueFileError(C8LeagueError):
+    """A league file that does not parse or validate; the message names file and field."""
+
+    exit_code = 2
+
+
+class ResultError(C8LeagueError):
+    """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
+
+    exit_code = 2

@@ -4,10 +4,21 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
+from typing import Annotated
 
 import typer
 
-from c8league.cli import demo, rules_cmd
+from c8league.cli import (
+    bots_cmd,
+    demo,
+    event_cmd,
+    init_cmd,
+    league_cmd,
+    play_cmd,
+    players_cmd,
+    rules_cmd,
+    state,
+)
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError
 
@@ -21,7 +32,28 @@ app = typer.Typer(
 # --- sub-apps, one per noun (keep one line each) ---
 app.add_typer(rules_cmd.app, name="rules")
 app.command("demo")(demo.demo)
+app.command("init")(init_cmd.init)
+app.add_typer(league_cmd.app, name="league")
+app.add_typer(players_cmd.app, name="players")
+app.add_typer(event_cmd.app, name="event")
+app.add_typer(bots_cmd.app, name="bots")
+app.command("play")(play_cmd.play)
 # --- end of sub-apps ---
+
+
+@app.callback()
+def _root(
+    db: Annotated[
+        str | None,
+        typer.Option(
+            "--db",
+            envvar="C8LEAGUE_DB",
+            help="Database: a SQLite file or any SQLAlchemy URL (default: c8league.db).",
+        ),
+    ] = None,
+) -> None:
+    """Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports."""
+    state.db_option = db
 
 
 def main(argv: Sequence[str] | None = None) -> int:

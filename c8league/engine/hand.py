@@ -555,7 +555,22 @@ class Hand:
         if legal is None:
             legal = self._legal = self._generate()
         if move not in legal:
-            raise IllegalMoveError(self._illegal_reason(move, legal))
+            # The cards between the first and the last of several equal cards may come in
+            # any order; the legal list holds them in one canonical order.
+            cards = move.cards
+            canonical = (
+                Move(
+                    MoveKind.PLAY,
+                    (cards[0], *sorted(cards[1:-1]), cards[-1]),
+                    move.suit,
+                    move.announce,
+                )
+                if len(cards) > 3
+                else None
+            )
+            if canonical is None or canonical not in legal:
+                raise IllegalMoveError(self._illegal_reason(move, legal))
+            move = canonical
         p = self.current
         self._legal = None
         self.version += 1

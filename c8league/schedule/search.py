@@ -20,7 +20,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-SAMPLE = 4
+SAMPLE = 16
 Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""
 
@@ -78,6 +78,30 @@ def balanced_grouping(
     return _Search(n, list(sizes), rounds, rng).run(max_iterations)
 
 
+class _IndexedSet:
+    """A set of ints with O(1) add, discard and uniform random choice."""
+
+    def __init__(self) -> None:
+        self.items: list[int] = []
+        self.where: dict[int, int] = {}
+
+    def __len__(self) -> int:
+        return len(self.items)
+
+    def add(self, item: int) -> None:
+        if item not in self.where:
+            self.where[item] = len(self.items)
+            self.items.append(item)
+
+    def discard(self, item: int) -> None:
+        i = self.where.pop(item, -1)
+        if i >= 0:
+            last = self.items.pop()
+            if i < len(self.items):
+                self.items[i] = last
+                self.where[last] = i
+
+
 class _Search:
     def __init__(self, n: int, sizes: list[int], rounds: int, rng: random.Random) -> None:
         self.n = n
@@ -93,16 +117,20 @@ class _Search:
         pairs = n * (n - 1) // 2
         meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
         short_seats = rounds * sum(s for s, short in zip(sizes, self.short_table, strict=True) if short)
-        # Meeting (or short-table) counts above the even share mark the entrants worth moving:
-        # first those above the rounded-up share, then those above the rounded-down one.
+        # Counts above the even share mark the entrants worth moving: first those above the
+        # rounded-up share, then, once none is left, those above the rounded-down one.
         self.limits = [
             (-(-meetings // pairs), -(-short_seats // n)),
             (meetings // pairs, short_seats // n),
         ]
+        self.pair_limit, self.short_limit = self.limits[0]
         self.target = lower_bound(n, sizes, rounds)
         for _ in range(rounds):
             self._add_greedy_round()
         self.value = objective(n, self.tables)
+        self.hot_pairs = _IndexedSet()
+        self.hot_short = _IndexedSet()
+        self._rebuild_hot()
 
     def _add_greedy_round(self) -> None:
         n, met, short = self.n, self.met, self.short
@@ -133,27 +161,48 @@ class _Search:
         self.tables.append(tables)
         self.table_of.append(table_of)
 
-    def _conflicted(self, r: int, pair_limit: int, short_limit: int) -> list[int]:
-        n, met, short = self.n, self.met, self.short
-        found = []
-        for t, table in enumerate(self.tables[r]):
-            is_short = self.short_table[t]
-            for a in table:
-                row = a * n
-                if (is_short and short[a] > short_limit) or any(
-                    met[row + x] > pair_limit for x in table if x != a
-                ):
-                    found.append(a)
-        return found
+    def _rebuild_hot(self) -> None:
+        n = self.n
+        self.hot_pairs = _IndexedSet()
+        self.hot_short = _IndexedSet()
+        for a in range(n):
+            for b in range(a + 1, n):
+                if self.met[a * n + b] > self.pair_limit:
+                    self.hot_pairs.add(a * n + b)
+            if self.short[a] > self.short_limit:
+                self.hot_short.add(a)
 
-    def _movers(self) -> list[tuple[int, int]]:
-        for pair_limit, short_limit in self.limits:
-            found = [
-                (r, a) for r in range(self.rounds) for a in self._conflicted(r, pair_limit, short_limit)
-            ]
-            if found:
-                return found
-        return [(r, a) for r in range(self.rounds) for a in range(self.n)]
+    def _bump(self, a: int, b: int, step: int) -> None:
+        n, met = self.n, self.met
+        m = met[a * n + b] + step
+        met[a * n + b] = m
+        met[b * n + a] = m
+        key = a * n + b if a < b else b * n + a
+        if m > self.pair_limit:
+            self.hot_pairs.add(key)
+        else:
+            self.hot_pairs.discard(key)
+
+    def _pick_mover(self) -> tuple[int, int]:
+        """A round and an entrant in it whose move could lower the objective."""
+        rng, n = self.rng, self.n
+        while True:
+            hot, short = len(self.hot_pairs), len(self.hot_short)
+            if hot + short:
+                break
+            level = self.limits.index((self.pair_limit, self.short_limit))
+            if level + 1 == len(self.limits):
+                return rng.randrange(self.rounds), rng.randrange(n)
+            self.pair_limit, self.short_limit = self.limits[level + 1]
+            self._rebuild_hot()
+        i = rng.randrange(hot + short)
+        if i < hot:
+            a, b = divmod(self.hot_pairs.items[i], n)
+            rounds = [r for r, where in enumerate(self.table_of) if where[a] == where[b]]
+            return rounds[rng.randrange(len(rounds))], (a if rng.random() < 0.5 else b)
+        a = self.hot_short.items[i - hot]
+        rounds = [r for r, where in enumerate(self.table_of) if self.short_table[where[a]]]
+        return rounds[rng.randrange(len(rounds))], a
 
     def _delta(self, r: int, a: int, b: int) -> int:
         n, met = self.n, self.met
@@ -175,33 +224,33 @@ class _Search:
         return d
 
     def _swap(self, r: int, a: int, b: int) -> None:
-        n, met = self.n, self.met
         table_of, tables = self.table_of[r], self.tables[r]
         ta, tb = table_of[a], table_of[b]
         for x in tables[ta]:
             if x != a:
-                met[a * n + x] -= 1
-                met[x * n + a] -= 1
-                met[b * n + x] += 1
-                met[x * n + b] += 1
+                self._bump(a, x, -1)
+                self._bump(b, x, 1)
         for y in tables[tb]:
             if y != b:
-                met[b * n + y] -= 1
-                met[y * n + b] -= 1
-                met[a * n + y] += 1
-                met[y * n + a] += 1
+                self._bump(b, y, -1)
+                self._bump(a, y, 1)
         if self.short_table[ta] != self.short_table[tb]:
             step = 1 if self.short_table[ta] else -1
             self.short[a] -= step
             self.short[b] += step
+            for p in (a, b):
+                if self.short[p] > self.short_limit:
+                    self.hot_short.add(p)
+                else:
+                    self.hot_short.discard(p)
         tables[ta][tables[ta].index(a)] = b
         tables[tb][tables[tb].index(b)] = a
         table_of[a], table_of[b] = tb, ta
 
     def run(self, max_iterations: int | None) -> Grouping:
-        n, rounds, rng = self.n, self.rounds, self.rng
+        n, rng = self.n, self.rng
         if max_iterations is None:
-            max_iterations = 2000 + 40 * n * rounds
+            max_iterations = 2000 + 40 * n * self.rounds
         patience = max(500, max_iterations // 4)
         best_value = self.value
         best = [[list(t) for t in tables] for tables in self.tables]
@@ -210,34 +259,33 @@ class _Search:
         for step in range(max_iterations):
             if best_value <= self.target or since_best > patience:
                 break
-            movers = self._movers()
-            if len(movers) > SAMPLE:
-                movers = rng.sample(movers, SAMPLE)
-            choice, choice_delta, chosen_a, chosen_r = -1, 0, -1, -1
+            choice, choice_delta, choice_a, choice_r = -1, 0, -1, -1
             ties = 0
-            for r, a in movers:
-                ta = self.table_of[r][a]
+            for _ in range(SAMPLE):
+                r, a = self._pick_mover()
+                where = self.table_of[r]
+                ta = where[a]
+                a_tabu = tabu.get((r, a), -1) >= step
                 for b in range(n):
-                    if self.table_of[r][b] == ta:
+                    if where[b] == ta:
                         continue
                     d = self._delta(r, a, b)
-                    if (tabu.get((r, b), -1) >= step or tabu.get((r, a), -1) >= step) and self.value + d >= best_value:
+                    if (a_tabu or tabu.get((r, b), -1) >= step) and self.value + d >= best_value:
                         continue
                     if choice < 0 or d < choice_delta:
-                        choice, choice_delta, ties, chosen_a, chosen_r = b, d, 1, a, r
+                        choice, choice_delta, choice_a, choice_r, ties = b, d, a, r, 1
                     elif d == choice_delta:
                         ties += 1
                         if rng.randrange(ties) == 0:
-                            choice, chosen_a, chosen_r = b, a, r
-            a, r = chosen_a, chosen_r
+                            choice, choice_a, choice_r = b, a, r
             if choice < 0:
                 since_best += 1
                 continue
-            self._swap(r, a, choice)
+            self._swap(choice_r, choice_a, choice)
             self.value += choice_delta
             tenure = 4 + rng.randrange(8)
-            tabu[(r, a)] = step + tenure
-            tabu[(r, choice)] = step + tenure
+            tabu[(choice_r, choice_a)] = step + tenure
+            tabu[(choice_r, choice)] = step + tenure
             if self.value < best_value:
                 best_value = self.value
                 best = [[list(t) for t in tables] for tables in self.tables]

@@ -4,7 +4,7 @@ snapshots of a hand's whole state."""
 from __future__ import annotations
 
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from c8league.engine import ALL_CARDS, Hand, HandRecord, Move, Rules, Suit, parse_cards
@@ -13,6 +13,11 @@ from c8league.engine.rules import OptionValue
 
 def rules(preset: str = "pagat", **options: OptionValue) -> Rules:
     """A preset with overrides, e.g. ``rules(multiple_equal=True)``."""
+    return Rules.from_options(preset, options)
+
+
+def ruleset(options: Mapping[str, OptionValue], preset: str = "pagat") -> Rules:
+    """A preset with overrides given as a table row's mapping."""
     return Rules.from_options(preset, options)
 
 
@@ -73,12 +78,7 @@ def held(hand: Hand, seat: int) -> list[str]:
 def snapshot(hand: Hand) -> dict[str, Any]:
     """Everything observable about a hand: every seat's observation, the full state,
     the legal moves, the record and the random state."""
-    views = []
-    for seat in range(hand.n):
-        view = hand.observation(seat)
-        fields = {name: getattr(view, name) for name in view.__dataclass_fields__}
-        fields["history"] = list(view.history)
-        views.append(fields)
+    views = [hand.observation(seat).snapshot() for seat in range(hand.n)]
     return {
         "observations": views,
         "hands": [list(cards_) for cards_ in hand.hands],

@@ -17,13 +17,22 @@ from c8league.engine import (
     Match,
     Move,
     Phase,
-    Rules,
     placements,
 )
 from c8league.engine.rules import OptionValue
 from c8league.errors import IllegalMoveError
 
-from .helpers import cards, held, legal, nominations, play, position, rules, snapshot
+from .helpers import (
+    cards,
+    held,
+    legal,
+    nominations,
+    play,
+    position,
+    rules,
+    ruleset,
+    snapshot,
+)
 
 Options = dict[str, OptionValue]
 
@@ -96,12 +105,13 @@ LEGAL_PLAYS = [
 def test_legal_plays(
     options: Options, hands: list[str], discard: str, extra: dict[str, Any], expected: set[str]
 ) -> None:
-    hand = position(rules(**options), hands, discard, **extra)
+    hand = position(ruleset(options), hands, discard, **extra)
     assert legal(hand) == expected
 
 
-# "In the normal game, you may always use your turn to draw a card."  SPEC §2.2: "drawing
-# is always allowed, even holding a playable card); after the draw the turn passes."
+# "In the normal game, you may always use your turn to draw a card."  SPEC §2.2: "On a
+# turn a player either plays a legal card or draws one card from the stock (drawing is
+# always allowed, even holding a playable card); after the draw the turn passes."
 @pytest.mark.parametrize("drawn", ["3C", "9H"], ids=["unplayable-card", "playable-card"])
 def test_drawing_is_allowed_holding_a_playable_card_and_ends_the_turn(drawn: str) -> None:
     hand = position(rules(), ["KS 5H", "2C 4C", "2D 3H"], "KH", stock=f"{drawn} 10C")
@@ -344,7 +354,7 @@ EFFECTS = [
 def test_special_card_effects(
     options: Options, hands: list[str], extra: dict[str, Any], moves: str, expected: dict[str, Any]
 ) -> None:
-    hand = play(position(rules(**options), hands, "KH", **extra), moves)
+    hand = play(position(ruleset(options), hands, "KH", **extra), moves)
     assert state(hand, expected) == expected
 
 
@@ -363,7 +373,7 @@ def test_special_card_effects(
     ],
 )
 def test_answers_to_a_pending_two(options: Options, held_cards: str, expected: set[str]) -> None:
-    hand = position(rules(**options), [held_cards, "9H 10H", "9D 10D"], "2S", pending=2)
+    hand = position(ruleset(options), [held_cards, "9H 10H", "9D 10D"], "2S", pending=2)
     assert legal(hand) == expected
 
 
@@ -402,7 +412,7 @@ def test_penalty_cards_cannot_be_played_in_the_same_turn(draw_rule: str) -> None
 )
 def test_going_out_on_a_special_card(last: str, others: list[str]) -> None:
     hand = position(rules(), [last, *others], "10S")
-    assert str(last) in legal(hand)
+    assert legal(hand) == {last, "draw"}
     hand.apply(Move.parse(last))
     assert hand.over
     assert hand.result is not None
@@ -440,6 +450,21 @@ def test_multiple_equal_cards_the_first_must_be_legal(move: str) -> None:
     hand = position(EQUAL, ["9C 9D 9H 3S 4S", "9S 3H 4D 7C", "JD QD"], "5D")
     with pytest.raises(IllegalMoveError):
         hand.apply(Move.parse(move))
+
+
+# "Some allow a player holding two or more equal ranked cards to play them all at once,
+# provided that the first of them is a legal play."  The player chooses the order: only the
+# first card (which must be legal) and the last (which is followed) matter to the rules.
+def test_equal_cards_in_any_order_after_a_legal_first() -> None:
+    hand = position(EQUAL, ["9C 9D 9H 9S 3S 4S", "KC 3H 4D 7C", "JD QD"], "5D")
+    hand.apply(Move.parse("9D+9H+9C+9S"))
+    assert (hand.current, str(hand.suit), held(hand, 0)) == (1, "S", ["3S", "4S"])
+
+
+def test_four_equal_cards_in_pack_order_after_a_legal_first() -> None:
+    hand = position(EQUAL, ["9C 9D 9H 9S 3S 4S", "KC 3H 4D 7C", "JD QD"], "5D")
+    hand.apply(Move.parse("9D+9C+9H+9S"))
+    assert (hand.current, str(hand.suit), held(hand, 0)) == (1, "S", ["3S", "4S"])
 
 
 def test_without_the_option_one_card_at_a_time() -> None:
@@ -489,9 +514,7 @@ LAST_CARD = [
 
 @pytest.mark.parametrize(("options", "held_cards", "move", "after"), LAST_CARD)
 def test_last_card(options: Options, held_cards: str, move: str, after: str) -> None:
-    hand = position(
-        rules(**options), [held_cards, "9H 10H", "4D 5D"], "10S", stock="KH QH 3D 4C"
-    )
+    hand = position(ruleset(options), [held_cards, "9H 10H", "4D 5D"], "10S", stock="KH QH 3D 4C")
     play(hand, move)
     assert held(hand, 0) == cards(after)
     assert hand.current == 1
@@ -510,7 +533,7 @@ def test_last_card(options: Options, held_cards: str, move: str, after: str) -> 
 def test_last_card_announcements_offered(
     options: Options, held_cards: str, expected: set[str]
 ) -> None:
-    hand = position(rules(**options), [held_cards, "9H 10H", "4D 5D"], "10S")
+    hand = position(ruleset(options), [held_cards, "9H 10H", "4D 5D"], "10S")
     assert legal(hand) == expected
 
 
@@ -533,7 +556,7 @@ def test_last_card_announcements_offered(
 def test_winner_collects_the_penalty_points(
     options: Options, others: list[str], penalties: tuple[int, int]
 ) -> None:
-    hand = position(rules(**options), ["5S", *others], "5H")
+    hand = position(ruleset(options), ["5S", *others], "5H")
     play(hand, "5S")
     assert hand.result is not None
     assert hand.result.kind == "out"
@@ -546,23 +569,593 @@ def test_winner_collects_the_penalty_points(
 # scores the difference between that hand and each opponent's hand."  SPEC: "players tied
 # for lowest all score so."
 @pytest.mark.parametrize(
-    ("hands", "winners", "points"),
+    ("options", "hands", "winners", "points"),
     [
-        pytest.param(["5H 6D", "3C", "4D"], (1,), (0, 9, 0), id="lowest-scores-differences"),
-        pytest.param(["5H 6D", "3C", "3D"], (1, 2), (0, 8, 8), id="tied-lowest-all-score"),
-        pytest.param(["JH", "QC", "KD"], (0, 1, 2), (0, 0, 0), id="all-tied"),
-        pytest.param(["8H 2D", "9C", "KC QD"], (1,), (0, 54, 0), id="eight-counts-50"),
+        pytest.param({}, ["5H 6D", "3C", "4D"], (1,), (0, 9, 0), id="lowest-scores-differences"),
+        pytest.param({}, ["5H 6D", "3C", "3D"], (1, 2), (0, 8, 8), id="tied-lowest-all-score"),
+        pytest.param({}, ["JH", "QC", "10D"], (0, 1, 2), (0, 0, 0), id="all-tied-no-points"),
+        pytest.param(
+            {"wild_must_match": True},
+            ["8H 2D", "9C", "JC QD"],
+            (1,),
+            (0, 54, 0),
+            id="an-eight-counts-50",
+        ),
     ],
 )
-def test_blocked_hand(hands: list[str], winners: tuple[int, ...], points: tuple[int, ...]) -> None:
-    # Wait: the eight is playable; give it away only where a pass is still forced.
-    if "8H" in hands[0]:
-        hand = position(rules(empty_stock="pass"), hands, "KS", stock="")
-        hand.apply(Move.parse("2D"))
-    else:
-        hand = position(rules(empty_stock="pass"), hands, "KS", stock="")
-    assert hand.result is None
+def test_blocked_hand(
+    options: Options, hands: list[str], winners: tuple[int, ...], points: tuple[int, ...]
+) -> None:
+    hand = position(ruleset({"empty_stock": "pass", **options}), hands, "KS", stock="")
+    for _ in range(2):
+        assert legal(hand) == {"pass"}
+        hand.apply(PASS)
+        assert not hand.over
+    hand.apply(PASS)
+    assert hand.result is not None
+    assert hand.result.kind == "blocked"
+    assert hand.result.winners == winners
+    assert hand.result.points == points
 
 
-def test_placeholder() -> None:
-    pass
+# SPEC: "when every player in turn has passed ... play stops" - a play in between starts
+# the count again.
+def test_a_play_between_passes_does_not_block() -> None:
+    hand = position(rules(empty_stock="pass"), ["5H 6D", "3S 4C 5C", "4D"], "KS", stock="")
+    play(hand, "pass 3S pass")
+    assert not hand.over
+    play(hand, "pass pass")
+    assert hand.over
+
+
+# == Empty stock ============================================================================
+
+
+# "If the stock pile is exhausted, the played cards, except for the last card, are shuffled
+# and stacked face down to make a new stock and the game continues."
+def test_reshuffle_keeps_the_top_card_and_rebuilds_the_stock() -> None:
+    hand = position(rules(), ["9S 10S", "JH QH", "KH 2H"], "3C 4C 5C 6C 7D", stock="")
+    total = hand.card_count()
+    assert legal(hand) == {"draw"}
+    hand.apply(DRAW)
+    assert [str(card) for card in hand.discard] == ["7D"]
+    drawn = held(hand, 0)[-1]
+    assert sorted([drawn, *(str(card) for card in hand.stock)]) == sorted(cards("3C 4C 5C 6C"))
+    assert len(hand.stock) == 3
+    assert hand.card_count() == total
+    assert hand.current == 1
+
+
+# SPEC: "If there is nothing to reshuffle, passing takes the place of drawing."
+@pytest.mark.parametrize(
+    ("options", "held_cards", "discard", "expected"),
+    [
+        pytest.param({}, "9S 7S JS", "7D", {"7S", "pass"}, id="one-card-pile-pass"),
+        pytest.param({}, "9S 10S JS", "7D", {"pass"}, id="one-card-pile-only-pass"),
+        # "Instead they specify that play continues without drawing. A player who cannot or
+        # does not wish to play just passes."
+        pytest.param(
+            {"empty_stock": "pass"}, "9S 7S JS", "3C 4C 7D", {"7S", "pass"}, id="no-reshuffle"
+        ),
+        pytest.param(
+            {"empty_stock": "reshuffle"}, "9S 7S JS", "3C 4C 7D", {"7S", "draw"}, id="reshuffle"
+        ),
+    ],
+)
+def test_empty_stock(options: Options, held_cards: str, discard: str, expected: set[str]) -> None:
+    hand = position(ruleset(options), [held_cards, "JH QH", "KH 2H"], discard, stock="")
+    assert legal(hand) == expected
+    if "pass" in expected:
+        hand.apply(PASS)
+        assert hand.current == 1
+        assert held(hand, 0) == cards(held_cards)
+
+
+# SPEC: "A player who must draw more cards than there are draws what there is."
+@pytest.mark.parametrize(
+    ("options", "discard", "stock", "drawn"),
+    [
+        pytest.param({}, "2S", "KH", "KH", id="penalty-four-one-card-left"),
+        pytest.param({}, "2S", "", "", id="penalty-four-nothing-left"),
+        pytest.param({"empty_stock": "pass"}, "3D 2S", "KH", "KH", id="no-reshuffle"),
+        pytest.param({}, "3D 2S", "KH", "KH 3D", id="reshuffle-then-what-there-is"),
+    ],
+)
+def test_draw_what_there_is(options: Options, discard: str, stock: str, drawn: str) -> None:
+    hand = position(ruleset(options), ["9H 10H", "JH QH", "KC 4C"], discard, stock=stock, pending=4)
+    hand.apply(DRAW)
+    assert held(hand, 0) == cards(f"9H 10H {drawn}")
+    assert state(hand, ["current", "pending", "stock"]) == {
+        "current": 1,
+        "pending": 0,
+        "stock": [],
+    }
+
+
+def test_last_card_penalty_draws_what_there_is() -> None:
+    hand = position(rules(empty_stock="pass"), ["5S 6C", "9H 10H", "4D 5D"], "10S", stock="KH")
+    play(hand, "5S")
+    assert held(hand, 0) == cards("6C KH")
+
+
+# == Drawing variations ====================================================================
+
+DRAWING = [
+    # "Some allow the drawn card to be played immediately if it is a legal play."
+    pytest.param(
+        {"draw": "one_then_play"},
+        "5C 3D",
+        "9S KH",
+        "draw",
+        0,
+        {"9S", "pass"},
+        id="one-then-play-only-the-drawn-card-or-pass",
+    ),
+    pytest.param(
+        {"draw": "one_then_play"},
+        "5C 3D",
+        "KH 9S",
+        "draw",
+        1,
+        {"5D", "draw"},
+        id="one-then-play-unplayable-turn-passes",
+    ),
+    pytest.param(
+        {"draw": "one_then_play"},
+        "5C 3D",
+        "9S KH",
+        "draw pass",
+        1,
+        {"5D", "draw"},
+        id="one-then-play-pass",
+    ),
+    # "Some allow more than one card to be drawn - either up to a fixed number of cards,
+    # after which if you still cannot (or will not) play the turn passes to the next player."
+    pytest.param({"draw": "up_to"}, "3D 4D", "6C 7C 9S KH", "draw", 0, {"draw"}, id="up-to-1"),
+    pytest.param({"draw": "up_to"}, "3D 4D", "6C 7C 9S KH", "draw draw", 0, {"draw"}, id="up-to-2"),
+    pytest.param(
+        {"draw": "up_to"},
+        "3D 4D",
+        "6C 7C 9S KH",
+        "draw draw draw",
+        0,
+        {"9S", "pass"},
+        id="up-to-3-then-play-or-pass",
+    ),
+    pytest.param(
+        {"draw": "up_to"},
+        "3D 4D",
+        "9S 7C 6C KH",
+        "draw",
+        0,
+        {"9S", "draw"},
+        id="up-to-playable-card-may-draw-on",
+    ),
+    pytest.param(
+        {"draw": "up_to"},
+        "3D 4D",
+        "6C 7C 10C KH",
+        "draw draw draw",
+        1,
+        {"5D", "draw"},
+        id="up-to-3-nothing-playable-turn-passes",
+    ),
+    pytest.param(
+        {"draw": "up_to", "draw_limit": 2},
+        "3D 4D",
+        "6C 9S 10C KH",
+        "draw draw",
+        0,
+        {"9S", "pass"},
+        id="up-to-2-limit",
+    ),
+    # "Others require you to continue drawing until either you can play or the deck is
+    # exhausted."
+    pytest.param(
+        {"draw": "until_playable"},
+        "3D 4D",
+        "6C 7C 9S KH",
+        "draw",
+        0,
+        {"9S"},
+        id="until-playable",
+    ),
+    pytest.param(
+        {"draw": "until_playable"},
+        "3D 4D",
+        "6C 7C",
+        "draw",
+        1,
+        {"5D", "pass"},
+        id="until-the-deck-is-exhausted",
+    ),
+    # "However, some people play that you may only draw if you are unable to play - if you
+    # can play you must."
+    pytest.param(
+        {"must_play_if_able": True}, "5C 3D 4H", "9S KH", "", 0, {"5C"}, id="must-play-if-able"
+    ),
+    pytest.param(
+        {"must_play_if_able": True}, "4C 3D 4H", "9S KH", "", 0, {"draw"}, id="draw-if-unable"
+    ),
+]
+
+
+@pytest.mark.parametrize(
+    ("options", "held_cards", "stock", "moves", "current", "expected"), DRAWING
+)
+def test_drawing_variations(
+    options: Options, held_cards: str, stock: str, moves: str, current: int, expected: set[str]
+) -> None:
+    hand = position(ruleset(options), [held_cards, "5D 10D JH", "JD QD"], "5S", stock=stock)
+    play(hand, moves)
+    assert hand.current == current
+    assert legal(hand) == expected
+
+
+def test_until_playable_draws_in_one_move() -> None:
+    hand = position(
+        rules(draw="until_playable"), ["3D 4D", "9C 10D", "JD QD"], "5S", stock="6C 7C 9S KH"
+    )
+    hand.apply(DRAW)
+    assert held(hand, 0) == cards("3D 4D 6C 7C 9S")
+    assert hand.observation(0).drawn == 3
+    assert [str(card) for card in hand.stock] == ["KH"]
+
+
+# Olsen: "If you have no card that you can play you can draw up to 3 cards from the deck.
+# You can't draw if you have any cards that you can play in your hand. If you've drawn 3
+# cards and still can't play you must pass and the next player plays."
+@pytest.mark.parametrize(
+    ("held_cards", "stock", "moves", "current", "expected"),
+    [
+        pytest.param("5C 3D 4H", "9S KH", "", 0, {"5C"}, id="can-play-cannot-draw"),
+        pytest.param("4C 3D 4H", "9S KH", "draw", 0, {"9S"}, id="drawn-card-must-be-played"),
+        pytest.param("4C 3D 4H", "6C 9S KH", "draw", 0, {"draw"}, id="draws-again"),
+        pytest.param("4C 3D 4H", "6C 7C 10C KH", "draw draw draw", 1, {"5D"}, id="then-pass"),
+    ],
+)
+def test_olsen_drawing(
+    held_cards: str, stock: str, moves: str, current: int, expected: set[str]
+) -> None:
+    hand = position(rules("olsen"), [held_cards, "5D 10D JH", "JD QD"], "5S", stock=stock)
+    play(hand, moves)
+    assert hand.current == current
+    assert legal(hand) == expected
+
+
+# == Changing suit variations ==============================================================
+
+CHANGING_SUIT = [
+    # "Some play that you can only play an Eight that matches the previous card's suit or
+    # rank."
+    pytest.param(
+        {"wild_must_match": True},
+        "8H 8S 3C",
+        "5S",
+        {},
+        {*nominations("8S"), "draw"},
+        id="wild-must-match-suit",
+    ),
+    pytest.param(
+        {"wild_must_match": True},
+        "8H 3C 4D",
+        "8C",
+        {"suit": "S"},
+        {*nominations("8H"), "draw"},
+        id="wild-must-match-rank",
+    ),
+    # "Some play that you can play an Eight at any time but when playing an Eight you do not
+    # nominate a suit."
+    pytest.param(
+        {"wild_nominates": "never"}, "8H 3C 4D", "5S", {}, {"8H", "draw"}, id="never-nominates"
+    ),
+    # "an Eight can be played on any card, but the player can only nominate a different
+    # suit if the Eight matches the rank or suit of the previous card."
+    pytest.param(
+        {"wild_nominates": "if_matching"},
+        "8S 8H 3C",
+        "5S",
+        {},
+        {*nominations("8S"), "8H", "draw"},
+        id="nominates-if-matching",
+    ),
+    # "Some players use jacks or aces rather than eights as the cards which have the power
+    # to change suit."
+    pytest.param(
+        {"wild_rank": "J"},
+        "JH 8H 8S 3C",
+        "5S",
+        {},
+        {*nominations("JH"), "8S", "draw"},
+        id="jacks-wild-eights-plain",
+    ),
+    pytest.param(
+        {"wild_rank": "J"},
+        "JH 8H 3S",
+        "JC",
+        {"suit": "D"},
+        {*nominations("JH"), "draw"},
+        id="on-a-wild-jack-nominated-suit-or-jack",
+    ),
+    pytest.param({"wild_rank": "none"}, "8H 3C 4S", "5H", {}, {"8H", "draw"}, id="no-wild-rank"),
+    pytest.param(
+        {"wild_rank": "none"}, "8H 3C 4S", "8D", {}, {"8H", "draw"}, id="no-wild-eight-by-rank"
+    ),
+]
+
+
+@pytest.mark.parametrize(("options", "held_cards", "discard", "extra", "expected"), CHANGING_SUIT)
+def test_changing_suit_variations(
+    options: Options, held_cards: str, discard: str, extra: dict[str, Any], expected: set[str]
+) -> None:
+    hand = position(ruleset(options), [held_cards, "KH 2S 4C", "JD QD"], discard, **extra)
+    assert legal(hand) == expected
+
+
+# "The next player must simply match the suit of the Eight you played or play another eight."
+@pytest.mark.parametrize(
+    ("nominates", "answer"),
+    [
+        pytest.param("never", {"8D"}, id="never"),
+        # The second Eight matches the first by rank, so it nominates.
+        pytest.param("if_matching", nominations("8D"), id="if-matching"),
+    ],
+)
+def test_an_eight_without_nomination_is_followed_by_its_own_suit(
+    nominates: str, answer: set[str]
+) -> None:
+    hand = position(rules(wild_nominates=nominates), ["8H 3C 4D", "KH 3S 8D 5C", "JD QD"], "5S")
+    play(hand, "8H")
+    assert state(hand, ["current", "suit"]) == {"current": 1, "suit": "H"}
+    assert legal(hand) == {"KH", *answer, "draw"}
+
+
+def test_a_wild_starter_without_nomination_is_followed_by_its_own_suit() -> None:
+    hand = Hand.from_deal(
+        rules(wild_nominates="never"),
+        ["3C 4C 5C 6C 7C", "3H 4D 5S 8H 7D", "3S 4S 6S 7S 9S"],
+        "8D KD JD",
+        dealer=0,
+    )
+    assert hand.phase is Phase.PLAY
+    assert state(hand, ["current", "suit"]) == {"current": 1, "suit": "D"}
+    assert legal(hand) == {"4D", "7D", "8H", "draw"}
+
+
+# Variations: "it may be agreed that the Queen of Spades requires the next player to draw 5
+# cards".  SPEC: "only another draw-five card answers it" (two packs hold two).
+FIVE = rules(draw_five_card="QS", decks=2)
+
+
+def test_queen_of_spades_draw_five() -> None:
+    # The Queen of Spades draws five instead of skipping: the next player is the one who
+    # draws (or answers).
+    hand = position(FIVE, ["QS 3S 4S", "QS 2S KS 8D QH", "JD 10D"], "3S")
+    play(hand, "QS")
+    assert state(hand, ["current", "pending", "pending_kind"]) == {
+        "current": 1,
+        "pending": 5,
+        "pending_kind": "five",
+    }
+    assert legal(hand) == {"QS", "draw"}
+    play(hand, "QS")
+    assert state(hand, ["current", "pending"]) == {"current": 2, "pending": 10}
+
+
+def test_queen_of_spades_draw_five_penalty_ends_the_turn() -> None:
+    hand = position(FIVE, ["2S KS 8D QH", "3S 4S", "JD 10D"], "QS", pending=5)
+    assert legal(hand) == {"draw"}
+    total = len(hand.stock)
+    hand.apply(DRAW)
+    assert len(held(hand, 0)) == 9
+    assert len(hand.stock) == total - 5
+    assert state(hand, ["current", "pending"]) == {"current": 1, "pending": 0}
+
+
+def test_a_queen_of_spades_does_not_answer_a_two() -> None:
+    hand = position(FIVE, ["QS 2H 5C", "KS 8D", "JD 10D"], "2S", pending=2)
+    assert legal(hand) == {"2H", "draw"}
+
+
+# Encyclopedia: "The game can not end with a special card, this includes two, queen or
+# eight(wild) card."  (Aces reverse in the same list of special cards.)
+@pytest.mark.parametrize(
+    ("preset", "options", "last", "expected"),
+    [
+        pytest.param("pagat", {"specials_on_going_out": "forbidden"}, "2S", {"draw"}, id="two"),
+        pytest.param("pagat", {"specials_on_going_out": "forbidden"}, "QS", {"draw"}, id="q"),
+        pytest.param("pagat", {"specials_on_going_out": "forbidden"}, "AS", {"draw"}, id="ace"),
+        pytest.param("pagat", {"specials_on_going_out": "forbidden"}, "8S", {"draw"}, id="8"),
+        pytest.param(
+            "pagat", {"specials_on_going_out": "forbidden"}, "5S", {"5S", "draw"}, id="plain"
+        ),
+        pytest.param("encyclopedia", {}, "QS", {"draw"}, id="encyclopedia-preset"),
+        pytest.param("pagat", {}, "2S", {"2S", "draw"}, id="ignored-in-pagat"),
+    ],
+)
+def test_going_out_on_a_special_card_forbidden(
+    preset: str, options: Options, last: str, expected: set[str]
+) -> None:
+    hand = position(ruleset(options, preset), [last, "9H 10H", "4D 5D"], "10S")
+    assert legal(hand) == expected
+
+
+# Olsen: "If the first card on the table is an eight when you start, then you are allowed to
+# put down any card from your hand."
+@pytest.mark.parametrize("preset", ["olsen", "pagat"])
+def test_eight_starter_any_card(preset: str) -> None:
+    hand = Hand.from_deal(
+        rules(preset, starter_eight="any_card"),
+        ["3C 4C 5C 6C 7C", "3H 3D KS 9H 4D", "3S 4S 6S 7S 9S"],
+        "8H KD JD",
+        dealer=0,
+    )
+    assert hand.phase is Phase.PLAY
+    assert hand.current == 1
+    singles = {text for text in legal(hand) if "+" not in text and text != "draw"}
+    assert singles == {"3H", "3D", "KS", "9H", "4D"}
+    assert ("draw" in legal(hand)) is (preset == "pagat")
+    play(hand, "KS")
+    assert str(hand.suit) == "S"
+
+
+# == Illegal moves ========================================================================
+
+ILLEGAL = [
+    pytest.param({}, {}, "", "3D", id="wrong-suit-and-rank"),
+    pytest.param({}, {}, "", "QC", id="card-not-held"),
+    pytest.param({}, {}, "", "8C", id="eight-without-nomination"),
+    pytest.param({}, {}, "", "5H:S", id="nomination-on-a-plain-card"),
+    pytest.param({}, {}, "", "5H!", id="announcement-with-three-cards-left"),
+    pytest.param({}, {}, "", "pass", id="pass-while-the-stock-has-cards"),
+    pytest.param({}, {}, "", "nominate:S", id="nominate-in-play"),
+    pytest.param({}, {}, "", "5H+KS", id="unequal-cards-together"),
+    pytest.param({"must_play_if_able": True}, {}, "", "draw", id="draw-when-must-play"),
+    pytest.param({}, {"pending": 2, "discard": "2H"}, "", "8C:S", id="eight-on-a-pending-two"),
+    pytest.param({}, {"pending": 2, "discard": "2H"}, "", "5H", id="suit-on-a-pending-two"),
+    pytest.param({"draw": "one_then_play"}, {"stock": "9H"}, "draw", "5H", id="not-drawn-card"),
+    pytest.param({}, {}, "", "KD", id="another-seats-card"),
+    pytest.param({}, {}, "KS", "KS", id="card-on-the-pile"),
+]
+
+
+@pytest.mark.parametrize(("options", "extra", "before", "move"), ILLEGAL)
+def test_illegal_moves_raise_and_change_nothing(
+    options: Options, extra: dict[str, Any], before: str, move: str
+) -> None:
+    setup = {"discard": "KH", **extra}
+    hand = position(ruleset(options), ["5H 8C KS 3D", "KD 4S", "2C 4C"], **setup)
+    play(hand, before)
+    was = snapshot(hand)
+    view = hand.observation(hand.current)
+    with pytest.raises(IllegalMoveError):
+        hand.apply(Move.parse(move))
+    assert snapshot(hand) == was
+    assert view.snapshot() == was["observations"][hand.current]
+
+
+def test_no_move_is_legal_after_the_hand_is_over() -> None:
+    hand = position(rules(), ["5H", "KD 4S", "2C 4C"], "KH")
+    play(hand, "5H")
+    was = snapshot(hand)
+    assert hand.legal_moves() == []
+    with pytest.raises(IllegalMoveError, match="over"):
+        hand.apply(DRAW)
+    assert snapshot(hand) == was
+
+
+def test_nomination_phase_accepts_only_nominations() -> None:
+    hand = Hand.from_deal(rules(), ["3C 4C 5C 6C 7C", "3H 4H 5S 8H 7D"], "8D KD JD", dealer=0)
+    was = snapshot(hand)
+    for text in ("3C", "draw", "pass"):
+        with pytest.raises(IllegalMoveError):
+            hand.apply(Move.parse(text))
+    assert snapshot(hand) == was
+
+
+# == Turn cap =============================================================================
+
+
+# SPEC: "A hand that reaches the turn cap (a rule, default 1,000 turns) also stops as
+# blocked"
+def test_turn_cap_ends_the_hand_scored_as_blocked() -> None:
+    hand = position(rules(turn_cap=3), ["9H 10H", "3C", "JD QC"], "KS", stock="AC AD AH 4C")
+    play(hand, "draw draw")
+    assert not hand.over
+    hand.apply(DRAW)
+    assert hand.result is not None
+    assert hand.result.kind == "turn_cap"
+    assert hand.result.turns == 3
+    assert hand.result.penalties == (20, 4, 21)
+    assert hand.result.winners == (1,)
+    assert hand.result.points == (0, 16 + 0 + 17, 0)
+    assert hand.legal_moves() == []
+
+
+# == Record ===============================================================================
+
+
+def test_a_record_replays_the_position_exactly() -> None:
+    hand = position(rules(), ["2S 3H 4H", "9D 10D", "3S 2D 8H 4C 5H"], "4D 7C KS", stock="")
+    play(hand, "2S draw 8H:C")
+    record = HandRecord.from_json(HandRecord.of(hand).to_json())
+    again = record.replay(rules())
+    assert snapshot(again) == snapshot(hand)
+
+
+# == Match ================================================================================
+
+
+def choose(moves: list[Move]) -> Move:
+    """Play a card when possible, announcing "last card"; otherwise draw or pass."""
+    return max(moves, key=lambda move: (move.is_play, move.announce))
+
+
+@pytest.mark.parametrize(("preset", "players"), [("pagat", 2), ("pagat", 4), ("basic", 3)])
+def test_a_match_is_hands_until_a_player_reaches_the_target(preset: str, players: int) -> None:
+    rule_set = rules(preset)
+    match = Match(rule_set, players=players, seed=11)
+    target = rule_set.target_for(players)
+    totals = [0] * players
+    while not match.over:
+        match.apply(choose(match.legal_moves()))
+    result = match.result
+    assert result is not None
+    assert result.ended == "target"
+    assert result.hands == len(match.hand_results) == len(match.records)
+    for number, (hand_result, record) in enumerate(
+        zip(match.hand_results, match.records, strict=True)
+    ):
+        # SPEC §2.1: "The dealer of a match's first hand is seat 0 and the deal passes left
+        # each hand."
+        assert record.start["dealer"] == number % players
+        assert max(totals) < target
+        totals = [t + p for t, p in zip(totals, hand_result.points, strict=True)]
+    assert max(totals) >= target
+    assert result.scores == tuple(totals)
+    assert result.placements == placements(totals)
+
+
+def test_a_match_stops_at_the_hand_cap() -> None:
+    match = Match(rules(hand_cap=2, target=100_000), players=3, seed=5)
+    while not match.over:
+        match.apply(choose(match.legal_moves()))
+    assert match.result is not None
+    assert match.result.ended == "hand_cap"
+    assert match.result.hands == 2
+    assert [record.start["dealer"] for record in match.records] == [0, 1]
+
+
+# SPEC §2.3: "the others are placed by running total, higher first, ties sharing a place."
+@pytest.mark.parametrize(
+    ("values", "higher_is_better", "places"),
+    [
+        ((120, 30, 60), True, (1, 3, 2)),
+        ((10, 30, 30, 5), True, (3, 1, 1, 4)),
+        ((0, 0), True, (1, 1)),
+        ((3, 0, 5), False, (2, 1, 3)),
+        ((2, 2, 0, 7), False, (2, 2, 1, 4)),
+    ],
+)
+def test_placements(
+    values: tuple[int, ...], higher_is_better: bool, places: tuple[int, ...]
+) -> None:
+    assert placements(values, higher_is_better=higher_is_better) == places
+
+
+# == Whole hands ==========================================================================
+
+
+@pytest.mark.parametrize("preset", ["pagat", "basic", "encyclopedia", "olsen"])
+@pytest.mark.parametrize("players", [2, 3, 6])
+def test_cards_are_conserved_and_hands_end(preset: str, players: int) -> None:
+    rule_set = rules(preset)
+    for seed in range(3):
+        hand = Hand.deal(rule_set, players, dealer=seed % players, seed=seed)
+        total = hand.card_count()
+        assert total == 52 * rule_set.decks_for(players)
+        assert {len(cards_) for cards_ in hand.hands} == {rule_set.hand_size_for(players)}
+        while not hand.over:
+            hand.apply(choose(hand.legal_moves()))
+            assert hand.card_count() == total
+        assert hand.result is not None

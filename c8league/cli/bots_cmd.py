@@ -1,0 +1,221 @@
+"""``c8league bots``: the installed player plugins, their options, and the conformance check."""
+
+from __future__ import annotations
+
+import inspect
+from typing import Annotated, Any
+
+import typer
+from rich.table import Table
+from rich.text import Text
+
+from c8league.cli.output import err, out, print_json
+from c8league.errors import UsageError
+from c8league.players import registry
+from c8league.players.conformance import (
+    DEFAULT_GAMES,
+    DEFAULT_PRESETS,
+    ConformanceReport,
+    PresetReport,
+    check_player,
+)
+
+app = typer.Typer(help="Player plugins: list, show options, check conformance.", no_args_is_help=True)
+
+
+@app.command("list")
+def list_bots(
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Every installed player plugin; broken ones are listed with the reason."""
+    players = registry.discover()
+    if as_json:
+        print_json(
+            [
+                {
+                    "name": info.name,
+                    "distribution": info.distribution,
+                    "version": info.version,
+                    "description": info.description,
+                    "broken": info.broken,
+                    "error": info.error,
+                    "entry_point": info.value,
+                }
+                for info in players.values()
+            ]
+        )
+        return
+    table = Table(title="Player plugins")
+    table.add_column("name", style="bold", no_wrap=True)
+    table.add_column("distribution", no_wrap=True)
+    table.add_column("version", no_wrap=True)
+    table.add_column("description")
+    for info in players.values():
+        description = (
+            Text(f"broken: {info.error}", style="red") if info.broken else Text(info.description)
+        )
+        table.add_row(info.name, info.distribution, info.version, description)
+    out.print(table)
+    if not players:
+        out.print("No player plugins are installed.")
+
+
+@app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(help="A player plugin name, e.g. greedy.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """A player plugin's description and options (name, default, type)."""
+    info = registry.get(name)
+    rows = [
+        (option, _default(param), _type_name(param.annotation))
+        for option, param in info.options().items()
+        if param.kind in (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    ]
+    if as_json:
+        print_json(
+            {
+                "name": info.name,
+                "distribution": info.distribution,
+                "version": info.version,
+                "description": info.description,
+                "entry_point": info.value,
+                "options": [{"name": o, "default": d, "type": t} for o, d, t in rows],
+            }
+        )
+        return
+    out.print(Text.assemble((info.name, "bold"), f"  {info.distribution} {info.version}"))
+    if info.description:
+        out.print(info.description)
+    if not rows:
+        out.print("No options.")
+        return
+    table = Table(title="Options")
+    table.add_column("option", style="bold", no_wrap=True)
+    table.add_column("default", style="cyan")
+    table.add_column("type")
+    for option, default, kind in rows:
+        table.add_row(option, "(required)" if default is None else default, kind)
+    out.print(table)
+
+
+@app.command("check")
+def check(
+    name: Annotated[str, typer.Argument(help="The player plugin to check.")],
+    option: Annotated[
+        list[str] | None,
+        typer.Option("--option", "-o", help="A player option: --option seed=3 (repeatable)."),
+    ] = None,
+    games: Annotated[
+        int, typer.Option(min=1, help="Seeded matches per preset (each played twice).")
+    ] = DEFAULT_GAMES,
+    presets: Annotated[
+        str, typer.Option(help="Comma-separated rule presets.")
+    ] = ",".join(DEFAULT_PRESETS),
+    seed: Annotated[int, typer.Option(help="Seed of the check's matches.")] = 0,
+    time_limit: Annotated[
+        float | None, typer.Option(help="Fail if a move takes longer (seconds).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Play a player through seeded matches under each preset and check that it makes
+    legal moves only, never crashes, and makes the same choices from the same seed.
+    Exits with 1 if any check fails."""
+    names = [p.strip() for p in presets.split(",") if p.strip()]
+    if not names:
+        raise UsageError("--presets needs at least one rule preset")
+    options = registry.parse_options(option or [])
+    if as_json:
+        report = check_player(
+            name, options, games=games, presets=names, seed=seed, time_limit=time_limit
+        )
+        print_json(report.to_dict())
+    else:
+        with err.status(f"Checking {name}…") as status:
+
+            def progress(preset: str, game: int) -> None:
+                status.update(f"Checking {name}: {preset}, game {game + 1} of {games}")
+
+            report = check_player(
+                name,
+                options,
+                games=games,
+                presets=names,
+                seed=seed,
+                time_limit=time_limit,
+                progress=progress,
+            )
+        _print_report(report)
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+def _print_report(report: ConformanceReport) -> None:
+    table = Table(title=f"Conformance of {report.player}: {report.games} game(s) per preset")
+    table.add_column("preset", style="bold", no_wrap=True)
+    table.add_column("games", justify="right")
+    table.add_column("legal moves only")
+    table.add_column("no crash")
+    table.add_column("same seed, same play")
+    table.add_column("time per move", justify="right")
+    for preset in report.presets:
+        table.add_row(
+            preset.preset,
+            f"{preset.completed}/{preset.games}",
+            _cell(preset, "legal"),
+            _cell(preset, "crash"),
+            _cell(preset, "deterministic"),
+            _time_cell(preset),
+        )
+    out.print(table)
+    faults = report.faults
+    if not faults:
+        out.print(Text(f"{report.player}: all checks passed.", style="bold green"))
+        return
+    for fault in faults[:20]:
+        out.print(Text(f"  {fault.check}: {fault}", style="red"))
+    if len(faults) > 20:
+        out.print(Text(f"  … and {len(faults) - 20} more", style="red"))
+    out.print(Text(f"{report.player}: {len(faults)} check(s) failed.", style="bold red"))
+
+
+def _cell(preset: PresetReport, check: str) -> Text:
+    faults = preset.faults_of(check)
+    if not faults:
+        return Text("✓", style="green")
+    first = faults[0]
+    where = f"game {first.game + 1}: " if first.game is not None else ""
+    more = f" (+{len(faults) - 1} more)" if len(faults) > 1 else ""
+    return Text(f"✗ {where}{_shorten(first.detail)}{more}", style="red")
+
+
+def _time_cell(preset: PresetReport) -> Text:
+    text = f"mean {_ms(preset.mean_seconds)}, max {_ms(preset.max_seconds)}"
+    slow = bool(preset.faults_of("time"))
+    return Text(("✗ " if slow else "") + text, style="red" if slow else "")
+
+
+def _ms(seconds: float) -> str:
+    if seconds >= 1:
+        return f"{seconds:.2f} s"
+    if seconds >= 0.001:
+        return f"{seconds * 1000:.1f} ms"
+    return f"{seconds * 1_000_000:.0f} µs"
+
+
+def _shorten(text: str, width: int = 60) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _default(param: inspect.Parameter) -> str | None:
+    if param.default is inspect.Parameter.empty:
+        return None
+    return repr(param.default) if isinstance(param.default, str) else str(param.default)
+
+
+def _type_name(annotation: Any) -> str:
+    if annotation is inspect.Parameter.empty:
+        return "any"
+    if isinstance(annotation, type):
+        return annotation.__name__
+    return str(annotation).replace("typing.", "").replace("collections.abc.", "")

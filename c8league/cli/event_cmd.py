@@ -1,0 +1,161 @@
+"""``c8league event``: pair rounds, run and resume bot events, status and standings."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
+from rich.table import Table
+
+from c8league import events
+from c8league.cli import state
+from c8league.cli.output import err, out, print_json
+from c8league.runner.pool import default_workers
+from c8league.standings import TIEBREAKS
+
+app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_is_help=True)
+
+EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
+LeagueOpt = Annotated[str | None, typer.Option(help="The league, if the event name is ambiguous.")]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@app.command("pair")
+def pair(event: EventArg, league: LeagueOpt = None) -> None:
+    """Pair the next round of an event."""
+    db = state.database()
+    with db.session() as session:
+        lg, ev = events.get_event(session, event, league)
+        round_row = events.pair_next_round(session, lg, ev)
+        session.commit()
+        number = round_row.number
+    out.print(f"{lg.name}/{ev.name}: round {number} paired")
+
+
+def _run(event: str, league: str | None, workers: int | None, rounds: int | None) -> None:
+    db = state.database()
+    count = workers or default_workers()
+    columns = (
+        TextColumn("[bold]{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TextColumn("{task.fields[rate]:>7} matches/s"),
+        TimeElapsedColumn(),
+        TextColumn("left"),
+        TimeRemainingColumn(),
+    )
+    with Progress(*columns, console=err, transient=False) as bar:
+        task = bar.add_task(f"{event} ({count} workers)", total=None, rate="")
+
+        def progress(done: int, total: int) -> None:
+            elapsed = bar.tasks[0].elapsed or 0.0
+            rate = f"{bar.tasks[0].completed / elapsed:.1f}" if elapsed > 0 else ""
+            bar.update(task, completed=done, total=total, rate=rate)
+
+        summary = events.run_event(
+            db, event, league=league, workers=count, rounds=rounds, progress=progress
+        )
+    status = events.event_status(db, event, league)
+    rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
+    out.print(
+        f"{status.league}/{status.event}: played {summary.played} matches in "
+        f"{summary.seconds:.1f} s ({rate:.1f}/s), {summary.forfeits} forfeits; "
+        f"rounds {status.rounds_complete}/{status.rounds_total}"
+        + (" — complete" if status.complete else "")
+    )
+    _print_standings(event, league)
+
+
+@app.command("run")
+def run(
+    event: EventArg,
+    league: LeagueOpt = None,
+    workers: Annotated[
+        int | None, typer.Option(help="Worker processes (default: all cores).", min=1)
+    ] = None,
+    rounds: Annotated[
+        int | None, typer.Option(help="Play at most this many more rounds.", min=1)
+    ] = None,
+) -> None:
+    """Play an event's bot matches in parallel until it is complete (resumes if stopped)."""
+    _run(event, league, workers, rounds)
+
+
+@app.command("resume")
+def resume(
+    event: EventArg,
+    league: LeagueOpt = None,
+    workers: Annotated[int | None, typer.Option(help="Worker processes.", min=1)] = None,
+) -> None:
+    """Continue an interrupted event: plays exactly the matches without a result."""
+    _run(event, league, workers, None)
+
+
+@app.command("status")
+def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
+    """Rounds and matches played, and forfeits by kind."""
+    st = events.event_status(state.database(), event, league)
+    if as_json:
+        print_json(st.to_dict())
+        return
+    out.print(
+        f"[bold]{st.league}/{st.event}[/] {st.format}, tables of {st.table_size}, "
+        f"played by {st.played_by}"
+    )
+    out.print(
+        f"rounds: {st.rounds_complete} complete, {st.rounds_paired} paired, "
+        f"{st.rounds_total} in all"
+    )
+    out.print(
+        f"matches: {st.matches_done} done, {st.matches_void} void, "
+        f"{st.matches_total - st.matches_done - st.matches_void} pending"
+    )
+    if st.forfeits:
+        out.print("forfeits: " + ", ".join(f"{k} {v}" for k, v in sorted(st.forfeits.items())))
+    out.print("complete" if st.complete else "not complete")
+
+
+@app.command("standings")
+def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
+    """Standings: match points by placement, with tiebreaks."""
+    if as_json:
+        rows = events.event_standings(state.database(), event, league)
+        print_json(
+            [
+                {
+                    "rank": r.standing.rank,
+                    "name": r.name,
+                    "match_points": r.standing.match_points,
+                    "opponents_match_points": r.standing.opponents_points,
+                    "game_points": r.standing.game_points,
+                    "wins": r.standing.wins,
+                    "matches": r.standing.matches,
+                    "byes": r.standing.byes,
+                }
+                for r in rows
+            ]
+        )
+        return
+    _print_standings(event, league)
+
+
+def _print_standings(event: str, league: str | None) -> None:
+    rows = events.event_standings(state.database(), event, league)
+    table = Table(title=f"Standings: {event}", caption="Order: " + ", ".join(TIEBREAKS))
+    for column in ("#", "entrant", "points", "opp. points", "game points", "wins", "matches"):
+        table.add_column(column, justify="right" if column != "entrant" else "left")
+    for r in rows:
+        s = r.standing
+        table.add_row(
+            str(s.rank), r.name, f"{s.match_points:g}", f"{s.opponents_points:.2f}",
+            str(s.game_points), str(s.wins), str(s.matches + s.byes),
+        )
+    out.print(table)

@@ -1,0 +1,13 @@
+"""``c8league init``: create (or upgrade) the database."""
+
+from __future__ import annotations
+
+from c8league.cli import state
+from c8league.cli.output import out
+from c8league.storage.models import SCHEMA_VERSION
+
+
+def init() -> None:
+    """Create the database (SQLite file c8league.db by default), or upgrade an older one."""
+    db = state.database()
+    out.print(f"database ready: {db.url} (schema version {SCHEMA_VERSION})")

@@ -1,0 +1,114 @@
+"""``c8league league``: import league files, list and show leagues."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+from sqlmodel import col, select
+
+from c8league.cli import state
+from c8league.cli.output import err, out, print_json
+from c8league.league import load_league_file
+from c8league.storage.models import Event, League
+from c8league.storage.repo import get_league, import_league, league_members
+
+app = typer.Typer(help="Leagues: import league files, list and show them.", no_args_is_help=True)
+
+
+@app.command("import")
+def import_(
+    file: Annotated[Path, typer.Argument(help="A league file, e.g. leagues/bot-cup.toml.")],
+) -> None:
+    """Create or update a league from its file (importing twice changes nothing)."""
+    league_file = load_league_file(file)
+    db = state.database()
+    summary = import_league(db, league_file, source=str(file))
+    for line in summary.warnings:
+        err.print(f"[yellow]warning:[/] {line}")
+    if summary.created or summary.updated:
+        changed = ", ".join(summary.created + summary.updated)
+        out.print(f"league [bold]{summary.league}[/]: {changed}")
+    else:
+        out.print(f"league [bold]{summary.league}[/]: up to date")
+
+
+@app.command("list")
+def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
+    """Every league with its rules preset and events."""
+    db = state.database()
+    with db.session() as session:
+        leagues = session.exec(select(League).order_by(col(League.name))).all()
+        rows = []
+        for lg in leagues:
+            events = session.exec(select(Event.name).where(Event.league_id == lg.id)).all()
+            rows.append(
+                {
+                    "name": lg.name,
+                    "title": lg.title,
+                    "preset": lg.preset,
+                    "table_sizes": json.loads(lg.table_sizes),
+                    "entrants": len(league_members(session, lg.id or 0)),
+                    "events": list(events),
+                }
+            )
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title="Leagues")
+    for column in ("league", "title", "rules", "tables", "entrants", "events"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            r["name"], r["title"], r["preset"], ",".join(map(str, r["table_sizes"])),
+            str(r["entrants"]), ", ".join(r["events"]),
+        )
+    out.print(table)
+
+
+@app.command("show")
+def show(
+    name: Annotated[str, typer.Argument(help="League name.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """A league's rules, rating settings, entrants and events."""
+    db = state.database()
+    with db.session() as session:
+        lg = get_league(session, name)
+        members = league_members(session, lg.id or 0)
+        events = session.exec(select(Event).where(Event.league_id == lg.id)).all()
+        data = {
+            "name": lg.name,
+            "title": lg.title,
+            "preset": lg.preset,
+            "rules": json.loads(lg.rules),
+            "rating": json.loads(lg.rating),
+            "entrants": [
+                {"name": e.name, "kind": e.kind, "plugin": e.plugin} for e in members
+            ],
+            "events": [
+                {"name": e.name, "format": e.format, "table_size": e.table_size,
+                 "seed": e.seed, "duplicate": e.duplicate, "played_by": e.played_by}
+                for e in events
+            ],
+        }
+    if as_json:
+        print_json(data)
+        return
+    out.print(f"[bold]{lg.name}[/] {lg.title}  (rules: {lg.preset})")
+    table = Table(title="Entrants")
+    for column in ("name", "kind", "plugin"):
+        table.add_column(column)
+    for e in data["entrants"]:
+        table.add_row(e["name"], e["kind"], e["plugin"] or "")
+    out.print(table)
+    table = Table(title="Events")
+    for column in ("event", "format", "table size", "seed", "duplicate", "played by"):
+        table.add_column(column)
+    for ev in data["events"]:
+        table.add_row(ev["name"], ev["format"], str(ev["table_size"]), str(ev["seed"]),
+                      str(ev["duplicate"]).lower(), ev["played_by"])
+    out.print(table)

@@ -1,0 +1,62 @@
+"""``c8league players``: register, list and remove entrants."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from c8league.cli import state
+from c8league.cli.output import out, print_json
+from c8league.players.registry import parse_options
+from c8league.storage.repo import add_player, list_players, remove_player
+
+app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
+
+
+@app.command("add")
+def add(
+    name: Annotated[str, typer.Argument(help="Display name, unique.")],
+    bot: Annotated[
+        str | None, typer.Option(help="Player plugin of a bot (omit for a person).")
+    ] = None,
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Bot option key=value (repeatable).")
+    ] = None,
+    league: Annotated[str | None, typer.Option(help="Also enter the player in this league.")] = None,
+) -> None:
+    """Register a person or a bot."""
+    db = state.database()
+    entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
+    what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
+    out.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
+
+
+@app.command("list")
+def list_(
+    league: Annotated[str | None, typer.Option(help="Only the members of this league.")] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Every registered player (or a league's members)."""
+    rows = list_players(state.database(), league)
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title="Players" + (f" of {league}" if league else ""))
+    for column in ("name", "kind", "plugin", "version", "options", "status"):
+        table.add_column(column)
+    for r in rows:
+        options = ", ".join(f"{k}={v}" for k, v in r["options"].items())
+        table.add_row(
+            r["name"], r["kind"], r["plugin"] or "", r["plugin_version"] or "", options,
+            "retired" if r["retired"] else "active",
+        )
+    out.print(table)
+
+
+@app.command("remove")
+def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
+    """Remove a player; one with results is retired, never deleted."""
+    what = remove_player(state.database(), name)
+    out.print(f"player [bold]{name}[/] {what}")

@@ -1,0 +1,417 @@
+"""Events: pairing rounds, running bot matches, status and standings.
+
+The flow is one way: stored entrants and results → a schedule (pure functions in
+``c8league.schedule``) → match rows → the runner → results and ratings in storage.
+Every match's seed is derived from the event seed and the match's identity (round,
+table, deal), so an event gives the same results with any number of workers and
+after any interruption: finished matches are committed whole (in match order, in
+short batches), and a resumed run plays exactly the matches that have no result.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, col, func, select
+
+from c8league.engine import derive_seed
+from c8league.errors import PluginError, UsageError
+from c8league.ratings import RatingModel
+from c8league.runner.pool import run_tasks
+from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.schedule import round_robin, swiss_round
+from c8league.schedule.model import Round as PlannedRound
+from c8league.standings import Standing, TableResult, standings
+from c8league.standings import SeatResult as StandingSeat
+from c8league.storage.database import Database
+from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
+from c8league.storage.repo import get_event, league_members, rating_settings
+from c8league.storage.results import next_sequence, store_result
+
+COMMIT_SECONDS = 0.5
+"""Finished matches are committed at least this often (each match whole)."""
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class EventStatus:
+    league: str
+    event: str
+    format: str
+    table_size: int
+    played_by: str
+    rounds_total: int
+    rounds_paired: int
+    rounds_complete: int
+    matches_total: int
+    matches_done: int
+    matches_void: int
+    forfeits: dict[str, int] = field(default_factory=dict)
+
+    @property
+    def complete(self) -> bool:
+        return (
+            self.rounds_total > 0
+            and self.rounds_complete >= self.rounds_total
+            and self.matches_done + self.matches_void >= self.matches_total
+        )
+
+    def to_dict(self) -> dict[str, object]:
+        return {**self.__dict__, "complete": self.complete}
+
+
+@dataclass
+class RunSummary:
+    played: int = 0
+    rounds_paired: int = 0
+    seconds: float = 0.0
+    decisions: int = 0
+    forfeits: int = 0
+
+
+# -- planning ---------------------------------------------------------------------------
+
+
+def _participants(session: Session, league: League) -> list[Entrant]:
+    assert league.id is not None
+    return league_members(session, league.id, active_only=True)
+
+
+def planned_rounds(session: Session, league: League, event: Event) -> int:
+    """How many rounds the event has in all."""
+    if event.format == "swiss":
+        return event.rounds
+    ids = [e.id for e in _participants(session, league) if e.id is not None]
+    if len(ids) < 2:
+        return 0
+    return len(round_robin(ids, event.table_size, cycles=event.cycles, seed=event.seed))
+
+
+def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
+    assert event.id is not None
+    ids = [e.id for e in _participants(session, league) if e.id is not None]
+    if len(ids) < 2:
+        raise UsageError(f"event {event.name!r} needs at least two active entrants")
+    if event.format == "round_robin":
+        return round_robin(ids, event.table_size, cycles=event.cycles, seed=event.seed)[number - 1]
+    tables, byes = _event_results(session, event.id)
+    table = standings(ids, tables, byes)
+    order = [s.entrant for s in table]
+    scores = {s.entrant: s.match_points for s in table}
+    history = [r for r in _stored_rounds(session, event.id)]
+    return swiss_round(
+        order, scores, history, event.table_size, seed=derive_seed(event.seed, "swiss", number)
+    )
+
+
+def pair_next_round(session: Session, league: League, event: Event) -> Round:
+    """Create the next round of ``event``: its tables as match rows (not committed)."""
+    assert event.id is not None and league.id is not None
+    rounds = list(
+        session.exec(select(Round).where(Round.event_id == event.id).order_by(col(Round.number)))
+    )
+    if rounds and not _round_complete(session, rounds[-1]):
+        raise UsageError(
+            f"round {rounds[-1].number} of {event.name!r} is not complete; finish it first"
+        )
+    number = len(rounds) + 1
+    total = planned_rounds(session, league, event)
+    if number > total:
+        raise UsageError(f"event {event.name!r} has all its {total} rounds")
+    plan = _plan_round(session, league, event, number)
+    round_row = Round(
+        event_id=event.id,
+        number=number,
+        byes=json.dumps(list(plan.byes)),
+        published=event.played_by == "bots",
+    )
+    session.add(round_row)
+    session.flush()
+    assert round_row.id is not None
+    rules = league.rules
+    for table_no, table in enumerate(plan.tables, start=1):
+        seed = derive_seed(event.seed, "round", number, "table", table_no)
+        deals = len(table) if event.duplicate else 1
+        for deal in range(deals):
+            seats = list(table[deal:]) + list(table[:deal])
+            match = Match(
+                event_id=event.id,
+                round_id=round_row.id,
+                table_no=table_no,
+                deal=deal,
+                rules=rules,
+                seed=seed,
+            )
+            session.add(match)
+            session.flush()
+            assert match.id is not None
+            for seat, entrant_id in enumerate(seats):
+                session.add(MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id))
+    return round_row
+
+
+def _round_complete(session: Session, round_row: Round) -> bool:
+    pending = session.exec(
+        select(func.count())
+        .select_from(Match)
+        .where(Match.round_id == round_row.id, Match.status == "pending")
+    ).one()
+    return pending == 0
+
+
+def _stored_rounds(session: Session, event_id: int) -> list[PlannedRound[int]]:
+    rounds = session.exec(
+        select(Round).where(Round.event_id == event_id).order_by(col(Round.number))
+    ).all()
+    result: list[PlannedRound[int]] = []
+    for r in rounds:
+        tables: dict[int, list[int]] = {}
+        rows = session.exec(
+            select(Match.table_no, MatchSeat.entrant_id)
+            .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+            .where(Match.round_id == r.id, Match.deal == 0)
+            .order_by(col(Match.table_no), col(MatchSeat.seat))
+        ).all()
+        for table_no, entrant_id in rows:
+            tables.setdefault(table_no, []).append(entrant_id)
+        result.append(
+            PlannedRound(
+                tables=tuple(tuple(t) for _, t in sorted(tables.items())),
+                byes=tuple(json.loads(r.byes)),
+            )
+        )
+    return result
+
+
+def _event_results(session: Session, event_id: int) -> tuple[list[TableResult], list[int]]:
+    """Finished tables (every deal of a duplicate table counts) and byes of an event."""
+    countdown = False
+    rows = session.exec(
+        select(Match.id, Match.rules, MatchSeat.entrant_id, MatchSeat.place, MatchSeat.score)
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(Match.event_id == event_id, Match.status == "done")
+        .order_by(col(Match.sequence), col(MatchSeat.seat))
+    ).all()
+    grouped: dict[int, list[StandingSeat]] = {}
+    for match_id, rules, entrant_id, place, score in rows:
+        countdown = countdown or '"countdown":true' in rules
+        grouped.setdefault(match_id, []).append(
+            StandingSeat(entrant_id, place or 0, score or 0)
+        )
+    tables = [TableResult(tuple(seats), countdown) for seats in grouped.values()]
+    byes: list[int] = []
+    for (text,) in session.exec(select(Round.byes).where(Round.event_id == event_id)).all():
+        byes.extend(json.loads(text))
+    return tables, byes
+
+
+# -- running -----------------------------------------------------------------------------
+
+
+def run_event(
+    db: Database,
+    name: str,
+    *,
+    league: str | None = None,
+    workers: int | None = None,
+    rounds: int | None = None,
+    progress: Progress | None = None,
+) -> RunSummary:
+    """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
+    have been played); resumes where an earlier run stopped."""
+    summary = RunSummary()
+    started = time.perf_counter()
+    played_rounds = 0
+    while True:
+        with db.session() as session:
+            lg, ev = get_event(session, name, league)
+            if ev.played_by != "bots":
+                raise UsageError(
+                    f"event {ev.name!r} is played by people: pair rounds and enter results"
+                )
+            assert ev.id is not None
+            pending = _pending_tasks(session, ev.id)
+            if not pending:
+                if rounds is not None and played_rounds >= rounds:
+                    break
+                status = event_status_in(session, lg, ev)
+                if status.rounds_paired >= status.rounds_total:
+                    break
+                pair_next_round(session, lg, ev)
+                session.commit()
+                summary.rounds_paired += 1
+                played_rounds += 1
+                continue
+            total = status_total(session, ev.id)
+            done_before = total - len(pending)
+        _play(db, lg, pending, workers, summary, progress, done_before, total)
+        if rounds is not None and played_rounds >= rounds:
+            break
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def status_total(session: Session, event_id: int) -> int:
+    return int(
+        session.exec(select(func.count()).select_from(Match).where(Match.event_id == event_id)).one()
+    )
+
+
+def _pending_tasks(session: Session, event_id: int) -> list[MatchTask]:
+    matches = session.exec(
+        select(Match)
+        .where(Match.event_id == event_id, Match.status == "pending")
+        .order_by(col(Match.id))
+    ).all()
+    if not matches:
+        return []
+    ids = [m.id for m in matches]
+    seat_rows = session.exec(
+        select(MatchSeat.match_id, MatchSeat.seat, Entrant)
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(col(MatchSeat.match_id).in_(ids))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    ).all()
+    seats: dict[int, list[SeatSpec]] = {}
+    for match_id, _seat, entrant in seat_rows:
+        if entrant.plugin is None:
+            raise UsageError(
+                f"match {match_id} seats {entrant.name!r}, a person: enter its result by hand"
+            )
+        seats.setdefault(match_id, []).append(SeatSpec(entrant.plugin, entrant.options))
+    return [
+        MatchTask(m.id, m.rules, tuple(seats[m.id]), m.seed) for m in matches if m.id is not None
+    ]
+
+
+def _play(
+    db: Database,
+    league: League,
+    tasks: Sequence[MatchTask],
+    workers: int | None,
+    summary: RunSummary,
+    progress: Progress | None,
+    done_before: int,
+    total: int,
+) -> None:
+    assert league.id is not None
+    model = RatingModel(rating_settings(league))
+    done = done_before
+    session = Session(db.engine, expire_on_commit=False)
+    last_commit = time.perf_counter()
+    try:
+        sequence = next_sequence(session, league.id)
+        for report in run_tasks(tasks, workers):
+            if report.error is not None:
+                raise PluginError(f"match {report.match_id}: {report.error}")
+            match = session.get(Match, report.match_id)
+            assert match is not None
+            store_result(
+                session,
+                match=match,
+                league_id=league.id,
+                model=model,
+                sequence=sequence,
+                placements=report.placements,
+                scores=report.scores,
+                ended=report.ended,
+                hands=report.hands,
+                decisions=report.decisions,
+                forfeit=report.forfeit,
+            )
+            sequence += 1
+            summary.played += 1
+            summary.decisions += report.decisions
+            summary.forfeits += report.forfeit is not None
+            done += 1
+            now = time.perf_counter()
+            if now - last_commit >= COMMIT_SECONDS:
+                session.commit()
+                last_commit = now
+            if progress is not None:
+                progress(done, total)
+        session.commit()
+    except KeyboardInterrupt:
+        session.commit()  # every stored match is whole: keep them
+        raise
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+# -- status and standings ----------------------------------------------------------------
+
+
+def event_status(db: Database, name: str, league: str | None = None) -> EventStatus:
+    with db.session() as session:
+        lg, ev = get_event(session, name, league)
+        return event_status_in(session, lg, ev)
+
+
+def event_status_in(session: Session, league: League, event: Event) -> EventStatus:
+    assert event.id is not None
+    rounds = session.exec(select(Round).where(Round.event_id == event.id)).all()
+    counts = dict(
+        session.exec(
+            select(Match.status, func.count())
+            .where(Match.event_id == event.id)
+            .group_by(col(Match.status))
+        ).all()
+    )
+    forfeits = dict(
+        session.exec(
+            select(Match.forfeit_reason, func.count())
+            .where(Match.event_id == event.id, col(Match.forfeit_reason).is_not(None))
+            .group_by(col(Match.forfeit_reason))
+        ).all()
+    )
+    return EventStatus(
+        league=league.name,
+        event=event.name,
+        format=event.format,
+        table_size=event.table_size,
+        played_by=event.played_by,
+        rounds_total=planned_rounds(session, league, event),
+        rounds_paired=len(rounds),
+        rounds_complete=sum(1 for r in rounds if _round_complete(session, r)),
+        matches_total=sum(counts.values()),
+        matches_done=counts.get("done", 0),
+        matches_void=counts.get("void", 0),
+        forfeits={str(k): int(v) for k, v in forfeits.items()},
+    )
+
+
+@dataclass(frozen=True)
+class StandingRow:
+    standing: Standing
+    name: str
+
+
+def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
+    with db.session() as session:
+        lg, ev = get_event(session, name, league)
+        assert ev.id is not None and lg.id is not None
+        members = league_members(session, lg.id)
+        names = {e.id: e.name for e in members if e.id is not None}
+        tables, byes = _event_results(session, ev.id)
+        seated = {s.entrant for t in tables for s in t.seats} | set(byes)
+        entrants = [e for e in names if e in seated or not _is_withdrawn(session, lg.id, e)]
+        for e in seated:
+            if e not in names:
+                names[e] = session.get(Entrant, e).name  # type: ignore[union-attr]
+                entrants.append(e)
+        rows = standings(entrants, tables, byes)
+        return [StandingRow(r, names[r.entrant]) for r in rows]
+
+
+def _is_withdrawn(session: Session, league_id: int, entrant_id: int) -> bool:
+    member = session.get(LeagueEntrant, (league_id, entrant_id))
+    entrant = session.get(Entrant, entrant_id)
+    return bool((member and member.withdrawn) or (entrant and entrant.retired))
+

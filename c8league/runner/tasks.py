@@ -1,0 +1,107 @@
+"""A match as plain data crossing to a worker, and its report coming back.
+
+Workers build the players from their plugin names and options, play the match and
+return a :class:`MatchReport`; they never touch the database. Everything here
+pickles cheaply, so the same task runs in-process, in a process pool or on a
+Dask worker with identical results.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from c8league.engine import Rules
+from c8league.errors import PluginError
+from c8league.players import registry
+from c8league.players.base import Player
+from c8league.runner.loop import Forfeit, play_match
+
+
+@dataclass(frozen=True, slots=True)
+class SeatSpec:
+    """Who sits in a seat: a player plugin and its options (JSON)."""
+
+    plugin: str
+    options: str = "{}"
+
+
+@dataclass(frozen=True, slots=True)
+class MatchTask:
+    match_id: int
+    rules: str
+    """Every rule option as canonical JSON (``Rules.to_json``)."""
+    seats: tuple[SeatSpec, ...]
+    seed: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    kind: str
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    penalties: tuple[int, ...]
+    record: str
+    """The hand record as JSON: replays the hand exactly."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    match_id: int
+    placements: tuple[int, ...]
+    scores: tuple[int, ...]
+    ended: str
+    hands: tuple[HandReport, ...]
+    decisions: int
+    forfeit: Forfeit | None
+    seconds: float
+    error: str | None = None
+    """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
+
+
+def play_task(task: MatchTask) -> MatchReport:
+    """Play one match task. Never raises for a player's fault; a missing plugin or bad
+    options come back as ``error`` so the caller can stop the event with a clear line."""
+    start = time.perf_counter()
+    rules = Rules.from_json(task.rules)
+    players: list[Player] = []
+    try:
+        for spec in task.seats:
+            players.append(registry.create(spec.plugin, _options(spec.options)))
+    except PluginError as exc:
+        for p in players:
+            _close(p)
+        return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, str(exc))
+    outcome = play_match(rules, players, task.seed)
+    hands = tuple(
+        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
+        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
+    )
+    return MatchReport(
+        match_id=task.match_id,
+        placements=outcome.result.placements,
+        scores=outcome.result.scores,
+        ended=outcome.result.ended,
+        hands=hands,
+        decisions=outcome.decisions,
+        forfeit=outcome.forfeit,
+        seconds=time.perf_counter() - start,
+    )
+
+
+def _options(text: str) -> dict[str, Any]:
+    data = json.loads(text or "{}")
+    if not isinstance(data, dict):
+        raise PluginError(f"player options must be a JSON object, not {text!r}")
+    return data
+
+
+def _close(player: Player) -> None:
+    close = getattr(player, "close", None)
+    if close is not None:
+        try:
+            close()
+        except Exception:  # noqa: BLE001 - closing a half-built player is best effort
+            return

@@ -1,0 +1,38 @@
+"""Schema migrations: an ordered list of steps, each taking the schema up one version.
+
+A fresh database is created from the models at the current version; an older one is
+brought up to date by running, in order, every step above its version. Each step
+uses portable SQLAlchemy operations so that it runs on SQLite and PostgreSQL. A test
+loads a database of every older version, upgrades it and compares its schema with a
+fresh one.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import text
+
+from c8league.errors import StorageError
+
+Step = Callable[[Any], None]
+
+# version reached -> step from the version below. Version 1 is the first schema.
+STEPS: dict[int, Step] = {}
+
+
+def upgrade(conn: Any, version: int) -> None:
+    """Run every step above ``version`` and record the new version."""
+    from c8league.storage.models import SCHEMA_VERSION
+
+    if version < 1:
+        raise StorageError(f"database schema version {version} is not one c8league wrote")
+    for target in range(version + 1, SCHEMA_VERSION + 1):
+        step = STEPS.get(target)
+        if step is None:
+            raise StorageError(f"no migration to schema version {target}")
+        step(conn)
+        conn.execute(
+            text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(target)}
+        )

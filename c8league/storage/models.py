@@ -1,0 +1,186 @@
+"""Every table of the database, in one module.
+
+The schema's version is :data:`SCHEMA_VERSION`; ``c8league.storage.migrations``
+builds the same schema step by step from any older version.
+"""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime
+
+from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+SCHEMA_VERSION = 1
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+class Meta(SQLModel, table=True):
+    """Key-value facts about the database itself (``schema_version``)."""
+
+    __tablename__ = "meta"
+
+    key: str = Field(primary_key=True, max_length=64)
+    value: str = Field(max_length=256)
+
+
+class Entrant(SQLModel, table=True):
+    """A registered player: a person (club member) or a bot (plugin, options, version)."""
+
+    __tablename__ = "entrant"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=128, unique=True)
+    kind: str = Field(max_length=16)  # "person" or "bot"
+    plugin: str | None = Field(default=None, max_length=128)
+    options: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    plugin_version: str | None = Field(default=None, max_length=64)
+    retired: bool = Field(default=False)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class League(SQLModel, table=True):
+    """A league: a rating pool with its rules, table sizes and rating settings."""
+
+    __tablename__ = "league"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=128, unique=True)
+    title: str = Field(default="", max_length=256)
+    preset: str = Field(max_length=32)
+    rules: str = Field(sa_column=Column(Text, nullable=False))  # every option, canonical JSON
+    table_sizes: str = Field(max_length=64)  # JSON list, e.g. [4, 3]
+    rating: str = Field(sa_column=Column(Text, nullable=False))  # rating settings as JSON
+    source: str | None = Field(default=None, max_length=1024)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class LeagueEntrant(SQLModel, table=True):
+    """Membership of an entrant in a league."""
+
+    __tablename__ = "league_entrant"
+
+    league_id: int = Field(foreign_key="league.id", primary_key=True)
+    entrant_id: int = Field(foreign_key="entrant.id", primary_key=True)
+    withdrawn: bool = Field(default=False)
+
+
+class Event(SQLModel, table=True):
+    """A round-robin or Swiss event of a league."""
+
+    __tablename__ = "event"
+    __table_args__ = (UniqueConstraint("league_id", "name", name="uq_event_league_name"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id", index=True)
+    name: str = Field(max_length=128)
+    format: str = Field(max_length=16)  # "round_robin" or "swiss"
+    cycles: int = Field(default=1)
+    rounds: int = Field(default=0)  # Swiss: rounds to play; round-robin: 0 = from the design
+    seed: int = Field(default=0)
+    duplicate: bool = Field(default=False)
+    table_size: int = Field(default=2)
+    played_by: str = Field(default="bots", max_length=16)  # "bots" or "people"
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Round(SQLModel, table=True):
+    """A round of an event: tables of entrants, and byes."""
+
+    __tablename__ = "round"
+    __table_args__ = (UniqueConstraint("event_id", "number", name="uq_round_event_number"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    number: int
+    byes: str = Field(default="[]", max_length=4096)  # JSON list of entrant ids
+    published: bool = Field(default=True)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Match(SQLModel, table=True):
+    """One match at one table: seats in order, rules, seed and status."""
+
+    __tablename__ = "match"
+    __table_args__ = (
+        UniqueConstraint("round_id", "table_no", "deal", name="uq_match_identity"),
+        Index("ix_match_event_status", "event_id", "status"),
+    )
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id")
+    round_id: int = Field(foreign_key="round.id", index=True)
+    table_no: int
+    deal: int = Field(default=0)  # duplicate mode: the rotation of this deal
+    rules: str = Field(sa_column=Column(Text, nullable=False))
+    seed: int
+    status: str = Field(default="pending", max_length=16)  # pending, done, void
+    ended: str | None = Field(default=None, max_length=16)  # target, countdown, forfeit, …
+    hands: int = Field(default=0)
+    decisions: int = Field(default=0)
+    forfeit_seat: int | None = Field(default=None)
+    forfeit_reason: str | None = Field(default=None, max_length=16)
+    forfeit_move: int | None = Field(default=None)
+    forfeit_detail: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    entered_by: str = Field(default="engine", max_length=16)  # engine or hand (club results)
+    sequence: int | None = Field(default=None, index=True)  # order in which results count
+    finished_at: datetime | None = Field(default=None)
+
+
+class MatchSeat(SQLModel, table=True):
+    """A seat of a match, in order (seat 0 deals the first hand), and its result."""
+
+    __tablename__ = "match_seat"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    seat: int = Field(primary_key=True)
+    entrant_id: int = Field(foreign_key="entrant.id", index=True)
+    place: int | None = Field(default=None)
+    score: int | None = Field(default=None)
+
+
+class HandRow(SQLModel, table=True):
+    """One hand of a match: how it ended, the scores, and the record that replays it."""
+
+    __tablename__ = "hand"
+
+    match_id: int = Field(foreign_key="match.id", primary_key=True)
+    number: int = Field(primary_key=True)
+    kind: str = Field(max_length=16)  # out, blocked, turn_cap
+    winners: str = Field(max_length=64)  # JSON list of seats
+    points: str = Field(max_length=256)  # JSON list, per seat
+    penalties: str = Field(max_length=256)  # JSON list, per seat
+    record: str = Field(sa_column=Column(Text, nullable=False))
+
+
+class Rating(SQLModel, table=True):
+    """The current rating of an entrant in a league's pool."""
+
+    __tablename__ = "rating"
+
+    league_id: int = Field(foreign_key="league.id", primary_key=True)
+    entrant_id: int = Field(foreign_key="entrant.id", primary_key=True)
+    mu: float
+    sigma: float
+    matches: int = Field(default=0)
+
+
+class RatingHistory(SQLModel, table=True):
+    """Every rating update: before and after, the match, and when."""
+
+    __tablename__ = "rating_history"
+    __table_args__ = (Index("ix_rating_history_league_entrant", "league_id", "entrant_id"),)
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int = Field(foreign_key="league.id")
+    entrant_id: int = Field(foreign_key="entrant.id")
+    match_id: int = Field(foreign_key="match.id", index=True)
+    sequence: int
+    mu_before: float
+    sigma_before: float
+    mu_after: float
+    sigma_after: float
+    created_at: datetime = Field(default_factory=utcnow)

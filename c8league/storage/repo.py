@@ -1,0 +1,335 @@
+"""Reading and writing leagues, entrants and events. Each public function is one
+transaction: it either changes everything it says or nothing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlmodel import Session, col, func, select
+
+from c8league.engine import Rules
+from c8league.errors import NotFoundError, PluginError, StorageError
+from c8league.league import EntrantSpec, EventSpec, LeagueFile, options_json
+from c8league.players import registry
+from c8league.ratings import RatingSettings
+from c8league.storage.database import Database
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    League,
+    LeagueEntrant,
+    Match,
+    MatchSeat,
+    Round,
+)
+
+
+@dataclass
+class ImportSummary:
+    league: str
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+# -- lookups ---------------------------------------------------------------------------
+
+
+def get_league(session: Session, name: str) -> League:
+    league = session.exec(select(League).where(League.name == name)).first()
+    if league is None:
+        names = ", ".join(session.exec(select(League.name)).all()) or "none (league import FILE)"
+        raise NotFoundError(f"no league named {name!r}; leagues: {names}")
+    return league
+
+
+def get_event(session: Session, name: str, league: str | None = None) -> tuple[League, Event]:
+    """An event by name (``event`` or ``league/event``; ``league`` narrows the search)."""
+    if league is None and "/" in name:
+        league, name = name.split("/", 1)
+    query = select(League, Event).join(Event, col(Event.league_id) == col(League.id))
+    query = query.where(Event.name == name)
+    if league is not None:
+        query = query.where(League.name == league)
+    rows = session.exec(query).all()
+    if not rows:
+        all_events = session.exec(
+            select(League.name, Event.name).join(Event, col(Event.league_id) == col(League.id))
+        ).all()
+        listed = ", ".join(f"{lg}/{ev}" for lg, ev in all_events) or "none"
+        raise NotFoundError(f"no event named {name!r}; events: {listed}")
+    if len(rows) > 1:
+        listed = ", ".join(f"{lg.name}/{ev.name}" for lg, ev in rows)
+        raise NotFoundError(f"event name {name!r} is in several leagues: {listed}; use LEAGUE/EVENT")
+    league_row, event_row = rows[0]
+    return league_row, event_row
+
+
+def get_entrant(session: Session, name: str) -> Entrant:
+    entrant = session.exec(select(Entrant).where(Entrant.name == name)).first()
+    if entrant is None:
+        raise NotFoundError(f"no player named {name!r} (c8league players list)")
+    return entrant
+
+
+def league_rules(league: League) -> Rules:
+    return Rules.from_json(league.rules)
+
+
+def rating_settings(league: League) -> RatingSettings:
+    data = json.loads(league.rating)
+    return RatingSettings(**data)
+
+
+def league_has_results(session: Session, league_id: int) -> bool:
+    query = (
+        select(func.count())
+        .select_from(Match)
+        .join(Event, col(Match.event_id) == col(Event.id))
+        .where(Event.league_id == league_id, Match.status == "done")
+    )
+    return bool(session.exec(query).one())
+
+
+def event_has_rounds(session: Session, event_id: int) -> bool:
+    query = select(func.count()).select_from(Round).where(Round.event_id == event_id)
+    return bool(session.exec(query).one())
+
+
+def league_members(session: Session, league_id: int, *, active_only: bool = False) -> list[Entrant]:
+    query = (
+        select(Entrant)
+        .join(LeagueEntrant, col(LeagueEntrant.entrant_id) == col(Entrant.id))
+        .where(LeagueEntrant.league_id == league_id)
+        .order_by(col(Entrant.id))
+    )
+    if active_only:
+        query = query.where(LeagueEntrant.withdrawn == False, Entrant.retired == False)  # noqa: E712
+    return list(session.exec(query).all())
+
+
+# -- league import -----------------------------------------------------------------------
+
+
+def import_league(db: Database, league_file: LeagueFile, source: str | None = None) -> ImportSummary:
+    """Create or update a league from its file. Idempotent: importing the same file twice
+    changes nothing. Changing the rules or rating settings of a league with results,
+    or an event that has started, is refused."""
+    rules = league_file.rules.build()
+    rating = league_file.rating.settings()
+    rating_json = json.dumps(
+        {
+            "system": rating.system,
+            "mu": rating.mu,
+            "sigma": rating.sigma,
+            "beta": rating.beta,
+            "tau": rating.tau,
+            "draw_probability": rating.draw_probability,
+            "backend": rating.backend,
+        },
+        sort_keys=True,
+    )
+    sizes = json.dumps(sorted({league_file.table_size}, reverse=True))
+    summary = ImportSummary(league_file.name)
+    with db.session() as session:
+        league = session.exec(select(League).where(League.name == league_file.name)).first()
+        if league is None:
+            league = League(
+                name=league_file.name,
+                title=league_file.title,
+                preset=league_file.rules.preset,
+                rules=rules.to_json(),
+                table_sizes=sizes,
+                rating=rating_json,
+                source=source,
+            )
+            session.add(league)
+            session.flush()
+            summary.created.append(f"league {league.name}")
+        else:
+            changed = (league.rules != rules.to_json(), league.rating != rating_json)
+            if any(changed) and league.id is not None and league_has_results(session, league.id):
+                what = "rules" if changed[0] else "rating settings"
+                raise StorageError(
+                    f"league {league.name!r} has results: its {what} cannot change "
+                    "(ratings are only comparable under the same rules); "
+                    "import it as a new league instead"
+                )
+            fields_ = (league_file.title, league_file.rules.preset, rules.to_json(), sizes,
+                       rating_json)
+            current = (league.title, league.preset, league.rules, league.table_sizes,
+                       league.rating)
+            if fields_ != current:
+                (league.title, league.preset, league.rules, league.table_sizes,
+                 league.rating) = fields_
+                summary.updated.append(f"league {league.name}")
+            else:
+                summary.unchanged.append(f"league {league.name}")
+            league.source = source or league.source
+            session.add(league)
+        assert league.id is not None
+        for index, spec in enumerate(league_file.entrants):
+            entrant = _import_entrant(session, spec, f"entrants[{index}] ({spec.name})", summary)
+            assert entrant.id is not None
+            member = session.get(LeagueEntrant, (league.id, entrant.id))
+            if member is None:
+                session.add(LeagueEntrant(league_id=league.id, entrant_id=entrant.id))
+        for spec_event in league_file.events:
+            _import_event(session, league, league_file, spec_event, summary)
+        session.commit()
+    return summary
+
+
+def _import_entrant(
+    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary
+) -> Entrant:
+    version: str | None = None
+    options = options_json(spec.options)
+    if spec.bot is not None:
+        try:
+            info = registry.get(spec.bot)
+            registry.validate_options(info, spec.options)
+        except PluginError as exc:
+            raise PluginError(f"{where}: {exc}") from None
+        version = info.version
+    entrant = session.exec(select(Entrant).where(Entrant.name == spec.name)).first()
+    if entrant is None:
+        entrant = Entrant(
+            name=spec.name,
+            kind=spec.kind,
+            plugin=spec.bot,
+            options=options,
+            plugin_version=version,
+        )
+        session.add(entrant)
+        session.flush()
+        summary.created.append(f"entrant {spec.name}")
+        return entrant
+    if (entrant.kind, entrant.plugin, entrant.options) != (spec.kind, spec.bot, options):
+        raise StorageError(
+            f"{where}: a player named {spec.name!r} already exists as "
+            f"{_describe_entrant(entrant)}; a changed bot needs a new name"
+        )
+    if version is not None and entrant.plugin_version != version:
+        summary.warnings.append(
+            f"{spec.name}: plugin {spec.bot} is now version {version} (registered with "
+            f"{entrant.plugin_version}); register a new entrant to rate the new version apart"
+        )
+    if entrant.retired:
+        raise StorageError(f"{where}: player {spec.name!r} is retired")
+    return entrant
+
+
+def _import_event(
+    session: Session, league: League, league_file: LeagueFile, spec: EventSpec,
+    summary: ImportSummary,
+) -> None:
+    assert league.id is not None
+    values: dict[str, Any] = {
+        "format": spec.format,
+        "cycles": spec.cycles,
+        "rounds": spec.rounds or 0,
+        "seed": spec.seed,
+        "duplicate": spec.duplicate,
+        "table_size": league_file.table_size_of(spec),
+        "played_by": spec.played_by
+        or ("people" if any(e.bot is None for e in league_file.entrants) else "bots"),
+    }
+    event = session.exec(
+        select(Event).where(Event.league_id == league.id, Event.name == spec.name)
+    ).first()
+    if event is None:
+        session.add(Event(league_id=league.id, name=spec.name, **values))
+        summary.created.append(f"event {spec.name}")
+        return
+    current = {k: getattr(event, k) for k in values}
+    if current == values:
+        summary.unchanged.append(f"event {spec.name}")
+        return
+    assert event.id is not None
+    if event_has_rounds(session, event.id):
+        changed = ", ".join(k for k in values if current[k] != values[k])
+        raise StorageError(f"event {spec.name!r} has started: its {changed} cannot change")
+    for key, value in values.items():
+        setattr(event, key, value)
+    session.add(event)
+    summary.updated.append(f"event {spec.name}")
+
+
+def _describe_entrant(entrant: Entrant) -> str:
+    if entrant.kind == "person":
+        return "a person"
+    return f"bot {entrant.plugin} with options {entrant.options}"
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+def add_player(
+    db: Database,
+    name: str,
+    *,
+    bot: str | None = None,
+    options: dict[str, Any] | None = None,
+    league: str | None = None,
+) -> Entrant:
+    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``."""
+    spec = EntrantSpec(name=name, bot=bot, options=options or {})
+    summary = ImportSummary(league or "")
+    with db.session() as session:
+        existing = session.exec(select(Entrant).where(Entrant.name == spec.name)).first()
+        if existing is not None and league is None:
+            raise StorageError(f"a player named {spec.name!r} already exists")
+        entrant = _import_entrant(session, spec, f"player {spec.name}", summary)
+        if league is not None:
+            lg = get_league(session, league)
+            assert lg.id is not None and entrant.id is not None
+            if session.get(LeagueEntrant, (lg.id, entrant.id)) is None:
+                session.add(LeagueEntrant(league_id=lg.id, entrant_id=entrant.id))
+        session.commit()
+        return entrant
+
+
+def remove_player(db: Database, name: str) -> str:
+    """Delete a player without results; retire (never delete) one with results."""
+    with db.session() as session:
+        entrant = get_entrant(session, name)
+        played = session.exec(
+            select(func.count()).select_from(MatchSeat).where(MatchSeat.entrant_id == entrant.id)
+        ).one()
+        if played:
+            entrant.retired = True
+            session.add(entrant)
+            session.commit()
+            return "retired"
+        for member in session.exec(
+            select(LeagueEntrant).where(LeagueEntrant.entrant_id == entrant.id)
+        ).all():
+            session.delete(member)
+        session.delete(entrant)
+        session.commit()
+        return "deleted"
+
+
+def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
+    with db.session() as session:
+        if league is not None:
+            lg = get_league(session, league)
+            assert lg.id is not None
+            entrants = league_members(session, lg.id)
+        else:
+            entrants = list(session.exec(select(Entrant).order_by(col(Entrant.name))).all())
+        return [
+            {
+                "name": e.name,
+                "kind": e.kind,
+                "plugin": e.plugin,
+                "options": json.loads(e.options),
+                "plugin_version": e.plugin_version,
+                "retired": e.retired,
+            }
+            for e in entrants
+        ]
