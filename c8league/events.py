@@ -10,6 +10,7 @@ short batches), and a resumed run plays exactly the matches that have no result.
 
 from __future__ import annotations
 
+import functools
 import json
 import time
 from collections.abc import Callable, Sequence
@@ -24,8 +25,8 @@ from c8league.runner.pool import run_tasks
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
-from c8league.standings import Standing, TableResult, standings
 from c8league.standings import SeatResult as StandingSeat
+from c8league.standings import Standing, TableResult, standings
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
 from c8league.storage.repo import get_event, league_members, rating_settings
@@ -88,7 +89,7 @@ def planned_rounds(session: Session, league: League, event: Event) -> int:
     ids = [e.id for e in _participants(session, league) if e.id is not None]
     if len(ids) < 2:
         return 0
-    return len(round_robin(ids, event.table_size, cycles=event.cycles, seed=event.seed))
+    return len(_round_robin(tuple(ids), event.table_size, event.cycles, event.seed))
 
 
 def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
@@ -97,15 +98,26 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     if event.format == "round_robin":
-        return round_robin(ids, event.table_size, cycles=event.cycles, seed=event.seed)[number - 1]
+        return _round_robin(tuple(ids), event.table_size, event.cycles, event.seed)[number - 1]
     tables, byes = _event_results(session, event.id)
     table = standings(ids, tables, byes)
     order = [s.entrant for s in table]
     scores = {s.entrant: s.match_points for s in table}
-    history = [r for r in _stored_rounds(session, event.id)]
+    history = _stored_rounds(session, event.id)
     return swiss_round(
-        order, scores, history, event.table_size, seed=derive_seed(event.seed, "swiss", number)
+        scores,
+        history,
+        event.table_size,
+        seed=derive_seed(event.seed, "swiss", number),
+        order=order,
     )
+
+
+@functools.lru_cache(maxsize=32)
+def _round_robin(
+    ids: tuple[int, ...], table_size: int, cycles: int, seed: int
+) -> tuple[PlannedRound[int], ...]:
+    return tuple(round_robin(list(ids), table_size, cycles=cycles, seed=seed))
 
 
 def pair_next_round(session: Session, league: League, event: Event) -> Round:
@@ -191,20 +203,20 @@ def _event_results(session: Session, event_id: int) -> tuple[list[TableResult], 
     """Finished tables (every deal of a duplicate table counts) and byes of an event."""
     countdown = False
     rows = session.exec(
-        select(Match.id, Match.rules, MatchSeat.entrant_id, MatchSeat.place, MatchSeat.score)
+        select(Match.rules, MatchSeat)
         .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
         .where(Match.event_id == event_id, Match.status == "done")
         .order_by(col(Match.sequence), col(MatchSeat.seat))
     ).all()
     grouped: dict[int, list[StandingSeat]] = {}
-    for match_id, rules, entrant_id, place, score in rows:
+    for rules, seat in rows:
         countdown = countdown or '"countdown":true' in rules
-        grouped.setdefault(match_id, []).append(
-            StandingSeat(entrant_id, place or 0, score or 0)
+        grouped.setdefault(seat.match_id, []).append(
+            StandingSeat(seat.entrant_id, seat.place or 0, seat.score or 0)
         )
     tables = [TableResult(tuple(seats), countdown) for seats in grouped.values()]
     byes: list[int] = []
-    for (text,) in session.exec(select(Round.byes).where(Round.event_id == event_id)).all():
+    for text in session.exec(select(Round.byes).where(Round.event_id == event_id)).all():
         byes.extend(json.loads(text))
     return tables, byes
 
@@ -257,7 +269,9 @@ def run_event(
 
 def status_total(session: Session, event_id: int) -> int:
     return int(
-        session.exec(select(func.count()).select_from(Match).where(Match.event_id == event_id)).one()
+        session.exec(
+            select(func.count()).select_from(Match).where(Match.event_id == event_id)
+        ).one()
     )
 
 
@@ -414,4 +428,3 @@ def _is_withdrawn(session: Session, league_id: int, entrant_id: int) -> bool:
     member = session.get(LeagueEntrant, (league_id, entrant_id))
     entrant = session.get(Entrant, entrant_id)
     return bool((member and member.withdrawn) or (entrant and entrant.retired))
-

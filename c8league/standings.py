@@ -95,12 +95,16 @@ def standings(
     for index, (mp, op, gp, w, e) in enumerate(rows):
         key = (mp, op, gp, w)
         rank = index + 1
-        if result and (
-            result[-1].match_points,
-            result[-1].opponents_points,
-            result[-1].game_points,
-            result[-1].wins,
-        ) == key:
+        if (
+            result
+            and (
+                result[-1].match_points,
+                result[-1].opponents_points,
+                result[-1].game_points,
+                result[-1].wins,
+            )
+            == key
+        ):
             rank = result[-1].rank
         result.append(Standing(rank, e, mp, op, gp, w, played[e], bye_count[e]))
     return result

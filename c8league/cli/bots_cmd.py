@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import inspect
+import re
 from typing import Annotated, Any
 
 import typer
@@ -20,7 +21,9 @@ from c8league.players.conformance import (
     check_player,
 )
 
-app = typer.Typer(help="Player plugins: list, show options, check conformance.", no_args_is_help=True)
+app = typer.Typer(
+    help="Player plugins: list, show options, check conformance.", no_args_is_help=True
+)
 
 
 @app.command("list")
@@ -54,7 +57,7 @@ def list_bots(
         description = (
             Text(f"broken: {info.error}", style="red") if info.broken else Text(info.description)
         )
-        table.add_row(info.name, info.distribution, info.version, description)
+        table.add_row(Text(info.name), Text(info.distribution), Text(info.version), description)
     out.print(table)
     if not players:
         out.print("No player plugins are installed.")
@@ -86,7 +89,7 @@ def show(
         return
     out.print(Text.assemble((info.name, "bold"), f"  {info.distribution} {info.version}"))
     if info.description:
-        out.print(info.description)
+        out.print(Text(info.description))
     if not rows:
         out.print("No options.")
         return
@@ -95,7 +98,7 @@ def show(
     table.add_column("default", style="cyan")
     table.add_column("type")
     for option, default, kind in rows:
-        table.add_row(option, "(required)" if default is None else default, kind)
+        table.add_row(Text(option), Text("(required)" if default is None else default), Text(kind))
     out.print(table)
 
 
@@ -109,9 +112,9 @@ def check(
     games: Annotated[
         int, typer.Option(min=1, help="Seeded matches per preset (each played twice).")
     ] = DEFAULT_GAMES,
-    presets: Annotated[
-        str, typer.Option(help="Comma-separated rule presets.")
-    ] = ",".join(DEFAULT_PRESETS),
+    presets: Annotated[str, typer.Option(help="Comma-separated rule presets.")] = ",".join(
+        DEFAULT_PRESETS
+    ),
     seed: Annotated[int, typer.Option(help="Seed of the check's matches.")] = 0,
     time_limit: Annotated[
         float | None, typer.Option(help="Fail if a move takes longer (seconds).")
@@ -131,10 +134,10 @@ def check(
         )
         print_json(report.to_dict())
     else:
-        with err.status(f"Checking {name}…") as status:
+        with err.status(Text(f"Checking {name}…")) as status:
 
             def progress(preset: str, game: int) -> None:
-                status.update(f"Checking {name}: {preset}, game {game + 1} of {games}")
+                status.update(Text(f"Checking {name}: {preset}, game {game + 1} of {games}"))
 
             report = check_player(
                 name,
@@ -154,18 +157,21 @@ def _print_report(report: ConformanceReport) -> None:
     table = Table(title=f"Conformance of {report.player}: {report.games} game(s) per preset")
     table.add_column("preset", style="bold", no_wrap=True)
     table.add_column("games", justify="right")
-    table.add_column("legal moves only")
+    table.add_column("legal moves")
     table.add_column("no crash")
     table.add_column("same seed, same play")
-    table.add_column("time per move", justify="right")
+    table.add_column("time/move", justify="right")
+    table.add_column("max", justify="right")
     for preset in report.presets:
+        slow = bool(preset.faults_of("time"))
         table.add_row(
             preset.preset,
             f"{preset.completed}/{preset.games}",
             _cell(preset, "legal"),
             _cell(preset, "crash"),
             _cell(preset, "deterministic"),
-            _time_cell(preset),
+            _ms(preset.mean_seconds),
+            Text(_ms(preset.max_seconds), style="red" if slow else ""),
         )
     out.print(table)
     faults = report.faults
@@ -173,26 +179,17 @@ def _print_report(report: ConformanceReport) -> None:
         out.print(Text(f"{report.player}: all checks passed.", style="bold green"))
         return
     for fault in faults[:20]:
-        out.print(Text(f"  {fault.check}: {fault}", style="red"))
+        out.print(Text(f"  {fault.check}: {fault}", style="red"), soft_wrap=True)
     if len(faults) > 20:
         out.print(Text(f"  … and {len(faults) - 20} more", style="red"))
     out.print(Text(f"{report.player}: {len(faults)} check(s) failed.", style="bold red"))
 
 
 def _cell(preset: PresetReport, check: str) -> Text:
-    faults = preset.faults_of(check)
-    if not faults:
+    games = sorted({f.game + 1 for f in preset.faults_of(check) if f.game is not None})
+    if not games:
         return Text("✓", style="green")
-    first = faults[0]
-    where = f"game {first.game + 1}: " if first.game is not None else ""
-    more = f" (+{len(faults) - 1} more)" if len(faults) > 1 else ""
-    return Text(f"✗ {where}{_shorten(first.detail)}{more}", style="red")
-
-
-def _time_cell(preset: PresetReport) -> Text:
-    text = f"mean {_ms(preset.mean_seconds)}, max {_ms(preset.max_seconds)}"
-    slow = bool(preset.faults_of("time"))
-    return Text(("✗ " if slow else "") + text, style="red" if slow else "")
+    return Text(f"✗ game{'s' if len(games) > 1 else ''} {','.join(map(str, games))}", style="red")
 
 
 def _ms(seconds: float) -> str:
@@ -201,10 +198,6 @@ def _ms(seconds: float) -> str:
     if seconds >= 0.001:
         return f"{seconds * 1000:.1f} ms"
     return f"{seconds * 1_000_000:.0f} µs"
-
-
-def _shorten(text: str, width: int = 60) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
 
 
 def _default(param: inspect.Parameter) -> str | None:
@@ -218,4 +211,4 @@ def _type_name(annotation: Any) -> str:
         return "any"
     if isinstance(annotation, type):
         return annotation.__name__
-    return str(annotation).replace("typing.", "").replace("collections.abc.", "")
+    return re.sub(r"\b(?:[A-Za-z_]\w*\.)+(\w+)", r"\1", str(annotation))

@@ -20,6 +20,7 @@ from c8league.cli import state
 from c8league.cli.output import err, out, print_json
 from c8league.runner.pool import default_workers
 from c8league.standings import TIEBREAKS
+from c8league.storage.repo import get_event
 
 app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_is_help=True)
 
@@ -33,7 +34,7 @@ def pair(event: EventArg, league: LeagueOpt = None) -> None:
     """Pair the next round of an event."""
     db = state.database()
     with db.session() as session:
-        lg, ev = events.get_event(session, event, league)
+        lg, ev = get_event(session, event, league)
         round_row = events.pair_next_round(session, lg, ev)
         session.commit()
         number = round_row.number
@@ -155,7 +156,12 @@ def _print_standings(event: str, league: str | None) -> None:
     for r in rows:
         s = r.standing
         table.add_row(
-            str(s.rank), r.name, f"{s.match_points:g}", f"{s.opponents_points:.2f}",
-            str(s.game_points), str(s.wins), str(s.matches + s.byes),
+            str(s.rank),
+            r.name,
+            f"{s.match_points:g}",
+            f"{s.opponents_points:.2f}",
+            str(s.game_points),
+            str(s.wins),
+            str(s.matches + s.byes),
         )
     out.print(table)

@@ -63,8 +63,12 @@ def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
         table.add_column(column)
     for r in rows:
         table.add_row(
-            r["name"], r["title"], r["preset"], ",".join(map(str, r["table_sizes"])),
-            str(r["entrants"]), ", ".join(r["events"]),
+            r["name"],
+            r["title"],
+            r["preset"],
+            ",".join(map(str, r["table_sizes"])),
+            str(r["entrants"]),
+            ", ".join(r["events"]),
         )
     out.print(table)
 
@@ -86,12 +90,16 @@ def show(
             "preset": lg.preset,
             "rules": json.loads(lg.rules),
             "rating": json.loads(lg.rating),
-            "entrants": [
-                {"name": e.name, "kind": e.kind, "plugin": e.plugin} for e in members
-            ],
+            "entrants": [{"name": e.name, "kind": e.kind, "plugin": e.plugin} for e in members],
             "events": [
-                {"name": e.name, "format": e.format, "table_size": e.table_size,
-                 "seed": e.seed, "duplicate": e.duplicate, "played_by": e.played_by}
+                {
+                    "name": e.name,
+                    "format": e.format,
+                    "table_size": e.table_size,
+                    "seed": e.seed,
+                    "duplicate": e.duplicate,
+                    "played_by": e.played_by,
+                }
                 for e in events
             ],
         }
@@ -109,6 +117,12 @@ def show(
     for column in ("event", "format", "table size", "seed", "duplicate", "played by"):
         table.add_column(column)
     for ev in data["events"]:
-        table.add_row(ev["name"], ev["format"], str(ev["table_size"]), str(ev["seed"]),
-                      str(ev["duplicate"]).lower(), ev["played_by"])
+        table.add_row(
+            ev["name"],
+            ev["format"],
+            str(ev["table_size"]),
+            str(ev["seed"]),
+            str(ev["duplicate"]).lower(),
+            ev["played_by"],
+        )
     out.print(table)

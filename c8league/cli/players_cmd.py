@@ -24,7 +24,9 @@ def add(
     option: Annotated[
         list[str] | None, typer.Option("--option", help="Bot option key=value (repeatable).")
     ] = None,
-    league: Annotated[str | None, typer.Option(help="Also enter the player in this league.")] = None,
+    league: Annotated[
+        str | None, typer.Option(help="Also enter the player in this league.")
+    ] = None,
 ) -> None:
     """Register a person or a bot."""
     db = state.database()
@@ -49,7 +51,11 @@ def list_(
     for r in rows:
         options = ", ".join(f"{k}={v}" for k, v in r["options"].items())
         table.add_row(
-            r["name"], r["kind"], r["plugin"] or "", r["plugin_version"] or "", options,
+            r["name"],
+            r["kind"],
+            r["plugin"] or "",
+            r["plugin_version"] or "",
+            options,
             "retired" if r["retired"] else "active",
         )
     out.print(table)

@@ -52,9 +52,13 @@ _SUIT_KEYS = (Suit.S, Suit.H, Suit.C, Suit.D)
 
 _WORDS = {"d": MoveKind.DRAW, "draw": MoveKind.DRAW, "p": MoveKind.PASS, "pass": MoveKind.PASS}
 _HELP = (
-    "Type the number of a move, or a card (e.g. 9s, 10h, 8d); "
+    "Type the number of a move, or its cards (e.g. 9s, 10h, 9s+9h); "
     "d = draw, p = pass, r = show the table again, q = leave the match."
 )
+
+
+def _is_number(text: str) -> bool:
+    return text.isascii() and text.isdigit()
 
 
 def _parse_suit(text: str) -> Suit | None:
@@ -87,7 +91,7 @@ def move_text(move: Move) -> Text:
     if move.kind is MoveKind.NOMINATE:
         assert move.suit is not None
         return Text.assemble("nominated ", suit_text(move.suit))
-    text = Text(" ").join(card_text(c) for c in move.cards)
+    text = Text("+").join(card_text(c) for c in move.cards)
     if move.suit is not None:
         text.append(" → ")
         text.append_text(suit_text(move.suit))
@@ -96,22 +100,40 @@ def move_text(move: Move) -> Text:
     return text
 
 
-def _effect(obs: Observation, move: Move) -> str:
-    """What a played special card does, in a word or two."""
-    if not move.is_play:
-        return ""
+def history_notes(obs: Observation, start_pending: int = 0) -> list[str]:
+    """A few words on each move of the hand's history: what a special card does, and
+    how many cards a draw took when it paid a pending draw-two or draw-five.
+    ``start_pending`` is the draw a starter Two left for the first player."""
     rules = obs.rules
+    pending = start_pending
     notes: list[str] = []
-    for card in move.cards:
-        if card == rules.draw_five_card:
-            notes.append("draw five")
-        elif card.rank == rules.draw_two_rank:
-            notes.append("draw two")
-        elif card.rank == rules.skip_rank:
-            notes.append("skip")
-        elif card.rank == rules.reverse_rank and obs.players > 2:
-            notes.append("reverse")
-    return ", ".join(dict.fromkeys(notes))
+    for _, move in obs.history:
+        if move.kind is MoveKind.DRAW:
+            notes.append(f"{pending} cards" if pending else "")
+            pending = 0
+            continue
+        words = [card_effect(card, obs) for card in move.cards]
+        for card in move.cards:
+            if card == rules.draw_five_card:
+                pending += 5
+            elif card.rank == rules.draw_two_rank:
+                pending += 2
+        notes.append(", ".join(dict.fromkeys(w for w in words if w)))
+    return notes
+
+
+def card_effect(card: Card, obs: Observation) -> str:
+    """What a card does when played under the observation's rules ("" for nothing)."""
+    rules = obs.rules
+    if card == rules.draw_five_card:
+        return "draw five"
+    if card.rank == rules.draw_two_rank:
+        return "draw two"
+    if card.rank == rules.skip_rank:
+        return "skip"
+    if card.rank == rules.reverse_rank and obs.players > 2:
+        return "reverse"
+    return ""
 
 
 @dataclass(frozen=True)
@@ -142,7 +164,7 @@ class Choice:
             return Text("pass")
         if move.kind is MoveKind.NOMINATE:
             return Text("nominate a suit")
-        text = Text(" ").join(card_text(c) for c in move.cards)
+        text = Text("+").join(card_text(c) for c in move.cards)
         if self.suits and len(self.moves) > 1:
             text.append(" → suit?", style="cyan")
         elif move.suit is not None:
@@ -195,9 +217,8 @@ class TerminalPlayer(BasePlayer):
         self.console = console or Console(highlight=False)
         self._input = input
         self.seat = 0
-        self.players = 2
         self._start_scores: tuple[int, ...] = ()
-        self._totals: list[int] = []
+        self._start_pending = 0
         self._seen = 0
         self._expected: Counter[Card] | None = None
 
@@ -205,12 +226,11 @@ class TerminalPlayer(BasePlayer):
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
         self.seat = seat
-        self.players = players
-        self._totals = [0] * players
 
     def start_hand(self, observation: Observation) -> None:
         obs = observation
         self._start_scores = obs.scores
+        self._start_pending = obs.pending
         self._seen = 0
         self._expected = Counter(obs.hand)
         rule = f"Hand {obs.hand_number + 1}"
@@ -218,9 +238,12 @@ class TerminalPlayer(BasePlayer):
             rule += f" · dealer {self.label(obs.dealer)} · target {obs.target}"
         self.console.print()
         self.console.rule(Text(rule, style="bold"))
-        self.console.print(
-            Text.assemble("Starter ", card_text(obs.top), f" · {len(obs.hand)} cards each")
-        )
+        starter = Text.assemble("Starter ", card_text(obs.top))
+        effect = card_effect(obs.top, obs)
+        if effect:
+            starter.append(f" ({effect})", style="dim")
+        starter.append(f" · {len(obs.hand)} cards each")
+        self.console.print(starter)
 
     def end_hand(self, observation: Observation, result: HandResult) -> None:
         obs = observation
@@ -231,9 +254,9 @@ class TerminalPlayer(BasePlayer):
         if result.kind == "out":
             headline = f"{winners} {'reached 0' if obs.rules.countdown else 'went out'}"
         elif result.kind == "blocked":
-            headline = f"The hand is blocked; lowest count: {winners}"
+            headline = f"blocked, lowest count {winners}"
         else:
-            headline = f"The hand reached the turn cap; lowest count: {winners}"
+            headline = f"turn cap reached, lowest count {winners}"
         console.rule(Text(f"Hand {obs.hand_number + 1} over: {headline}", style="bold green"))
         table = Table(box=None, padding=(0, 2), show_edge=False)
         table.add_column("player")
@@ -243,17 +266,16 @@ class TerminalPlayer(BasePlayer):
             for seat in range(obs.players):
                 table.add_row(self.label(seat), str(scores[seat]))
         else:
-            for column in ("cards left", "points", "total"):
+            for column in ("penalty", "points", "total"):
                 table.add_column(column, justify="right")
             start = self._start_scores or (0,) * obs.players
-            self._totals = [start[s] + result.points[s] for s in range(obs.players)]
             for seat in range(obs.players):
                 points = result.points[seat]
                 table.add_row(
                     self.label(seat),
                     str(result.penalties[seat]),
                     f"+{points}" if points else "0",
-                    str(self._totals[seat]),
+                    str(start[seat] + points),
                 )
         console.print(table)
 
@@ -357,7 +379,8 @@ class TerminalPlayer(BasePlayer):
                 )
             )
         if obs.pending:
-            answer = "the same card" if obs.pending_kind == "five" else "another Two"
+            five = obs.rules.draw_five_card
+            answer = five.pretty() if obs.pending_kind == "five" and five else "another Two"
             found.append(
                 Text(f"You must draw {obs.pending} cards unless you play {answer}.", style="yellow")
             )
@@ -369,8 +392,9 @@ class TerminalPlayer(BasePlayer):
 
     def _hand_line(self, obs: Observation) -> Text:
         hand = list(obs.hand)
-        new = Counter(hand)
+        new: Counter[Card] = Counter()
         if self._expected is not None:
+            new.update(hand)
             new.subtract(self._expected)
         line = Text(f"Your hand ({len(hand)}) ", style="bold")
         fresh: list[Card] = []
@@ -396,13 +420,13 @@ class TerminalPlayer(BasePlayer):
 
     def _show_moves(self, obs: Observation, *, since: int, limit: int) -> None:
         history = obs.history
-        start = max(since, len(history) - limit)
+        notes = history_notes(obs, self._start_pending)
         width = max(len(self.label(s)) for s in range(obs.players))
-        for seat, move in history[start:]:
+        for index in range(max(since, len(history) - limit), len(history)):
+            seat, move = history[index]
             line = Text.assemble("  ", self.label(seat).ljust(width), "  ", move_text(move))
-            note = _effect(obs, move)
-            if note:
-                line.append(f"  ({note})", style="dim")
+            if notes[index]:
+                line.append(f"  ({notes[index]})", style="dim")
             self.console.print(line)
 
     def label(self, seat: int) -> str:
@@ -423,6 +447,7 @@ class TerminalPlayer(BasePlayer):
             self.console.print(Text(prompt, style="bold"), end="")
             return input()
         except (EOFError, KeyboardInterrupt):
+            self.console.print()
             raise MatchAbandoned from None
 
     def _ask_move(self, obs: Observation, choices: Sequence[Choice]) -> Move:
@@ -430,7 +455,8 @@ class TerminalPlayer(BasePlayer):
             move = self._complete(choices[0], obs)
             assert move is not None
             return move
-        prompt = f"Your move [1-{len(choices)}, ? for help]: "
+        numbers = "1" if len(choices) == 1 else f"1-{len(choices)}"
+        prompt = f"Your move [{numbers}, ? for help]: "
         while True:
             answer = self.read(prompt).strip()
             choice = self._parse_choice(answer, obs, choices)
@@ -444,8 +470,10 @@ class TerminalPlayer(BasePlayer):
         self, answer: str, obs: Observation, choices: Sequence[Choice]
     ) -> Choice | None:
         low = answer.lower()
+        if not low:
+            return None
         if low in ("?", "h", "help"):
-            self.console.print(_HELP)
+            self.console.print(Text(_HELP))
             return None
         if low in ("r", "redraw"):
             self.show(obs, choices)
@@ -454,7 +482,7 @@ class TerminalPlayer(BasePlayer):
             if self._yes_no("Leave the match? [y/N]: ", default=False):
                 raise MatchAbandoned
             return None
-        if low.isdigit():
+        if _is_number(low):
             number = int(low)
             if 1 <= number <= len(choices):
                 return choices[number - 1]
@@ -473,8 +501,6 @@ class TerminalPlayer(BasePlayer):
             if found:
                 return found[0]
             self._complain(f"{answer} is not a legal play now")
-            return None
-        if not answer:
             return None
         self._complain(f"{answer!r} is not a move: type a number (? for help)")
         return None
@@ -519,7 +545,7 @@ class TerminalPlayer(BasePlayer):
             answer = self.read(prompt).strip()
             if not answer:
                 return default
-            if answer.isdigit() and 1 <= int(answer) <= len(suits):
+            if _is_number(answer) and 1 <= int(answer) <= len(suits):
                 return suits[int(answer) - 1]
             suit = _parse_suit(answer)
             if suit is not None and suit in suits:

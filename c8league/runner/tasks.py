@@ -103,5 +103,5 @@ def _close(player: Player) -> None:
     if close is not None:
         try:
             close()
-        except Exception:  # noqa: BLE001 - closing a half-built player is best effort
+        except Exception:
             return

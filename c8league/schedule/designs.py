@@ -116,7 +116,9 @@ def _affine_geometry(q: int, dim: int) -> Design:
                 continue
             line = []
             for t in range(q):
-                p = tuple(field.add[s][field.mul[t][d]] for s, d in zip(start, direction, strict=True))
+                p = tuple(
+                    field.add[s][field.mul[t][d]] for s, d in zip(start, direction, strict=True)
+                )
                 covered[index[p]] = True
                 line.append(index[p])
             tables.append(tuple(line))

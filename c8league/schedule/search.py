@@ -2,25 +2,29 @@
 
 The objective is ``Σ m² + Σ s²`` over all pairs (``m`` = times the pair
 shares a table) and all entrants (``s`` = times the entrant sits at one of
-the smaller tables). With the table sizes fixed, the total of ``m`` and of
-``s`` is fixed, so the objective is smallest when both are spread evenly;
+the smaller tables). With the table sizes fixed, the totals of ``m`` and of
+``s`` are fixed, so the objective is smallest when both are spread evenly;
 its lower bound is reached exactly when every pair meets ``⌊T/P⌋`` or
 ``⌈T/P⌉`` times and every entrant sits short ``⌊S/N⌋`` or ``⌈S/N⌉`` times.
 
-The search is a tabu search in the manner of Dotú and Van Hentenryck's
-social golfer solver: pick an entrant involved in an over-frequent meeting,
-try swapping it with every entrant at another table of the same round, make
-the best swap not recently undone, and stop at the lower bound or when the
-iteration budget is spent. Everything is driven by one seeded
-:class:`random.Random`, so the result is a function of the seed.
+The rounds are first built greedily, then improved by simulated annealing
+over swaps of two entrants at different tables of the same round, most
+moves taking an entrant from an over-frequent meeting. Everything is driven
+by one seeded :class:`random.Random`, so the result is a function of the
+seed.
 """
 
 from __future__ import annotations
 
+import math
 import random
 from collections.abc import Sequence
 
-SAMPLE = 16
+SHORT_WEIGHT = 12
+_START_TEMPERATURE = 2.0
+_END_TEMPERATURE = 0.05
+_TARGETED_MOVES = 0.7
+
 Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""
 
@@ -29,10 +33,9 @@ def lower_bound(n: int, sizes: Sequence[int], rounds: int) -> int:
     """The smallest value the objective can take (it may be unreachable)."""
     pairs = n * (n - 1) // 2
     meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
-    short_seats = rounds * sum(1 for s in sizes if s < max(sizes, default=0)) * (
-        max(sizes, default=0) - 1
-    )
-    return _spread_bound(meetings, pairs) + _spread_bound(short_seats, n)
+    full = max(sizes, default=0)
+    short_seats = rounds * sum(s for s in sizes if s < full)
+    return _spread_bound(meetings, pairs) + SHORT_WEIGHT * _spread_bound(short_seats, n)
 
 
 def _spread_bound(total: int, slots: int) -> int:
@@ -54,7 +57,7 @@ def objective(n: int, grouping: Grouping) -> int:
                     short[a] += 1
                 for b in table[i + 1 :]:
                     met[min(a, b) * n + max(a, b)] += 1
-    return sum(m * m for m in met) + sum(s * s for s in short)
+    return sum(m * m for m in met) + SHORT_WEIGHT * sum(s * s for s in short)
 
 
 def balanced_grouping(
@@ -67,9 +70,9 @@ def balanced_grouping(
 ) -> Grouping:
     """``rounds`` rounds of ``n`` entrants at tables of ``sizes``, pairs spread evenly.
 
-    ``sizes`` must add up to ``n``. ``max_iterations`` bounds the search
-    (default: grows with the size of the problem); it stops earlier at the
-    lower bound or after a long run without improvement.
+    ``sizes`` must add up to ``n``. ``max_iterations`` is the number of
+    swaps tried (default: grows with the size of the problem, at most two
+    million); the search stops earlier once it reaches the lower bound.
     """
     if sum(sizes) != n:
         raise ValueError("table sizes must add up to the number of entrants")
@@ -116,7 +119,9 @@ class _Search:
         self.table_of: list[list[int]] = []
         pairs = n * (n - 1) // 2
         meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
-        short_seats = rounds * sum(s for s, short in zip(sizes, self.short_table, strict=True) if short)
+        short_seats = rounds * sum(
+            s for s, short in zip(sizes, self.short_table, strict=True) if short
+        )
         # Counts above the even share mark the entrants worth moving: first those above the
         # rounded-up share, then, once none is left, those above the rounded-down one.
         self.limits = [
@@ -146,7 +151,7 @@ class _Search:
                     continue
                 cost = 2 * sum(met[row + x] for x in table)
                 if self.short_table[t]:
-                    cost += 2 * short[p] + 1
+                    cost += SHORT_WEIGHT * (2 * short[p] + 1)
                 if best < 0 or cost < best_cost:
                     best, best_cost = t, cost
             tables[best].append(p)
@@ -218,9 +223,9 @@ class _Search:
         d *= 2
         if self.short_table[ta] != self.short_table[tb]:
             if self.short_table[ta]:
-                d += 2 * (self.short[b] - self.short[a] + 1)
+                d += 2 * SHORT_WEIGHT * (self.short[b] - self.short[a] + 1)
             else:
-                d += 2 * (self.short[a] - self.short[b] + 1)
+                d += 2 * SHORT_WEIGHT * (self.short[a] - self.short[b] + 1)
         return d
 
     def _swap(self, r: int, a: int, b: int) -> None:
@@ -248,48 +253,31 @@ class _Search:
         table_of[a], table_of[b] = tb, ta
 
     def run(self, max_iterations: int | None) -> Grouping:
-        n, rng = self.n, self.rng
+        n, rounds, rng = self.n, self.rounds, self.rng
         if max_iterations is None:
-            max_iterations = 2000 + 40 * n * self.rounds
-        patience = max(500, max_iterations // 4)
+            max_iterations = min(2_000_000, max(10_000, 100 * n * rounds))
+        tables, table_of = self.tables, self.table_of
         best_value = self.value
-        best = [[list(t) for t in tables] for tables in self.tables]
-        tabu: dict[tuple[int, int], int] = {}
-        since_best = 0
-        for step in range(max_iterations):
-            if best_value <= self.target or since_best > patience:
+        best = [[list(t) for t in round_tables] for round_tables in tables]
+        temperature = _START_TEMPERATURE
+        cooling = (_END_TEMPERATURE / _START_TEMPERATURE) ** (1 / max(1, max_iterations))
+        for _ in range(max_iterations):
+            if best_value <= self.target:
                 break
-            choice, choice_delta, choice_a, choice_r = -1, 0, -1, -1
-            ties = 0
-            for _ in range(SAMPLE):
+            temperature *= cooling
+            if rng.random() < _TARGETED_MOVES:
                 r, a = self._pick_mover()
-                where = self.table_of[r]
-                ta = where[a]
-                a_tabu = tabu.get((r, a), -1) >= step
-                for b in range(n):
-                    if where[b] == ta:
-                        continue
-                    d = self._delta(r, a, b)
-                    if (a_tabu or tabu.get((r, b), -1) >= step) and self.value + d >= best_value:
-                        continue
-                    if choice < 0 or d < choice_delta:
-                        choice, choice_delta, choice_a, choice_r, ties = b, d, a, r, 1
-                    elif d == choice_delta:
-                        ties += 1
-                        if rng.randrange(ties) == 0:
-                            choice, choice_a, choice_r = b, a, r
-            if choice < 0:
-                since_best += 1
+            else:
+                r, a = rng.randrange(rounds), rng.randrange(n)
+            b = rng.randrange(n)
+            if table_of[r][a] == table_of[r][b]:
                 continue
-            self._swap(choice_r, choice_a, choice)
-            self.value += choice_delta
-            tenure = 4 + rng.randrange(8)
-            tabu[(choice_r, choice_a)] = step + tenure
-            tabu[(choice_r, choice)] = step + tenure
+            d = self._delta(r, a, b)
+            if d > 0 and rng.random() >= math.exp(-d / temperature):
+                continue
+            self._swap(r, a, b)
+            self.value += d
             if self.value < best_value:
                 best_value = self.value
-                best = [[list(t) for t in tables] for tables in self.tables]
-                since_best = 0
-            else:
-                since_best += 1
+                best = [[list(t) for t in round_tables] for round_tables in tables]
         return best

@@ -78,8 +78,10 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
     except (ArgumentError, ModuleNotFoundError) as exc:
         raise StorageError(f"cannot open database {_safe(url)}: {exc}") from None
     except (OperationalError, SQLAlchemyError) as exc:
-        raise StorageError(f"cannot open database {_safe(url)}: {exc.__class__.__name__}: "
-                           f"{str(exc).splitlines()[0]}") from None
+        raise StorageError(
+            f"cannot open database {_safe(url)}: {exc.__class__.__name__}: "
+            f"{str(exc).splitlines()[0]}"
+        ) from None
     return Database(url, engine)
 
 

@@ -63,7 +63,9 @@ def get_event(session: Session, name: str, league: str | None = None) -> tuple[L
         raise NotFoundError(f"no event named {name!r}; events: {listed}")
     if len(rows) > 1:
         listed = ", ".join(f"{lg.name}/{ev.name}" for lg, ev in rows)
-        raise NotFoundError(f"event name {name!r} is in several leagues: {listed}; use LEAGUE/EVENT")
+        raise NotFoundError(
+            f"event name {name!r} is in several leagues: {listed}; use LEAGUE/EVENT"
+        )
     league_row, event_row = rows[0]
     return league_row, event_row
 
@@ -114,7 +116,9 @@ def league_members(session: Session, league_id: int, *, active_only: bool = Fals
 # -- league import -----------------------------------------------------------------------
 
 
-def import_league(db: Database, league_file: LeagueFile, source: str | None = None) -> ImportSummary:
+def import_league(
+    db: Database, league_file: LeagueFile, source: str | None = None
+) -> ImportSummary:
     """Create or update a league from its file. Idempotent: importing the same file twice
     changes nothing. Changing the rules or rating settings of a league with results,
     or an event that has started, is refused."""
@@ -158,13 +162,18 @@ def import_league(db: Database, league_file: LeagueFile, source: str | None = No
                     "(ratings are only comparable under the same rules); "
                     "import it as a new league instead"
                 )
-            fields_ = (league_file.title, league_file.rules.preset, rules.to_json(), sizes,
-                       rating_json)
-            current = (league.title, league.preset, league.rules, league.table_sizes,
-                       league.rating)
+            fields_ = (
+                league_file.title,
+                league_file.rules.preset,
+                rules.to_json(),
+                sizes,
+                rating_json,
+            )
+            current = (league.title, league.preset, league.rules, league.table_sizes, league.rating)
             if fields_ != current:
-                (league.title, league.preset, league.rules, league.table_sizes,
-                 league.rating) = fields_
+                (league.title, league.preset, league.rules, league.table_sizes, league.rating) = (
+                    fields_
+                )
                 summary.updated.append(f"league {league.name}")
             else:
                 summary.unchanged.append(f"league {league.name}")
@@ -224,7 +233,10 @@ def _import_entrant(
 
 
 def _import_event(
-    session: Session, league: League, league_file: LeagueFile, spec: EventSpec,
+    session: Session,
+    league: League,
+    league_file: LeagueFile,
+    spec: EventSpec,
     summary: ImportSummary,
 ) -> None:
     assert league.id is not None

@@ -1,0 +1,1 @@
+"""Players: the player protocol, the plugin registry and the built-in players."""

@@ -1,0 +1,91 @@
+"""Minimum-cost perfect matchings for 2-player Swiss rounds.
+
+Entrants are numbered ``0 .. n - 1`` in standing order and ``cost(i, j)``
+prices seating ``i`` with ``j``. Small fields are matched exactly over all
+pairs (Edmonds' blossom algorithm, from ``networkx``). Large fields are
+matched exactly among partners at most ``width`` places apart in the
+standings, by dynamic programming over which of the next ``width`` places
+are already taken: linear in ``n``, and in a large field the best partner is
+always near in the standings, since the cost grows with the gap in score.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+PairCost = Callable[[int, int], int]
+
+EXACT_UP_TO = 120
+"""Fields up to this size are matched over all pairs."""
+
+BAND_WIDTH = 8
+"""In larger fields, partners are at most this many places apart."""
+
+
+def min_cost_pairs(n: int, cost: PairCost) -> list[tuple[int, int]]:
+    """A minimum-cost perfect matching of ``0 .. n - 1`` (``n`` even).
+
+    Pairs come back as ``(i, j)`` with ``i < j``, sorted by ``i``.
+    """
+    if n % 2:
+        raise ValueError("a perfect matching needs an even number of entrants")
+    if n == 0:
+        return []
+    if n <= EXACT_UP_TO:
+        return _blossom(n, cost)
+    return banded_pairs(n, cost, BAND_WIDTH)
+
+
+def _blossom(n: int, cost: PairCost) -> list[tuple[int, int]]:
+    import networkx as nx  # type: ignore[import-untyped,unused-ignore]
+
+    costs = {(i, j): cost(i, j) for i in range(n) for j in range(i + 1, n)}
+    ceiling = max(costs.values()) + 1
+    graph = nx.Graph()
+    graph.add_nodes_from(range(n))
+    graph.add_weighted_edges_from((i, j, ceiling - c) for (i, j), c in costs.items())
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    return sorted((min(a, b), max(a, b)) for a, b in matching)
+
+
+def banded_pairs(n: int, cost: PairCost, width: int) -> list[tuple[int, int]]:
+    """The cheapest perfect matching in which partners are at most ``width`` apart.
+
+    ``n`` must be even and ``width`` at least 1 (neighbours can always pair).
+    """
+    if n % 2 or width < 1:
+        raise ValueError("need an even number of entrants and a positive width")
+    # states[mask] = cost so far; bit d of mask: place i + d is already taken.
+    states: dict[int, int] = {0: 0}
+    back: list[dict[int, tuple[int, int]]] = []
+    for i in range(n):
+        step: dict[int, int] = {}
+        came: dict[int, tuple[int, int]] = {}
+        reach = min(width, n - 1 - i)
+        prices = [0] + [cost(i, i + d) for d in range(1, reach + 1)]
+        for mask, total in states.items():
+            if mask & 1:
+                new = mask >> 1
+                if new not in step or total < step[new]:
+                    step[new] = total
+                    came[new] = (mask, 0)
+                continue
+            for d in range(1, reach + 1):
+                bit = 1 << d
+                if mask & bit:
+                    continue
+                new = (mask | bit) >> 1
+                price = total + prices[d]
+                if new not in step or price < step[new]:
+                    step[new] = price
+                    came[new] = (mask, d)
+        states = step
+        back.append(came)
+    pairs = []
+    mask = 0
+    for i in range(n - 1, -1, -1):
+        mask, d = back[i][mask]
+        if d:
+            pairs.append((i, i + d))
+    pairs.sort()
+    return pairs
