@@ -1,0 +1,334 @@
+"""Events end to end: import, pairing, running in parallel, resuming after SIGKILL,
+duplicate deals, forfeits, and bad input leaving the database as it was."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections.abc import Iterator, Sequence
+from pathlib import Path
+
+import pytest
+
+from c8league.cli.main import main
+from c8league.engine import Move, Observation
+from c8league.players import registry
+from c8league.players.base import BasePlayer
+from c8league.players.greedy import GreedyPlayer
+from c8league.players.random_player import RandomPlayer
+
+LEAGUE = """
+name = "test-league"
+table_size = {table_size}
+
+[rules]
+preset = "{preset}"
+
+[[entrants]]
+name = "G1"
+bot = "greedy"
+[[entrants]]
+name = "G2"
+bot = "greedy"
+[[entrants]]
+name = "R1"
+bot = "random"
+[[entrants]]
+name = "R2"
+bot = "random"
+options = {{ playable_first = true }}
+[[entrants]]
+name = "R3"
+bot = "random"
+{extra}
+
+[[events]]
+name = "ev"
+format = "{format}"
+cycles = {cycles}
+rounds = {rounds}
+seed = 11
+duplicate = {duplicate}
+"""
+
+
+class Crasher(BasePlayer):
+    """Raises on its third decision."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        self.count += 1
+        if self.count == 3:
+            raise RuntimeError("boom")
+        return legal[0]
+
+
+@pytest.fixture(autouse=True)
+def builtin_players() -> Iterator[None]:
+    with registry.only_registered(
+        {"greedy": GreedyPlayer, "random": RandomPlayer, "crasher": Crasher}
+    ):
+        yield
+
+
+def write_league(tmp_path: Path, **values: object) -> Path:
+    params: dict[str, object] = {
+        "table_size": 2,
+        "preset": "pagat",
+        "format": "round_robin",
+        "cycles": 1,
+        "rounds": 3,
+        "duplicate": "false",
+        "extra": "",
+    }
+    params.update(values)
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE.format(**params))
+    return path
+
+
+def run(db: Path, *args: str) -> int:
+    return main(["--db", str(db), *args])
+
+
+def results(db: Path) -> list[tuple[object, ...]]:
+    """Everything a run produces, in a comparable form (no times)."""
+    con = sqlite3.connect(db)
+    rows: list[tuple[object, ...]] = []
+    rows += con.execute(
+        "SELECT m.id, m.round_id, m.table_no, m.deal, m.seed, m.status, m.ended, m.hands, "
+        "m.sequence, m.forfeit_seat, m.forfeit_reason, m.forfeit_move FROM match m ORDER BY m.id"
+    ).fetchall()
+    rows += con.execute(
+        "SELECT match_id, seat, entrant_id, place, score FROM match_seat ORDER BY 1, 2"
+    ).fetchall()
+    rows += con.execute(
+        "SELECT match_id, number, kind, winners, points, record FROM hand ORDER BY 1, 2"
+    ).fetchall()
+    rows += con.execute(
+        "SELECT entrant_id, match_id, sequence, mu_before, sigma_before, mu_after, sigma_after "
+        "FROM rating_history ORDER BY sequence, entrant_id"
+    ).fetchall()
+    rows += con.execute("SELECT entrant_id, mu, sigma, matches FROM rating ORDER BY 1").fetchall()
+    con.close()
+    return rows
+
+
+def digest(db: Path) -> str:
+    return hashlib.sha256(repr(results(db)).encode()).hexdigest()
+
+
+def test_round_robin_two_player_runs_to_completion(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "a.db"
+    league = write_league(tmp_path)
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1") == 0
+    out = capsys.readouterr().out
+    assert "complete" in out and "Standings" in out
+    con = sqlite3.connect(db)
+    # 5 entrants: 5 rounds of 2 tables (one bye each round); every pair once.
+    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 5
+    assert con.execute("SELECT count(*) FROM match WHERE status='done'").fetchone()[0] == 10
+    pairs = con.execute(
+        "SELECT a.entrant_id, b.entrant_id FROM match_seat a JOIN match_seat b "
+        "ON a.match_id=b.match_id AND a.seat<b.seat"
+    ).fetchall()
+    assert len({frozenset(p) for p in pairs}) == 10
+    assert run(db, "event", "status", "ev", "--json") == 0
+    assert '"complete": true' in capsys.readouterr().out
+
+
+def test_workers_one_and_two_give_identical_results(tmp_path: Path) -> None:
+    league = write_league(tmp_path, table_size=3, cycles=2)
+    one, two = tmp_path / "one.db", tmp_path / "two.db"
+    for db, workers in ((one, "1"), (two, "2")):
+        assert run(db, "league", "import", str(league)) == 0
+        assert run(db, "event", "run", "ev", "--workers", workers) == 0
+    assert results(one) == results(two)
+    assert len(results(one)) > 50
+
+
+def test_swiss_event_and_standings_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    league = write_league(tmp_path, format="swiss", rounds=3, table_size=2)
+    db = tmp_path / "s.db"
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 1
+    assert run(db, "event", "resume", "ev", "--workers", "1") == 0
+    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 3
+    capsys.readouterr()
+    assert run(db, "event", "standings", "ev", "--json") == 0
+    import json
+
+    rows = json.loads(capsys.readouterr().out)
+    assert [r["rank"] for r in rows] == sorted(r["rank"] for r in rows)
+    assert sum(r["byes"] for r in rows) == 3  # five entrants: one bye a round
+    assert max(r["byes"] for r in rows) == 1  # nobody twice while others have none
+
+
+def test_duplicate_deals_rotate_seats(tmp_path: Path) -> None:
+    league = write_league(tmp_path, table_size=3, duplicate="true")
+    db = tmp_path / "d.db"
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
+    con = sqlite3.connect(db)
+    tables = con.execute(
+        "SELECT table_no, count(*), count(DISTINCT seed) FROM match GROUP BY table_no"
+    ).fetchall()
+    for _table, deals, seeds in tables:
+        assert seeds == 1  # the same cards …
+        assert deals in (2, 3)  # … once per seat rotation
+    seatings = con.execute(
+        "SELECT m.table_no, m.deal, group_concat(s.entrant_id) FROM match m JOIN match_seat s "
+        "ON s.match_id = m.id GROUP BY m.id ORDER BY m.table_no, m.deal"
+    ).fetchall()
+    first = {t: seats.split(",") for t, deal, seats in seatings if deal == 0}
+    for table, deal, seats in seatings:
+        assert seats.split(",") == first[table][deal:] + first[table][:deal]
+
+
+def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
+    extra = '[[entrants]]\nname = "Boom"\nbot = "crasher"\n'
+    league = write_league(tmp_path, extra=extra)
+    db = tmp_path / "f.db"
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1") == 0
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT m.forfeit_reason, m.forfeit_move, s.place FROM match m JOIN match_seat s "
+        "ON s.match_id = m.id AND s.seat = m.forfeit_seat"
+    ).fetchall()
+    assert len(rows) == 5  # every match of the crasher
+    assert all(r == ("exception", 3, 2) for r in rows)
+    assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
+
+
+def test_import_is_idempotent_and_rules_are_locked_after_results(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = write_league(tmp_path)
+    db = tmp_path / "i.db"
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "league", "import", str(league)) == 0
+    assert "up to date" in capsys.readouterr().out
+    assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
+    capsys.readouterr()
+    before = digest(db)
+    changed = write_league(tmp_path, preset="basic")
+    assert run(db, "league", "import", str(changed)) == 1
+    err = capsys.readouterr().err
+    assert "has results: its rules cannot change" in err
+    assert err.strip().count("\n") == 0
+    assert digest(db) == before
+
+
+@pytest.mark.parametrize(
+    ("extra", "needle"),
+    [
+        ('[[entrants]]\nname = "X"\nbot = "wizard"\n', "entrants[5] (X): no player plugin named"),
+        (
+            '[[entrants]]\nname = "X"\nbot = "random"\noptions = { colour = "red" }\n',
+            "has no option 'colour'",
+        ),
+        ('[[entrants]]\nname = "G1"\n', "duplicate entrant name 'G1'"),
+    ],
+)
+def test_bad_league_import_changes_nothing(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], extra: str, needle: str
+) -> None:
+    db = tmp_path / "b.db"
+    good = write_league(tmp_path)
+    assert run(db, "league", "import", str(good)) == 0
+    before = digest(db) + repr(sqlite3.connect(db).execute("SELECT * FROM entrant").fetchall())
+    bad = write_league(tmp_path, extra=extra)
+    assert run(db, "league", "import", str(bad)) == 2
+    err = capsys.readouterr().err
+    assert needle in err and "Traceback" not in err
+    after = digest(db) + repr(sqlite3.connect(db).execute("SELECT * FROM entrant").fetchall())
+    assert after == before
+
+
+def test_players_add_list_remove_retire(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "p.db"
+    assert run(db, "players", "add", "Zoe") == 0
+    assert run(db, "players", "add", "Bot9", "--bot", "random", "--option", "seed=3") == 0
+    assert run(db, "players", "add", "Zoe") == 1
+    assert "already exists" in capsys.readouterr().err
+    assert run(db, "players", "add", "Bad", "--bot", "random", "--option", "seed=x") == 2
+    assert "is not int" in capsys.readouterr().err
+    assert run(db, "players", "list", "--json") == 0
+    import json
+
+    names = [r["name"] for r in json.loads(capsys.readouterr().out)]
+    assert names == ["Bot9", "Zoe"]
+    assert run(db, "players", "remove", "Zoe") == 0
+    assert "deleted" in capsys.readouterr().out
+    league = write_league(tmp_path)
+    assert run(db, "league", "import", str(league)) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
+    assert run(db, "players", "remove", "G1") == 0
+    assert "retired" in capsys.readouterr().out
+    assert run(db, "players", "remove", "Nobody") == 2
+
+
+def test_unknown_event_lists_the_known_ones(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "u.db"
+    assert run(db, "league", "import", str(write_league(tmp_path))) == 0
+    assert run(db, "event", "run", "nope") == 2
+    assert "no event named 'nope'; events: test-league/ev" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> None:
+    league = write_league(tmp_path, cycles=6, preset="basic")
+    whole, broken = tmp_path / "whole.db", tmp_path / "broken.db"
+    for db in (whole, broken):
+        assert run(db, "league", "import", str(league)) == 0
+    assert run(whole, "event", "run", "ev", "--workers", "2") == 0
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "c8league",
+            "--db",
+            str(broken),
+            "event",
+            "run",
+            "ev",
+            "--workers",
+            "2",
+        ],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+        start_new_session=True,
+    )
+    deadline = time.time() + 60
+    done = 0
+    while time.time() < deadline:
+        time.sleep(0.05)
+        try:
+            con = sqlite3.connect(broken, timeout=5)
+            done = con.execute("SELECT count(*) FROM match WHERE status='done'").fetchone()[0]
+            con.close()
+        except sqlite3.OperationalError:
+            continue
+        if done >= 10:
+            break
+    os.killpg(proc.pid, signal.SIGKILL)
+    proc.wait()
+    total = sqlite3.connect(whole).execute("SELECT count(*) FROM match").fetchone()[0]
+    assert 10 <= done < total, "the run was killed part way"
+    assert run(broken, "event", "resume", "ev", "--workers", "2") == 0
+    assert results(broken) == results(whole)
