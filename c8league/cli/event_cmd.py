@@ -15,12 +15,8 @@ from rich.progress import (
 )
 from rich.table import Table
 
-from c8league import events
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
-from c8league.runner.pool import default_workers
-from c8league.standings import TIEBREAKS
-from c8league.storage.repo import get_event
 
 app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_is_help=True)
 
@@ -32,6 +28,9 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 @app.command("pair")
 def pair(event: EventArg, league: LeagueOpt = None) -> None:
     """Pair the next round of an event."""
+    from c8league import events
+    from c8league.storage.repo import get_event
+
     db = state.database()
     with db.session() as session:
         lg, ev = get_event(session, event, league)
@@ -42,6 +41,9 @@ def pair(event: EventArg, league: LeagueOpt = None) -> None:
 
 
 def _run(event: str, league: str | None, workers: int | None, rounds: int | None) -> None:
+    from c8league import events
+    from c8league.runner.pool import default_workers
+
     db = state.database()
     count = workers or default_workers()
     columns = (
@@ -103,6 +105,8 @@ def resume(
 @app.command("status")
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Rounds and matches played, and forfeits by kind."""
+    from c8league import events
+
     st = events.event_status(state.database(), event, league)
     if as_json:
         print_json(st.to_dict())
@@ -127,6 +131,8 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
 @app.command("standings")
 def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Standings: match points by placement, with tiebreaks."""
+    from c8league import events
+
     if as_json:
         rows = events.event_standings(state.database(), event, league)
         print_json(
@@ -149,6 +155,9 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
 
 
 def _print_standings(event: str, league: str | None) -> None:
+    from c8league import events
+    from c8league.standings import TIEBREAKS
+
     rows = events.event_standings(state.database(), event, league)
     table = Table(title=f"Standings: {event}", caption="Order: " + ", ".join(TIEBREAKS))
     for column in ("#", "entrant", "points", "opp. points", "game points", "wins", "matches"):

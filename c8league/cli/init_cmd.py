@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from c8league.cli import state
 from c8league.cli.output import out
-from c8league.storage.models import SCHEMA_VERSION
 
 
 def init() -> None:
     """Create the database (SQLite file c8league.db by default), or upgrade an older one."""
+    from c8league.storage.models import SCHEMA_VERSION
+
     db = state.database()
     out.print(f"database ready: {db.url} (schema version {SCHEMA_VERSION})")

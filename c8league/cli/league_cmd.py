@@ -8,13 +8,9 @@ from typing import Annotated
 
 import typer
 from rich.table import Table
-from sqlmodel import col, select
 
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
-from c8league.league import load_league_file
-from c8league.storage.models import Event, League
-from c8league.storage.repo import get_league, import_league, league_members
 
 app = typer.Typer(help="Leagues: import league files, list and show them.", no_args_is_help=True)
 
@@ -24,6 +20,9 @@ def import_(
     file: Annotated[Path, typer.Argument(help="A league file, e.g. leagues/bot-cup.toml.")],
 ) -> None:
     """Create or update a league from its file (importing twice changes nothing)."""
+    from c8league.league import load_league_file
+    from c8league.storage.repo import import_league
+
     league_file = load_league_file(file)
     db = state.database()
     summary = import_league(db, league_file, source=str(file))
@@ -39,6 +38,11 @@ def import_(
 @app.command("list")
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Every league with its rules preset and events."""
+    from sqlmodel import col, select
+
+    from c8league.storage.models import Event, League
+    from c8league.storage.repo import league_members
+
     db = state.database()
     with db.session() as session:
         leagues = session.exec(select(League).order_by(col(League.name))).all()
@@ -79,6 +83,11 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
+    from sqlmodel import select
+
+    from c8league.storage.models import Event
+    from c8league.storage.repo import get_league, league_members
+
     db = state.database()
     with db.session() as session:
         lg = get_league(session, name)

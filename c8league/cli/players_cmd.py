@@ -9,8 +9,6 @@ from rich.table import Table
 
 from c8league.cli import state
 from c8league.cli.output import out, print_json
-from c8league.players.registry import parse_options
-from c8league.storage.repo import add_player, list_players, remove_player
 
 app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
@@ -29,6 +27,9 @@ def add(
     ] = None,
 ) -> None:
     """Register a person or a bot."""
+    from c8league.players.registry import parse_options
+    from c8league.storage.repo import add_player
+
     db = state.database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
@@ -41,6 +42,8 @@ def list_(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every registered player (or a league's members)."""
+    from c8league.storage.repo import list_players
+
     rows = list_players(state.database(), league)
     if as_json:
         print_json(rows)
@@ -64,5 +67,7 @@ def list_(
 @app.command("remove")
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player; one with results is retired, never deleted."""
+    from c8league.storage.repo import remove_player
+
     what = remove_player(state.database(), name)
     out.print(f"player [bold]{name}[/] {what}")

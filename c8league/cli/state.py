@@ -2,11 +2,16 @@
 
 from __future__ import annotations
 
-from c8league.storage import Database, open_database
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from c8league.storage import Database
 
 db_option: str | None = None
 
 
 def database(*, create: bool = True) -> Database:
     """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``."""
+    from c8league.storage import open_database
+
     return open_database(db_option, create=create)
