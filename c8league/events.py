@@ -21,7 +21,7 @@ from sqlmodel import Session, col, func, select
 from c8league.engine import derive_seed
 from c8league.errors import PluginError, UsageError
 from c8league.ratings import RatingModel
-from c8league.runner.pool import run_tasks
+from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
@@ -120,13 +120,18 @@ def _round_robin(
     return tuple(round_robin(list(ids), table_size, cycles=cycles, seed=seed))
 
 
-def pair_next_round(session: Session, league: League, event: Event) -> Round:
-    """Create the next round of ``event``: its tables as match rows (not committed)."""
+def pair_next_round(
+    session: Session, league: League, event: Event, *, ahead: bool = False
+) -> Round:
+    """Create the next round of ``event``: its tables as match rows (not committed).
+    With ``ahead``, a round-robin round may be paired before the one before it is
+    complete (its tables do not depend on results)."""
     assert event.id is not None and league.id is not None
     rounds = list(
         session.exec(select(Round).where(Round.event_id == event.id).order_by(col(Round.number)))
     )
-    if rounds and not _round_complete(session, rounds[-1]):
+    needs_results = event.format != "round_robin" or not ahead
+    if rounds and needs_results and not _round_complete(session, rounds[-1]):
         raise UsageError(
             f"round {rounds[-1].number} of {event.name!r} is not complete; finish it first"
         )
@@ -234,35 +239,42 @@ def run_event(
     progress: Progress | None = None,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
-    have been played); resumes where an earlier run stopped."""
+    have been played); resumes where an earlier run stopped. A round-robin's rounds do
+    not depend on results, so they are paired ahead and played as one batch; a Swiss
+    round is paired when the one before it is complete."""
     summary = RunSummary()
     started = time.perf_counter()
-    played_rounds = 0
-    while True:
-        with db.session() as session:
-            lg, ev = get_event(session, name, league)
-            if ev.played_by != "bots":
-                raise UsageError(
-                    f"event {ev.name!r} is played by people: pair rounds and enter results"
-                )
-            assert ev.id is not None
-            pending = _pending_tasks(session, ev.id)
-            if not pending:
-                if rounds is not None and played_rounds >= rounds:
-                    break
-                status = event_status_in(session, lg, ev)
-                if status.rounds_paired >= status.rounds_total:
-                    break
-                pair_next_round(session, lg, ev)
-                session.commit()
-                summary.rounds_paired += 1
-                played_rounds += 1
-                continue
-            total = status_total(session, ev.id)
-            done_before = total - len(pending)
-        _play(db, lg, pending, workers, summary, progress, done_before, total)
-        if rounds is not None and played_rounds >= rounds:
-            break
+    with MatchRunner(workers) as runner:
+        while True:
+            with db.session() as session:
+                lg, ev = get_event(session, name, league)
+                if ev.played_by != "bots":
+                    raise UsageError(
+                        f"event {ev.name!r} is played by people: pair rounds and enter results"
+                    )
+                assert ev.id is not None
+                pending = _pending_tasks(session, ev.id)
+                if not pending:
+                    if rounds is not None and summary.rounds_paired >= rounds:
+                        break
+                    status = event_status_in(session, lg, ev)
+                    if status.rounds_paired >= status.rounds_total:
+                        break
+                    ahead = status.rounds_total - status.rounds_paired
+                    if ev.format != "round_robin":
+                        ahead = 1
+                    if rounds is not None:
+                        ahead = min(ahead, rounds - summary.rounds_paired)
+                    for _ in range(ahead):
+                        pair_next_round(session, lg, ev, ahead=True)
+                    session.commit()
+                    summary.rounds_paired += ahead
+                    continue
+                total = status_total(session, ev.id)
+                done_before = total - len(pending)
+            _play(db, lg, pending, runner, summary, progress, done_before, total)
+            if rounds is not None and summary.rounds_paired >= rounds:
+                break
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -306,7 +318,7 @@ def _play(
     db: Database,
     league: League,
     tasks: Sequence[MatchTask],
-    workers: int | None,
+    runner: MatchRunner,
     summary: RunSummary,
     progress: Progress | None,
     done_before: int,
@@ -319,7 +331,7 @@ def _play(
     last_commit = time.perf_counter()
     try:
         sequence = next_sequence(session, league.id)
-        for report in run_tasks(tasks, workers):
+        for report in runner.run(tasks):
             if report.error is not None:
                 raise PluginError(f"match {report.match_id}: {report.error}")
             match = session.get(Match, report.match_id)

@@ -292,7 +292,7 @@ def test_unknown_event_lists_the_known_ones(
 
 @pytest.mark.slow
 def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> None:
-    league = write_league(tmp_path, cycles=6, preset="basic")
+    league = write_league(tmp_path, cycles=40, preset="basic")
     whole, broken = tmp_path / "whole.db", tmp_path / "broken.db"
     for db in (whole, broken):
         assert run(db, "league", "import", str(league)) == 0
@@ -324,11 +324,11 @@ def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> No
             con.close()
         except sqlite3.OperationalError:
             continue
-        if done >= 10:
+        if done >= 1:
             break
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
     total = sqlite3.connect(whole).execute("SELECT count(*) FROM match").fetchone()[0]
-    assert 10 <= done < total, "the run was killed part way"
+    assert 1 <= done < total, "the run was killed part way"
     assert run(broken, "event", "resume", "ev", "--workers", "2") == 0
     assert results(broken) == results(whole)

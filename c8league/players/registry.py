@@ -55,9 +55,7 @@ class PlayerInfo:
 _registered: dict[str, PlayerInfo] = {}
 
 
-def register(
-    name: str, factory: Factory, *, description: str = "", version: str = "0"
-) -> None:
+def register(name: str, factory: Factory, *, description: str = "", version: str = "0") -> None:
     """Register a player factory in this process (it hides an installed plugin's name)."""
     _registered[name] = PlayerInfo(
         name, "(registered)", version, description or _describe(factory), factory
@@ -92,22 +90,50 @@ def discover() -> dict[str, PlayerInfo]:
     """Every player: installed entry points, then registered factories, by name."""
     found: dict[str, PlayerInfo] = {}
     if not _isolated:
-        for ep in metadata.entry_points(group=ENTRY_POINT_GROUP):
-            found[ep.name] = _load(ep)
+        for name in _entry_points():
+            found[name] = _load_named(name)
     found.update(_registered)
     return dict(sorted(found.items()))
 
 
 def get(name: str) -> PlayerInfo:
-    """The player called ``name``; raises :class:`PluginError` listing the installed ones."""
-    players = discover()
-    info = players.get(name)
+    """The player called ``name``; raises :class:`PluginError` listing the installed ones.
+    Only that plugin is imported."""
+    info = _registered.get(name)
+    if info is None and not _isolated and name in _entry_points():
+        info = _load_named(name)
     if info is None:
-        names = ", ".join(n for n, i in players.items() if not i.broken) or "none"
+        names = ", ".join(n for n, i in discover().items() if not i.broken) or "none"
         raise PluginError(f"no player plugin named {name!r}; installed: {names}")
     if info.factory is None:
         raise PluginError(f"player plugin {name!r} is broken: {info.error}")
     return info
+
+
+_scanned: dict[str, metadata.EntryPoint] | None = None
+_loaded: dict[str, PlayerInfo] = {}
+
+
+def _entry_points() -> dict[str, metadata.EntryPoint]:
+    """The installed entry points of the group, scanned once per process."""
+    global _scanned
+    if _scanned is None:
+        _scanned = {ep.name: ep for ep in metadata.entry_points(group=ENTRY_POINT_GROUP)}
+    return _scanned
+
+
+def _load_named(name: str) -> PlayerInfo:
+    info = _loaded.get(name)
+    if info is None:
+        info = _loaded[name] = _load(_entry_points()[name])
+    return info
+
+
+def rescan() -> None:
+    """Forget what was discovered (after installing a plugin in this process)."""
+    global _scanned
+    _scanned = None
+    _loaded.clear()
 
 
 def create(name: str, options: Mapping[str, Any] | None = None) -> Player:

@@ -2,7 +2,8 @@
 
 Results are delivered in task order, whatever order the workers finish in, so the
 database (and the ratings, which depend on order) end up the same with any number of
-workers. A process pool uses all cores by default.
+workers. A process pool uses all cores by default and lives as long as the
+:class:`MatchRunner`, so an event of many rounds starts its workers once.
 """
 
 from __future__ import annotations
@@ -10,6 +11,7 @@ from __future__ import annotations
 import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
+from types import TracebackType
 
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 
@@ -21,16 +23,40 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:
-    """Play ``tasks`` and yield their reports in the order of ``tasks``."""
-    workers = default_workers() if workers is None else workers
-    if workers <= 1 or len(tasks) <= 1:
-        for task in tasks:
-            yield play_task(task)
-        return
-    # A bounded window of tasks in flight keeps memory flat for very large events.
-    window = max(4 * workers, 8)
-    with ProcessPoolExecutor(max_workers=workers) as pool:
+class MatchRunner:
+    """Plays batches of match tasks with ``workers`` processes (1: in this process)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
+
+    def __enter__(self) -> MatchRunner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+    def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
+        """Play ``tasks`` and yield their reports in the order of ``tasks``."""
+        if self.workers <= 1 or len(tasks) <= 1:
+            for task in tasks:
+                yield play_task(task)
+            return
+        if self._pool is None:
+            self._pool = ProcessPoolExecutor(max_workers=self.workers)
+        pool = self._pool
+        # A bounded window of tasks in flight keeps memory flat for very large events.
+        window = max(4 * self.workers, 8)
         pending: dict[int, Future[MatchReport]] = {}
         submitted = 0
         try:
@@ -42,3 +68,9 @@ def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterato
         finally:
             for future in pending.values():
                 future.cancel()
+
+
+def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:
+    """Play ``tasks`` on a runner of its own and yield the reports in task order."""
+    with MatchRunner(workers) as runner:
+        yield from runner.run(tasks)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
+from sqlalchemy import insert
 from sqlmodel import Session, col, func, select
 
 from c8league.ratings import Rating as RatingValue
@@ -55,6 +56,37 @@ def store_result(
     entered_by: str = "engine",
 ) -> None:
     """Write a match's result, its hands and its rating updates (no commit here)."""
+    with session.no_autoflush:
+        _store(
+            session,
+            match,
+            league_id,
+            model,
+            sequence,
+            placements,
+            scores,
+            ended,
+            hands,
+            decisions,
+            forfeit,
+            entered_by,
+        )
+
+
+def _store(
+    session: Session,
+    match: Match,
+    league_id: int,
+    model: RatingModel,
+    sequence: int,
+    placements: Sequence[int],
+    scores: Sequence[int],
+    ended: str,
+    hands: Sequence[HandReport],
+    decisions: int,
+    forfeit: Forfeit | None,
+    entered_by: str,
+) -> None:
     seats = list(
         session.exec(
             select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(col(MatchSeat.seat))
@@ -80,17 +112,21 @@ def store_result(
         seat_row.score = score
         session.add(seat_row)
     assert match.id is not None
-    for number, hand in enumerate(hands, start=1):
-        session.add(
-            HandRow(
-                match_id=match.id,
-                number=number,
-                kind=hand.kind,
-                winners=json.dumps(list(hand.winners)),
-                points=json.dumps(list(hand.points)),
-                penalties=json.dumps(list(hand.penalties)),
-                record=hand.record,
-            )
+    if hands:
+        session.execute(
+            insert(HandRow),
+            [
+                {
+                    "match_id": match.id,
+                    "number": number,
+                    "kind": hand.kind,
+                    "winners": json.dumps(list(hand.winners)),
+                    "points": json.dumps(list(hand.points)),
+                    "penalties": json.dumps(list(hand.penalties)),
+                    "record": hand.record,
+                }
+                for number, hand in enumerate(hands, start=1)
+            ],
         )
     entrant_ids = [s.entrant_id for s in seats]
     forfeited = [forfeit is not None and forfeit.seat == s.seat for s in seats]
@@ -118,20 +154,22 @@ def apply_rating(
     before = [RatingValue(r.mu, r.sigma) for r in rows]
     after = model.rate(before, list(placements), list(forfeited))
     now = utcnow()
+    history = []
     for row, old, new in zip(rows, before, after, strict=True):
         row.mu, row.sigma = new.mu, new.sigma
         row.matches += 1
         session.add(row)
-        session.add(
-            RatingHistory(
-                league_id=league_id,
-                entrant_id=row.entrant_id,
-                match_id=match_id,
-                sequence=sequence,
-                mu_before=old.mu,
-                sigma_before=old.sigma,
-                mu_after=new.mu,
-                sigma_after=new.sigma,
-                created_at=now,
-            )
+        history.append(
+            {
+                "league_id": league_id,
+                "entrant_id": row.entrant_id,
+                "match_id": match_id,
+                "sequence": sequence,
+                "mu_before": old.mu,
+                "sigma_before": old.sigma,
+                "mu_after": new.mu,
+                "sigma_after": new.sigma,
+                "created_at": now,
+            }
         )
+    session.execute(insert(RatingHistory), history)
