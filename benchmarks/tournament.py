@@ -97,7 +97,7 @@ def main() -> None:
         from c8league.players.registry import get
 
         get("montecarlo")
-    except Exception as exc:  # noqa: BLE001 - report and go on
+    except Exception as exc:
         print(f"bot-cup skipped: {exc}")
     else:
         measure("leagues/bot-cup.toml", ROOT / "leagues" / "bot-cup.toml")
