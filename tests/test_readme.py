@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from c8league.players.conformance import check_player
+from c8league.runner.conformance import check_player
 
 README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
 

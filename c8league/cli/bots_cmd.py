@@ -13,7 +13,7 @@ from rich.text import Text
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.players import registry
-from c8league.players.conformance import (
+from c8league.runner.conformance import (
     DEFAULT_GAMES,
     DEFAULT_PRESETS,
     ConformanceReport,

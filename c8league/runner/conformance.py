@@ -13,7 +13,7 @@ seat, and checks that it
 
 From Python::
 
-    from c8league.players.conformance import assert_conforms, check_player
+    from c8league.runner.conformance import assert_conforms, check_player
 
     report = check_player(MyBot, games=5)      # a factory, or a registered name
     print(report.failures())
