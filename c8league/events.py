@@ -82,11 +82,27 @@ def _participants(session: Session, league: League) -> list[Entrant]:
     return league_members(session, league.id, active_only=True)
 
 
+def _first_round_field(session: Session, event_id: int) -> list[int]:
+    """The entrants of an event's first round (seated or with a bye), in id order."""
+    first = session.exec(select(Round).where(Round.event_id == event_id, Round.number == 1)).first()
+    if first is None:
+        return []
+    seated = session.exec(
+        select(MatchSeat.entrant_id)
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(Match.round_id == first.id)
+    ).all()
+    return sorted(set(seated) | set(json.loads(first.byes)))
+
+
 def planned_rounds(session: Session, league: League, event: Event) -> int:
     """How many rounds the event has in all."""
     if event.format == "swiss":
         return event.rounds
-    ids = [e.id for e in _participants(session, league) if e.id is not None]
+    assert event.id is not None
+    ids = _first_round_field(session, event.id) or [
+        e.id for e in _participants(session, league) if e.id is not None
+    ]
     if len(ids) < 2:
         return 0
     return len(_round_robin(tuple(ids), event.table_size, event.cycles, event.seed))
@@ -98,7 +114,20 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     if event.format == "round_robin":
-        return _round_robin(tuple(ids), event.table_size, event.cycles, event.seed)[number - 1]
+        # The schedule is fixed by the entrants of the first round; a withdrawn entrant's
+        # seats are left empty (a table left with one player gives that player a bye).
+        field = _first_round_field(session, event.id) or ids
+        planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
+        active = set(ids)
+        kept_tables: list[tuple[int, ...]] = []
+        kept_byes = [e for e in planned[number - 1].byes if e in active]
+        for planned_table in planned[number - 1].tables:
+            kept = tuple(e for e in planned_table if e in active)
+            if len(kept) >= 2:
+                kept_tables.append(kept)
+            else:
+                kept_byes.extend(kept)
+        return PlannedRound(tuple(kept_tables), tuple(kept_byes))
     tables, byes = _event_results(session, event.id)
     table = standings(ids, tables, byes)
     order = [s.entrant for s in table]

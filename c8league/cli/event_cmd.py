@@ -26,8 +26,15 @@ JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 @app.command("pair")
-def pair(event: EventArg, league: LeagueOpt = None) -> None:
-    """Pair the next round of an event."""
+def pair(
+    event: EventArg,
+    league: LeagueOpt = None,
+    fmt: Annotated[
+        str, typer.Option("--format", help="Sheet format: terminal, csv, html or json.")
+    ] = "terminal",
+    path: Annotated[str | None, typer.Option("--out", help="Write the sheet to this file.")] = None,
+) -> None:
+    """Pair the next round of an event and print its pairing sheet."""
     from c8league import events
     from c8league.storage.repo import get_event
 
@@ -38,6 +45,7 @@ def pair(event: EventArg, league: LeagueOpt = None) -> None:
         session.commit()
         number = round_row.number
     out.print(f"{lg.name}/{ev.name}: round {number} paired")
+    show_sheet(f"{lg.name}/{ev.name}", number, fmt, path)
 
 
 def _run(event: str, league: str | None, workers: int | None, rounds: int | None) -> None:
@@ -167,10 +175,114 @@ def _print_standings(event: str, league: str | None) -> None:
         table.add_row(
             str(s.rank),
             r.name,
-            f"{s.match_points:g}",
+            f"{s.match_points:.2f}".rstrip("0").rstrip("."),
             f"{s.opponents_points:.2f}",
             str(s.game_points),
             str(s.wins),
             str(s.matches + s.byes),
         )
     out.print(table)
+
+
+FormatOpt = Annotated[str, typer.Option("--format", help="terminal, csv, html or json.")]
+OutOpt = Annotated[str | None, typer.Option("--out", help="Write to this file.")]
+
+
+def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:
+    """Print (or write) a round's pairing sheet."""
+    import json
+    from pathlib import Path
+
+    from c8league import club
+    from c8league.errors import UsageError
+
+    sheet = club.pairing_sheet(state.database(), event, round_number)
+    if fmt == "terminal" and path is None:
+        status = "published" if sheet.published else "draft — publish with: c8league event publish"
+        table = Table(
+            title=f"{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
+            caption=f"seat 1 deals first · {status}",
+        )
+        table.add_column("table", justify="right")
+        table.add_column("play to", justify="right")
+        width = max((len(t.seats) for t in sheet.tables), default=2)
+        for seat in range(1, width + 1):
+            table.add_column(f"seat {seat}" + (" (deals)" if seat == 1 else ""))
+        table.add_column("result")
+        for t in sheet.tables:
+            result = " · ".join(f"{p}. {n} {s}" for n, p, s in t.result) or t.status
+            table.add_row(
+                str(t.table), str(t.target), *t.seats, *[""] * (width - len(t.seats)), result
+            )
+        out.print(table)
+        if sheet.byes:
+            out.print("bye: " + ", ".join(sheet.byes))
+        return
+    renderers = {
+        "csv": club.sheet_csv,
+        "html": club.sheet_html,
+        "json": lambda s: json.dumps(s.to_dict(), indent=2) + "\n",
+        "terminal": None,
+    }
+    if fmt not in renderers or renderers[fmt] is None:
+        raise UsageError(f"unknown format {fmt!r}; formats: terminal, csv, html, json")
+    text = renderers[fmt](sheet)  # type: ignore[misc]
+    if path is None:
+        out.file.write(text)
+    else:
+        Path(path).write_text(text, encoding="utf-8")
+        out.print(f"pairing sheet written to {path}")
+
+
+@app.command("sheet")
+def sheet(
+    event: EventArg,
+    round_number: Annotated[
+        int | None, typer.Option("--round", help="Round (default: latest).")
+    ] = None,
+    fmt: FormatOpt = "terminal",
+    path: OutOpt = None,
+) -> None:
+    """The pairing sheet of a round: tables, seats in order, first dealer, target score."""
+    show_sheet(event, round_number, fmt, path)
+
+
+@app.command("swap")
+def swap(
+    event: EventArg,
+    first: Annotated[str, typer.Argument(help="An entrant of the draft round.")],
+    second: Annotated[str, typer.Argument(help="Another entrant of the draft round.")],
+) -> None:
+    """Swap two entrants' seats in the draft round (before it is published)."""
+    from c8league import club
+
+    result = club.swap(state.database(), event, first, second)
+    for line in result.warnings:
+        err.print(f"[yellow]warning:[/] {line}")
+    out.print(f"swapped {first} and {second}")
+    show_sheet(event, None, "terminal", None)
+
+
+@app.command("move")
+def move(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="An entrant of the draft round.")],
+    table: Annotated[int, typer.Option("--table", help="The table to move to.")],
+) -> None:
+    """Move an entrant to another table of the draft round."""
+    from c8league import club
+
+    result = club.move(state.database(), event, name, table)
+    for line in result.warnings:
+        err.print(f"[yellow]warning:[/] {line}")
+    out.print(f"moved {name} to table {table}")
+    show_sheet(event, None, "terminal", None)
+
+
+@app.command("publish")
+def publish(event: EventArg) -> None:
+    """Publish the draft round: its tables are fixed and results may be entered."""
+    from c8league import club
+
+    number = club.publish(state.database(), event)
+    out.print(f"round {number} of {event} published")

@@ -16,6 +16,9 @@ from c8league.cli import (
     league_cmd,
     play_cmd,
     players_cmd,
+    ratings_cmd,
+    report_cmd,
+    result_cmd,
     rules_cmd,
     state,
 )
@@ -36,8 +39,11 @@ app.command("init")(init_cmd.init)
 app.add_typer(league_cmd.app, name="league")
 app.add_typer(players_cmd.app, name="players")
 app.add_typer(event_cmd.app, name="event")
+app.add_typer(result_cmd.app, name="result")
 app.add_typer(bots_cmd.app, name="bots")
 app.command("play")(play_cmd.play)
+app.add_typer(ratings_cmd.app, name="ratings")
+app.command("report")(report_cmd.report)
 # --- end of sub-apps ---
 
 

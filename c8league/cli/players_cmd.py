@@ -71,3 +71,27 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
 
     what = remove_player(state.database(), name)
     out.print(f"player [bold]{name}[/] {what}")
+
+
+@app.command("withdraw")
+def withdraw(
+    name: Annotated[str, typer.Argument(help="Player name.")],
+    league: Annotated[str, typer.Option(help="The league to withdraw from.")],
+) -> None:
+    """Withdraw from a league: no more pairings; results stay."""
+    from c8league import club
+
+    club.withdraw(state.database(), league, name)
+    out.print(f"{name} withdrawn from {league}: not paired from the next round")
+
+
+@app.command("reinstate")
+def reinstate(
+    name: Annotated[str, typer.Argument(help="Player name.")],
+    league: Annotated[str, typer.Option(help="The league.")],
+) -> None:
+    """Undo a withdrawal: paired again from the next round."""
+    from c8league import club
+
+    club.reinstate(state.database(), league, name)
+    out.print(f"{name} is back in {league} from the next round")

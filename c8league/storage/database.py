@@ -1,8 +1,10 @@
 """Opening a database: SQLite file by default, any SQLAlchemy URL (PostgreSQL) by option.
 
 SQLite runs in WAL mode with a busy timeout, so a second c8league process reading or
-writing at the same time waits instead of failing. The schema carries a version: an
-older database is upgraded on open, a newer one is refused.
+writing at the same time waits instead of failing. PostgreSQL (``postgresql://…``) is
+opened with psycopg 3; an advisory lock lets one process at a time create or upgrade
+its schema. The schema carries a version: an older database is upgraded on open, a
+newer one is refused.
 """
 
 from __future__ import annotations
@@ -20,7 +22,7 @@ from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine, select
 
 from c8league.errors import StorageError
-from c8league.storage import models
+from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
 
 DEFAULT_URL = "sqlite:///c8league.db"
@@ -99,11 +101,17 @@ def _engine(url: str) -> Engine:
             cur.close()
 
         return engine
+    if postgres.is_postgres(url):
+        url = postgres.engine_url(url)
+        postgres.require_driver(url)
+        postgres.widen_columns(SQLModel.metadata)
     return create_engine(url, pool_pre_ping=True)
 
 
 def _prepare(conn: Any, url: str) -> None:
     """Create a fresh schema, upgrade an older one, refuse a newer one."""
+    if conn.dialect.name == "postgresql":
+        postgres.lock_schema(conn)
     tables = set(inspect(conn).get_table_names())
     if not tables:
         SQLModel.metadata.create_all(conn)

@@ -12,14 +12,45 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import text
+from sqlalchemy import (
+    Column,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    MetaData,
+    String,
+    Table,
+    Text,
+    text,
+)
 
 from c8league.errors import StorageError
 
 Step = Callable[[Any], None]
 
+
+def _v2_result_audit(conn: Any) -> None:
+    """Version 2: the audit trail of results entered, corrected and voided by hand."""
+    meta = MetaData()
+    Table("match", meta, Column("id", Integer, primary_key=True))
+    table = Table(
+        "result_audit",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("match_id", Integer, ForeignKey("match.id"), nullable=False),
+        Column("action", String(16), nullable=False),
+        Column("before", Text, nullable=True),
+        Column("after", Text, nullable=True),
+        Column("note", String(512), nullable=False),
+        Column("at", DateTime, nullable=False),
+    )
+    Index("ix_result_audit_match_id", table.c.match_id)
+    table.create(conn)
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
-STEPS: dict[int, Step] = {}
+STEPS: dict[int, Step] = {2: _v2_result_audit}
 
 
 def upgrade(conn: Any, version: int) -> None:

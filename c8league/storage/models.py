@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
 
 
 def utcnow() -> datetime:
@@ -184,3 +184,18 @@ class RatingHistory(SQLModel, table=True):
     mu_after: float
     sigma_after: float
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class ResultAudit(SQLModel, table=True):
+    """The audit trail of results entered by hand: every add, edit and void, with the
+    values before and after (JSON) and when."""
+
+    __tablename__ = "result_audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", index=True)
+    action: str = Field(max_length=16)  # add, edit, void
+    before: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    note: str = Field(default="", max_length=512)
+    at: datetime = Field(default_factory=utcnow)

@@ -54,8 +54,10 @@ def store_result(
     decisions: int = 0,
     forfeit: Forfeit | None = None,
     entered_by: str = "engine",
+    rate: bool = True,
 ) -> None:
-    """Write a match's result, its hands and its rating updates (no commit here)."""
+    """Write a match's result, its hands and (unless ``rate`` is false, for a caller that
+    rebuilds the ratings itself) its rating updates. No commit here."""
     with session.no_autoflush:
         _store(
             session,
@@ -70,6 +72,7 @@ def store_result(
             decisions,
             forfeit,
             entered_by,
+            rate,
         )
 
 
@@ -86,6 +89,7 @@ def _store(
     decisions: int,
     forfeit: Forfeit | None,
     entered_by: str,
+    rate: bool,
 ) -> None:
     seats = list(
         session.exec(
@@ -128,6 +132,10 @@ def _store(
                 for number, hand in enumerate(hands, start=1)
             ],
         )
+    if not rate:
+        return
+    if not rate:
+        return
     entrant_ids = [s.entrant_id for s in seats]
     forfeited = [forfeit is not None and forfeit.seat == s.seat for s in seats]
     apply_rating(session, league_id, match.id, sequence, model, entrant_ids, placements, forfeited)

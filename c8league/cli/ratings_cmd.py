@@ -1,0 +1,156 @@
+"""``c8league ratings``: the leaderboard, rebuilding ratings from results, predictions."""
+
+from __future__ import annotations
+
+import sys
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from c8league.cli import state
+from c8league.cli.output import out, print_json
+from c8league.errors import UsageError
+
+app = typer.Typer(
+    help="Ratings: the leaderboard, rebuilding from results, predictions.", no_args_is_help=True
+)
+
+LeagueArg = Annotated[
+    str | None, typer.Argument(help="The league (default: the database's only league).")
+]
+JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+@app.command("show")
+def show(
+    league: LeagueArg = None,
+    as_json: JsonOpt = False,
+    as_csv: Annotated[bool, typer.Option("--csv", help="Print CSV (one header row).")] = False,
+    provisional: Annotated[
+        int, typer.Option(help="Mark entrants with fewer rated matches as provisional.", min=0)
+    ] = 10,
+    top: Annotated[int | None, typer.Option(help="Show only the first N.", min=1)] = None,
+) -> None:
+    """The leaderboard, sorted by the conservative rating μ − 3σ."""
+    from c8league.rating_store import leaderboard, model_for, resolve_league
+    from c8league.reports.formats import render_csv
+    from c8league.reports.records import CSV_HEADERS, leaderboard_records
+    from c8league.reports.terminal import table_of
+    from c8league.reports.views import leaderboard_view
+
+    if as_json and as_csv:
+        raise UsageError("choose one of --json and --csv")
+    with state.database().session() as session:
+        lg = resolve_league(session, league)
+        assert lg.id is not None
+        model = model_for(lg)
+        rows = leaderboard(session, lg.id, model=model, provisional=provisional)
+    rows = rows[:top] if top is not None else rows
+    if as_json:
+        print_json(
+            {
+                "league": lg.name,
+                "title": lg.title,
+                "rating_system": model.version(),
+                "parameters": model.parameters(),
+                "provisional_below": provisional,
+                "entrants": leaderboard_records(rows),
+            }
+        )
+    elif as_csv:
+        sys.stdout.write(render_csv(CSV_HEADERS["leaderboard"], leaderboard_records(rows)))
+    else:
+        view = leaderboard_view(rows, provisional)
+        view.title = f"{lg.title or lg.name}: ratings ({model.version()})"
+        out.print(table_of(view))
+        out.print(view.caption, style="dim")
+
+
+@app.command("rebuild")
+def rebuild(
+    league: LeagueArg = None,
+    from_sequence: Annotated[
+        int | None,
+        typer.Option("--from", help="Recompute only from this result's sequence number on.", min=1),
+    ] = None,
+) -> None:
+    """Recompute the ratings from the stored results, in the order they count."""
+    from c8league.rating_store import rebuild_ratings, resolve_league
+
+    with state.database().session() as session:
+        lg = resolve_league(session, league)
+        assert lg.id is not None
+        summary = rebuild_ratings(session, lg.id, from_sequence)
+        session.commit()
+    start = f" from #{from_sequence}" if from_sequence is not None else ""
+    out.print(
+        f"{lg.name}: ratings rebuilt{start} from {summary.matches} matches, "
+        f"{summary.entrants} entrants rated ({summary.seconds:.2f} s)"
+    )
+
+
+@app.command("predict")
+def predict(
+    entrants: Annotated[list[str], typer.Argument(help="The entrants at the table.")],
+    league: Annotated[
+        str | None, typer.Option(help="The league whose ratings to use (default: the only one).")
+    ] = None,
+    samples: Annotated[int, typer.Option(help="Simulated matches.", min=100)] = 20000,
+    as_json: JsonOpt = False,
+) -> None:
+    """The match quality of a table and each entrant's chance to finish first."""
+    from c8league.rating_store import league_for_entrants, predict_table, resolve_league
+
+    with state.database().session() as session:
+        lg = (
+            resolve_league(session, league)
+            if league is not None
+            else league_for_entrants(session, entrants)
+        )
+        prediction = predict_table(session, lg, entrants, samples=samples)
+    if as_json:
+        print_json(
+            {
+                "league": prediction.league,
+                "quality": prediction.quality,
+                "samples": prediction.samples,
+                "entrants": [
+                    {
+                        "name": r.name,
+                        "mu": r.mu,
+                        "sigma": r.sigma,
+                        "rated": r.rated,
+                        "win_probability": r.win_probability,
+                    }
+                    for r in prediction.rows
+                ],
+            }
+        )
+        return
+    table = Table(
+        title=f"{prediction.league}: a table of {len(prediction.rows)}",
+        title_justify="left",
+        caption=f"match quality {prediction.quality:.3f} (0 one-sided … 1 even); "
+        f"chances from {prediction.samples} simulated matches"
+        + (
+            "; * not rated yet (initial rating)"
+            if not all(r.rated for r in prediction.rows)
+            else ""
+        ),
+        caption_justify="left",
+    )
+    table.add_column("entrant")
+    for header in ("μ", "σ", "P(first)"):
+        table.add_column(header, justify="right")
+    table.add_column("")
+    for r in prediction.rows:
+        bar = "█" * round(20 * r.win_probability)
+        table.add_row(
+            r.name + ("" if r.rated else " *"),
+            f"{r.mu:.2f}",
+            f"{r.sigma:.2f}",
+            f"{100 * r.win_probability:.1f}%",
+            bar,
+        )
+    out.print(table)
