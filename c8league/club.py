@@ -813,3 +813,110 @@ __all__ = [
     "void_result",
     "withdraw",
 ]
+
+
+# -- a person against the league's bots ------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SeatedMatch:
+    """A pending match of a published round where one person sits with bots only."""
+
+    match_id: int
+    table: int
+    round: int
+    rules: str
+    seed: int
+    names: tuple[str, ...]
+    plugins: tuple[tuple[str, str] | None, ...]
+    """(plugin, options JSON) per seat; None for the person."""
+    person_seat: int
+
+
+def person_match(db: Database, event_name: str, person: str) -> SeatedMatch:
+    """The pending table of the latest published round where ``person`` sits with bots."""
+    with db.session() as session:
+        _, event = get_event(session, event_name)
+        round_row = _round(session, event, None)
+        if not round_row.published:
+            raise UsageError(f"round {round_row.number} of {event.name!r} is not published yet")
+        entrant = get_entrant(session, person)
+        rows = session.exec(
+            select(Match, MatchSeat.seat)
+            .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+            .where(Match.round_id == round_row.id, MatchSeat.entrant_id == entrant.id)
+        ).all()
+        if not rows:
+            raise NotFoundError(f"{person} has no table in round {round_row.number}")
+        match, seat = rows[0]
+        if match.status != "pending":
+            raise UsageError(f"{person}'s table {match.table_no} already has a result")
+        seated = session.exec(
+            select(Entrant)
+            .join(MatchSeat, col(MatchSeat.entrant_id) == col(Entrant.id))
+            .where(MatchSeat.match_id == match.id)
+            .order_by(col(MatchSeat.seat))
+        ).all()
+        others = [e.name for i, e in enumerate(seated) if i != seat and e.plugin is None]
+        if others:
+            raise UsageError(
+                f"table {match.table_no} also seats {', '.join(others)}: play it at the table "
+                "and enter the result with: c8league result add"
+            )
+        assert match.id is not None
+        return SeatedMatch(
+            match_id=match.id,
+            table=match.table_no,
+            round=round_row.number,
+            rules=match.rules,
+            seed=match.seed,
+            names=tuple(e.name for e in seated),
+            plugins=tuple(
+                None if i == seat or e.plugin is None else (e.plugin, e.options)
+                for i, e in enumerate(seated)
+            ),
+            person_seat=seat,
+        )
+
+
+def store_played(db: Database, seated: SeatedMatch, outcome: Any) -> None:
+    """Store the outcome (``c8league.runner.loop.MatchOutcome``) of a match played in the
+    terminal, like any other result of the event."""
+    from c8league.rating_store import model_for
+
+    hands = tuple(
+        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
+        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
+    )
+    with db.session() as session:
+        match = session.get(Match, seated.match_id)
+        assert match is not None
+        if match.status != "pending":
+            raise UsageError(f"table {seated.table} got a result meanwhile; nothing stored")
+        event = session.get(Event, match.event_id)
+        assert event is not None
+        league = session.get(League, event.league_id)
+        assert league is not None and league.id is not None
+        store_result(
+            session,
+            match=match,
+            league_id=league.id,
+            model=model_for(league),
+            sequence=next_sequence(session, league.id),
+            placements=outcome.result.placements,
+            scores=outcome.result.scores,
+            ended=outcome.result.ended,
+            hands=hands,
+            decisions=outcome.decisions,
+            forfeit=outcome.forfeit,
+            entered_by="play",
+        )
+        _audit(
+            session,
+            match,
+            "add",
+            None,
+            {"scores": dict(zip(seated.names, outcome.result.scores, strict=True))},
+            "played in the terminal",
+        )
+        session.commit()

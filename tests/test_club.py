@@ -305,3 +305,48 @@ def test_withdrawal_late_entry_and_byes(club: Path, capsys: pytest.CaptureFixtur
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows["Ada"]["matches"] == 1  # results stay after a withdrawal
     assert rows["Zoe"]["match_points"] == 0  # a late entrant starts from nothing
+
+
+MIXED = """
+name = "mixed"
+table_size = 4
+entrants = [{ name = "Pat" }, { name = "Bot A", bot = "greedy" },
+            { name = "Bot B", bot = "greedy" }, { name = "Bot C", bot = "random" }]
+[[events]]
+name = "night"
+format = "swiss"
+rounds = 2
+seed = 3
+played_by = "people"
+"""
+
+
+def test_a_person_plays_the_league_bots_and_the_result_is_stored(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from c8league.cli import play_cmd
+    from c8league.players import registry
+    from c8league.players.greedy import GreedyPlayer
+    from c8league.players.random_player import RandomPlayer
+
+    from tests.test_terminal import first_move
+
+    league = tmp_path / "mixed.toml"
+    league.write_text(MIXED)
+    db = tmp_path / "mixed.db"
+    with registry.only_registered({"greedy": GreedyPlayer, "random": RandomPlayer}):
+        assert run(db, "league", "import", str(league)) == 0
+        assert run(db, "event", "pair", "night") == 0
+        assert run(db, "play", "--event", "night", "--name", "Pat") == 2
+        assert "not published" in capsys.readouterr().err
+        assert run(db, "event", "publish", "night") == 0
+        monkeypatch.setattr(play_cmd, "input_function", first_move)
+        assert run(db, "play", "--league", "mixed", "--event", "night", "--name", "Pat") == 0
+        assert "stored in the event" in capsys.readouterr().out
+        assert run(db, "play", "--event", "night", "--name", "Pat") == 2
+        assert "already has a result" in capsys.readouterr().err
+    con = sqlite3.connect(db)
+    assert con.execute("SELECT status, entered_by, hands > 0 FROM match").fetchall() == [
+        ("done", "play", 1)
+    ]
+    assert con.execute("SELECT count(*) FROM rating_history").fetchone()[0] == 4

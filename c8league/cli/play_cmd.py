@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import secrets
 from collections.abc import Callable
 from typing import Annotated
@@ -76,8 +77,22 @@ def play(
         int | None, typer.Option(help="Match seed: the same seed deals the same cards.")
     ] = None,
     name: Annotated[str, typer.Option(help="Your name at the table.")] = "you",
+    league: Annotated[
+        str | None, typer.Option(help="With --event: the league of the event.")
+    ] = None,
+    event: Annotated[
+        str | None,
+        typer.Option(
+            help="Play your table of this event's current round against its bots (--name is "
+            "your registered name); the result is stored in the event."
+        ),
+    ] = None,
 ) -> None:
-    """Play one match in the terminal against bots, to the target score (you sit in seat 0)."""
+    """Play one match in the terminal against bots, to the target score (you sit in seat 0).
+    With --event, play your seat of a league event's table of bots; the result is stored."""
+    if event is not None:
+        _play_event(f"{league}/{event}" if league else event, name)
+        return
     rule_set = Rules.from_options(rules, parse_assignments(assignments or []))
     bots = parse_bots(vs or ["greedy"])
     rule_set.check_table(1 + len(bots))
@@ -110,3 +125,48 @@ def play(
                 style="red",
             )
         )
+
+
+def _play_event(event: str, name: str) -> None:
+    """Play the person's table of an event against the league's bots and store it."""
+    from c8league import club
+    from c8league.cli import state
+
+    db = state.database()
+    seated = club.person_match(db, event, name)
+    rule_set = Rules.from_json(seated.rules)
+    players: list[Player] = []
+    for spec in seated.plugins:
+        if spec is None:
+            players.append(
+                TerminalPlayer(
+                    player_name=name,
+                    seat_names=",".join(seated.names),
+                    console=out,
+                    input=input_function,
+                )
+            )
+        else:
+            plugin, options = spec
+            players.append(registry.create(plugin, json.loads(options)))
+    out.print(
+        Text.assemble(
+            ("Crazy Eights", "bold"),
+            f" · {event}, round {seated.round}, table {seated.table} · seed {seated.seed}\n",
+            "seats: " + ", ".join(seated.names) + ". Type ? for help.",
+        )
+    )
+    try:
+        outcome = play_match(rule_set, players, seated.seed)
+    except KeyboardInterrupt:
+        err.print(Text("match abandoned: nothing stored", style="bold red"))
+        raise typer.Exit(130) from None
+    club.store_played(db, seated, outcome)
+    order = sorted(range(len(seated.names)), key=lambda i: outcome.result.placements[i])
+    out.print(
+        "stored in the event: "
+        + " · ".join(
+            f"{outcome.result.placements[i]}. {seated.names[i]} {outcome.result.scores[i]}"
+            for i in order
+        )
+    )
