@@ -328,7 +328,6 @@ def test_a_person_plays_the_league_bots_and_the_result_is_stored(
     from c8league.players import registry
     from c8league.players.greedy import GreedyPlayer
     from c8league.players.random_player import RandomPlayer
-
     from tests.test_terminal import first_move
 
     league = tmp_path / "mixed.toml"
