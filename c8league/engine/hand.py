@@ -612,6 +612,8 @@ class Hand:
         self.passes = 0
         was_wild = top.rank == self.wild_ranks[p]
         left = len(hand)
+        self.suit = move.suit if was_wild and move.suit is not None else top.suit
+        self.wild_top = was_wild
         if left == 0:
             if not self.rules.countdown:
                 # Going out: the special effect of the winner's last card is ignored.
@@ -626,8 +628,6 @@ class Hand:
             self._draw_cards(p, self.scores[p])
         elif left == 1 and self._last_card and not move.announce:
             self._draw_cards(p, 2)  # the last-card penalty
-        self.suit = move.suit if was_wild and move.suit is not None else top.suit
-        self.wild_top = was_wild
         skips = self._effects(cards)
         self._end_turn(p, (p + self.direction * (1 + skips)) % self.n)
 

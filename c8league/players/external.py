@@ -171,6 +171,8 @@ class ExternalPlayer(BasePlayer):
         )
 
     def end_match(self, result: MatchResult) -> None:
+        """Send ``match_end`` then ``quit`` and close the bot's input, so that every bot
+        at the table is already leaving when the players are closed one by one."""
         if not self._active():
             return
         self._notify(
@@ -186,6 +188,8 @@ class ExternalPlayer(BasePlayer):
                 }
             )
         )
+        self._write_now(b'{"type":"quit"}\n')
+        self._close_input()
 
     def close(self) -> None:
         """End the bot: ``quit``, close its input, kill it (and anything it started) if
@@ -286,7 +290,7 @@ class ExternalPlayer(BasePlayer):
             return
         try:
             if proc.returncode is None:
-                if self._active():
+                if self._active() and self._in is not None:  # not told by end_match
                     self._write_now(b'{"type":"quit"}\n')
                 self._close_input()
                 if grace > 0:
@@ -333,7 +337,9 @@ class ExternalPlayer(BasePlayer):
             if remaining <= 0:
                 return False
             if self._pidfd >= 0:  # readable when the process exits
-                select.select([self._pidfd], [], [], remaining)
+                poll = select.poll()
+                poll.register(self._pidfd, select.POLLIN)
+                poll.poll(remaining * 1000)
             else:
                 time.sleep(min(delay, remaining))
                 delay = min(delay * 2, 0.02)
@@ -376,7 +382,7 @@ class ExternalPlayer(BasePlayer):
             self._in = None
 
     def _receive(self, kind: str, deadline: float, late: str) -> dict[str, Any]:
-        line = self._read_line(deadline, late)
+        line = self._read_line(deadline, late, f"before answering the {kind} request")
         try:
             message = json.loads(line)
         except ValueError:
@@ -385,7 +391,7 @@ class ExternalPlayer(BasePlayer):
             self._fail("protocol", f'expected {{"type":"{kind}", ...}}, got {_clip(line)}')
         return message
 
-    def _read_line(self, deadline: float, late: str) -> bytes:
+    def _read_line(self, deadline: float, late: str, when: str) -> bytes:
         buffer = self._buffer
         assert self._selector is not None
         while True:
@@ -402,7 +408,7 @@ class ExternalPlayer(BasePlayer):
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 if self._reap(0):
-                    self._ended("before answering")
+                    self._ended(when)
                 hint = ""
                 if buffer:
                     hint = f" (it wrote {len(buffer)} bytes without a newline)"
@@ -412,7 +418,7 @@ class ExternalPlayer(BasePlayer):
             if self._selector.select(remaining):
                 chunk = self._read_chunk()
                 if not chunk:
-                    self._ended("before answering")
+                    self._ended(when)
                 buffer += chunk
 
     def _read_chunk(self) -> bytes:
@@ -462,10 +468,12 @@ class ExternalPlayer(BasePlayer):
 
     # -- faults ----------------------------------------------------------------------
 
-    def _fail(self, reason: str, detail: str) -> NoReturn:
+    def _fail(self, reason: str, detail: str, *, stop: bool = False) -> NoReturn:
+        """Record the fault, tell the bot, and raise; a bot that is stuck (or already
+        dead) is stopped at once, any other gets :attr:`grace_time` in :meth:`close`."""
         self._fault = PlayerFault(reason, detail + self._log_note())
         self._tell_error(reason, detail)
-        if reason == "timeout":
+        if stop or reason == "timeout":
             self._stop(0.0)
         raise PlayerFault(reason, self._fault.detail)
 
@@ -478,8 +486,7 @@ class ExternalPlayer(BasePlayer):
     def _ended(self, when: str) -> NoReturn:
         """The bot closed its output or its input: it has exited (or is about to)."""
         if not self._reap(1.0):
-            self._stop(0.0)
-            self._fail("crash", f"the bot closed its output {when}")
+            self._fail("crash", f"the bot closed its output {when}", stop=True)
         code = self.returncode
         assert code is not None
         if code < 0:
@@ -497,8 +504,7 @@ class ExternalPlayer(BasePlayer):
             reason = "memory"
         line = _marker_line(tail, marker) if marker else _last_line(tail)
         said = f"; stderr: {line}" if line else ""
-        self._stop(0.0)
-        self._fail(reason, f"the bot {how} {when}{said}")
+        self._fail(reason, f"the bot {how} {when}{said}", stop=True)
 
     # -- the log of standard error -------------------------------------------------------
 

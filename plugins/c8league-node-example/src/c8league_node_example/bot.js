@@ -1,0 +1,109 @@
+#!/usr/bin/env node
+// An example c8league bot in Node.js, with no dependencies.
+//
+// It speaks the c8league external-player protocol (docs/protocol.md): one JSON
+// object per line on standard input and output. Its play:
+//   1. a play matching the suit to follow, not of its wild rank (the most cards);
+//   2. else any other play that is not a wild card;
+//   3. else a wild card, nominating the suit it holds most of;
+//   4. else draw, else pass.
+// It always announces "last card" when the rules offer the call.
+"use strict";
+
+const readline = require("readline");
+
+const NAME = "node-example";
+const VERSION = "0.1.0";
+
+function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");
+}
+
+// Card text is rank then suit: "QS", "10H", "8D".
+const suitOf = (card) => card.slice(-1);
+const rankOf = (card) => card.slice(0, -1);
+
+// "9C+9D", "8H:S", "5S!" -> { text, cards, suit, announce }
+function parsePlay(text) {
+  let body = text;
+  const announce = body.endsWith("!");
+  if (announce) body = body.slice(0, -1);
+  const [cards, suit] = body.split(":");
+  return { text, cards: cards.split("+"), suit: suit || null, announce };
+}
+
+// Of moves that nominate a suit, the one naming the suit most common in `cards`.
+function bestNomination(cards, moves, nominated) {
+  const count = {};
+  for (const card of cards) count[suitOf(card)] = (count[suitOf(card)] || 0) + 1;
+  let best = moves[0];
+  for (const move of moves) {
+    if ((count[nominated(move)] || 0) > (count[nominated(best)] || 0)) best = move;
+  }
+  return best;
+}
+
+function choose(obs, legal) {
+  // The dealer names the suit when the starter card is wild.
+  const nominations = legal.filter((m) => m.startsWith("nominate:"));
+  if (nominations.length > 0) {
+    return bestNomination(obs.hand, nominations, (m) => m.slice("nominate:".length));
+  }
+
+  // Plays, keeping only the variant that announces "last card" when there is one.
+  const offered = new Set(legal);
+  const plays = legal
+    .filter((m) => m !== "draw" && m !== "pass")
+    .filter((m) => m.endsWith("!") || !offered.has(m + "!"))
+    .map(parsePlay);
+
+  const wild = obs.wild_ranks[obs.seat]; // "8" in most rule sets; null: no wild cards
+  const isWild = (p) => wild !== null && rankOf(p.cards[p.cards.length - 1]) === wild;
+  const plain = plays.filter((p) => !isWild(p));
+  const matching = plain.filter((p) => obs.suit !== null && suitOf(p.cards[0]) === obs.suit);
+
+  const candidates = matching.length > 0 ? matching : plain;
+  if (candidates.length > 0) {
+    // Shed as many cards as possible.
+    return candidates.reduce((a, b) => (b.cards.length > a.cards.length ? b : a)).text;
+  }
+  if (plays.length > 0) {
+    const wildCard = plays[0].cards.join("+");
+    const variants = plays.filter((p) => p.cards.join("+") === wildCard);
+    const withSuit = variants.filter((p) => p.suit !== null);
+    if (withSuit.length === 0) return variants[0].text;
+    const rest = [...obs.hand];
+    for (const card of variants[0].cards) rest.splice(rest.indexOf(card), 1);
+    return bestNomination(rest, withSuit, (p) => p.suit).text;
+  }
+  if (offered.has("draw")) return "draw";
+  if (offered.has("pass")) return "pass";
+  return legal[0];
+}
+
+const input = readline.createInterface({ input: process.stdin, terminal: false });
+
+input.on("line", (line) => {
+  if (line.trim() === "") return;
+  const message = JSON.parse(line);
+  switch (message.type) {
+    case "hello":
+      // This bot never reads the history of play, so it asks for the new moves
+      // only ("history": "new"), which keeps each request short.
+      send({ type: "hello", name: NAME, version: VERSION, history: "new" });
+      break;
+    case "move":
+      send({ type: "move", move: choose(message.observation, message.legal) });
+      break;
+    case "error":
+      process.stderr.write(`c8league stopped the bot: ${message.reason}: ${message.message}\n`);
+      break;
+    case "quit":
+      input.close();
+      break;
+    default: // hand_start, hand_end, match_end: notices, no answer
+      break;
+  }
+});
+
+input.on("close", () => process.exit(0));
