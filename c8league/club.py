@@ -611,75 +611,71 @@ def _write(
     )
 
 
-def add_result(
-    db: Database,
-    event_name: str,
-    table: int,
-    *,
-    round_number: int | None = None,
-    scores: Mapping[str, int] | None = None,
-    hands: Sequence[EnteredHand] | None = None,
-    forfeit: str | None = None,
-    note: str = "",
-) -> CheckedResult:
-    """Enter the result of a published table; it counts for ratings from now on."""
-    with db.session() as session:
-        league, event = get_event(session, event_name)
-        match = _table_match(session, event, table, round_number)
-        if match.status != "pending":
+@dataclass(frozen=True)
+class Entry:
+    """A result as entered: final scores or hand-by-hand scores, and who left, if anyone."""
+
+    scores: Mapping[str, int] | None = None
+    hands: Sequence[EnteredHand] | None = None
+    forfeit: str | None = None
+    note: str = ""
+
+
+def _open_table(
+    session: Session, event_name: str, table: int, round_number: int | None, status: str
+) -> tuple[League, Match]:
+    """The league and match of a published table, which must have ``status``."""
+    league, event = get_event(session, event_name)
+    match = _table_match(session, event, table, round_number)
+    if match.status != status:
+        if status == "pending":
             raise ResultError(
                 f"table {table} already has a result ({match.status}); use result edit or void"
             )
-        seats = _seat_names(session, match)
-        checked = check_result(
-            seats,
-            Rules.from_json(match.rules),
-            scores=scores,
-            hands=hands,
-            forfeit=forfeit,
-            where=f"table {table}",
-        )
-        assert league.id is not None
-        _write(session, league, match, checked, next_sequence(session, league.id))
-        _audit(session, match, "add", None, checked.to_dict(), note)
+        raise ResultError(f"table {table} has no result to change ({match.status})")
+    assert league.id is not None
+    return league, match
+
+
+def _check_entry(session: Session, match: Match, entry: Entry) -> CheckedResult:
+    return check_result(
+        _seat_names(session, match),
+        Rules.from_json(match.rules),
+        scores=entry.scores,
+        hands=entry.hands,
+        forfeit=entry.forfeit,
+        where=f"table {match.table_no}",
+    )
+
+
+def add_result(
+    db: Database, event_name: str, table: int, entry: Entry, *, round_number: int | None = None
+) -> CheckedResult:
+    """Enter the result of a published table; it counts for ratings from now on."""
+    with db.session() as session:
+        league, match = _open_table(session, event_name, table, round_number, "pending")
+        checked = _check_entry(session, match, entry)
+        _write(session, league, match, checked, next_sequence(session, league.id or 0))
+        _audit(session, match, "add", None, checked.to_dict(), entry.note)
         session.commit()
         return checked
 
 
 def edit_result(
-    db: Database,
-    event_name: str,
-    table: int,
-    *,
-    round_number: int | None = None,
-    scores: Mapping[str, int] | None = None,
-    hands: Sequence[EnteredHand] | None = None,
-    forfeit: str | None = None,
-    note: str = "",
+    db: Database, event_name: str, table: int, entry: Entry, *, round_number: int | None = None
 ) -> CheckedResult:
     """Correct a stored result; it keeps its place in the order of results, and the
     ratings are recomputed from it on."""
     with db.session() as session:
-        league, event = get_event(session, event_name)
-        match = _table_match(session, event, table, round_number)
-        if match.status != "done":
-            raise ResultError(f"table {table} has no result to edit ({match.status})")
+        league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
-        seats = _seat_names(session, match)
-        checked = check_result(
-            seats,
-            Rules.from_json(match.rules),
-            scores=scores,
-            hands=hands,
-            forfeit=forfeit,
-            where=f"table {table}",
-        )
+        checked = _check_entry(session, match, entry)
         sequence = match.sequence
-        assert sequence is not None and league.id is not None
+        assert sequence is not None
         _clear(session, match)
         _write(session, league, match, checked, sequence, rate=False)
-        rebuild_ratings(session, league.id, from_sequence=sequence)
-        _audit(session, match, "edit", before, checked.to_dict(), note)
+        rebuild_ratings(session, league.id or 0, from_sequence=sequence)
+        _audit(session, match, "edit", before, checked.to_dict(), entry.note)
         session.commit()
         return checked
 
@@ -689,17 +685,14 @@ def void_result(
 ) -> None:
     """Void a stored result: it no longer counts for standings or ratings (recomputed)."""
     with db.session() as session:
-        league, event = get_event(session, event_name)
-        match = _table_match(session, event, table, round_number)
-        if match.status != "done":
-            raise ResultError(f"table {table} has no result to void ({match.status})")
+        league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
         sequence = match.sequence
-        assert sequence is not None and league.id is not None
+        assert sequence is not None
         _clear(session, match)
         match.status = "void"
         session.add(match)
-        rebuild_ratings(session, league.id, from_sequence=sequence)
+        rebuild_ratings(session, league.id or 0, from_sequence=sequence)
         _audit(session, match, "void", before, None, note)
         session.commit()
 
@@ -796,6 +789,7 @@ def reinstate(db: Database, league_name: str, name: str) -> None:
 
 __all__ = [
     "EnteredHand",
+    "Entry",
     "Sheet",
     "add_result",
     "audit_trail",

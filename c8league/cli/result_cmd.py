@@ -84,6 +84,24 @@ def _show(checked: object) -> None:
     )
 
 
+def _enter(
+    action: str,
+    event: str,
+    table: int,
+    round_number: int | None,
+    scores: str | None,
+    hands: str | None,
+    forfeit: str | None,
+    note: str,
+) -> None:
+    from c8league import club
+
+    parsed_scores, parsed_hands = _gather(event, table, round_number, scores, hands)
+    entry = club.Entry(parsed_scores, parsed_hands, forfeit, note)
+    store = club.add_result if action == "add" else club.edit_result
+    _show(store(state.database(), event, table, entry, round_number=round_number))
+
+
 @app.command("add")
 def add(
     event: EventArg,
@@ -96,20 +114,7 @@ def add(
 ) -> None:
     """Enter a table's final scores (or hand-by-hand scores; totals are computed).
     Without --scores or --hands, the scores are asked for, player by player."""
-    from c8league import club
-
-    parsed_scores, parsed_hands = _gather(event, table, round_number, scores, hands)
-    checked = club.add_result(
-        state.database(),
-        event,
-        table,
-        round_number=round_number,
-        scores=parsed_scores,
-        hands=parsed_hands,
-        forfeit=forfeit,
-        note=note,
-    )
-    _show(checked)
+    _enter("add", event, table, round_number, scores, hands, forfeit, note)
 
 
 @app.command("edit")
@@ -123,20 +128,7 @@ def edit(
     note: NoteOpt = "",
 ) -> None:
     """Correct a stored result; standings and ratings are recomputed from it on."""
-    from c8league import club
-
-    parsed_scores, parsed_hands = _gather(event, table, round_number, scores, hands)
-    checked = club.edit_result(
-        state.database(),
-        event,
-        table,
-        round_number=round_number,
-        scores=parsed_scores,
-        hands=parsed_hands,
-        forfeit=forfeit,
-        note=note,
-    )
-    _show(checked)
+    _enter("edit", event, table, round_number, scores, hands, forfeit, note)
 
 
 @app.command("void")
