@@ -1,12 +1,16 @@
 """Minimum-cost perfect matchings for 2-player Swiss rounds.
 
 Entrants are numbered ``0 .. n - 1`` in standing order and ``cost(i, j)``
-prices seating ``i`` with ``j``. Small fields are matched exactly over all
-pairs (Edmonds' blossom algorithm, from ``networkx``). Large fields are
-matched exactly among partners at most ``width`` places apart in the
-standings, by dynamic programming over which of the next ``width`` places
-are already taken: linear in ``n``, and in a large field the best partner is
-always near in the standings, since the cost grows with the gap in score.
+prices seating ``i`` with ``j``. Fields up to 64 are matched exactly over all
+pairs: by Edmonds' blossom algorithm (from ``networkx``), or by the dynamic
+programme below when its band already covers everyone. Larger fields are
+matched exactly among partners at most ``BAND_WIDTH`` places apart in the
+standings, by dynamic programming over which of the next places are already
+taken. That is linear in ``n``, and in a large field a partner further away
+is seldom cheaper, since the cost grows with the gap in score.
+
+Among matchings of equal cost, the one pairing entrants closest in the
+standings is chosen (the top two together, and so on).
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ from collections.abc import Callable
 
 PairCost = Callable[[int, int], int]
 
-EXACT_UP_TO = 120
+EXACT_UP_TO = 64
 """Fields up to this size are matched over all pairs."""
 
 BAND_WIDTH = 8
@@ -31,9 +35,16 @@ def min_cost_pairs(n: int, cost: PairCost) -> list[tuple[int, int]]:
         raise ValueError("a perfect matching needs an even number of entrants")
     if n == 0:
         return []
+    scale = n * n + 1  # above any difference in the total distance in the standings
+
+    def cost_then_distance(i: int, j: int) -> int:
+        return cost(i, j) * scale + abs(j - i)
+
+    if n - 1 <= BAND_WIDTH:
+        return banded_pairs(n, cost_then_distance, n - 1)
     if n <= EXACT_UP_TO:
-        return _blossom(n, cost)
-    return banded_pairs(n, cost, BAND_WIDTH)
+        return _blossom(n, cost_then_distance)
+    return banded_pairs(n, cost_then_distance, BAND_WIDTH)
 
 
 def _blossom(n: int, cost: PairCost) -> list[tuple[int, int]]:

@@ -12,7 +12,8 @@ Where a resolvable design exists (see
 :func:`~c8league.schedule.designs.resolvable_design`) every pair meets
 exactly once per cycle; otherwise a seeded local search spreads the meetings
 as evenly as it can, and the smaller tables fairly. Seats are then assigned
-round by round to balance seat positions and who plays before whom.
+round by round and balanced over the whole schedule: each entrant's seat
+positions, and who plays directly before whom.
 """
 
 from __future__ import annotations

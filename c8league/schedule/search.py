@@ -1,11 +1,19 @@
 """Local search for rounds in which pairs meet as evenly as possible.
 
-The objective is ``Σ m² + Σ s²`` over all pairs (``m`` = times the pair
-shares a table) and all entrants (``s`` = times the entrant sits at one of
-the smaller tables). With the table sizes fixed, the totals of ``m`` and of
-``s`` are fixed, so the objective is smallest when both are spread evenly;
-its lower bound is reached exactly when every pair meets ``⌊T/P⌋`` or
-``⌈T/P⌉`` times and every entrant sits short ``⌊S/N⌋`` or ``⌈S/N⌉`` times.
+With ``m`` the times a pair shares a table and ``s`` the times an entrant
+sits at one of the smaller tables, the objective is::
+
+    Σ over pairs (m² + 4 × (distance of m outside [⌊T/P⌋, ⌈T/P⌉])²)  +  48 × Σ s²
+
+where ``T`` is the total number of meetings the table sizes give and ``P``
+the number of pairs. With the table sizes fixed, ``T`` and the total of
+``s`` are fixed, so ``Σ m²`` and ``Σ s²`` are smallest when meetings and
+smaller tables are spread evenly; the second term adds a steeper price for a
+pair far from the even share (one that never meets although others meet
+twice, or one that meets in every round). The heavy weight on ``s`` makes
+the smaller tables rotate fairly first. The lower bound is reached exactly
+when every pair meets ``⌊T/P⌋`` or ``⌈T/P⌉`` times and every entrant sits
+short ``⌊S/N⌋`` or ``⌈S/N⌉`` times.
 
 The rounds are first built greedily, then improved by simulated annealing
 over swaps of two entrants at different tables of the same round, most
@@ -20,7 +28,8 @@ import math
 import random
 from collections.abc import Sequence
 
-SHORT_WEIGHT = 12
+SHORT_WEIGHT = 48
+OUTSIDE_WEIGHT = 4
 _START_TEMPERATURE = 2.0
 _END_TEMPERATURE = 0.05
 _TARGETED_MOVES = 0.7
@@ -29,24 +38,38 @@ Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""
 
 
+def even_share(total: int, slots: int) -> tuple[int, int]:
+    """The counts an even spread of ``total`` over ``slots`` uses: ⌊total/slots⌋ and ⌈…⌉."""
+    if slots == 0:
+        return 0, 0
+    return total // slots, -(-total // slots)
+
+
+def pair_cost(m: int, share: tuple[int, int]) -> int:
+    """The cost of a pair that shares a table ``m`` times, given the even ``share``."""
+    low, high = share
+    outside = low - m if m < low else m - high if m > high else 0
+    return m * m + OUTSIDE_WEIGHT * outside * outside
+
+
 def lower_bound(n: int, sizes: Sequence[int], rounds: int) -> int:
     """The smallest value the objective can take (it may be unreachable)."""
     pairs = n * (n - 1) // 2
     meetings = rounds * sum(s * (s - 1) // 2 for s in sizes)
     full = max(sizes, default=0)
     short_seats = rounds * sum(s for s in sizes if s < full)
-    return _spread_bound(meetings, pairs) + SHORT_WEIGHT * _spread_bound(short_seats, n)
+    return _even_bound(meetings, pairs) + SHORT_WEIGHT * _even_bound(short_seats, n)
 
 
-def _spread_bound(total: int, slots: int) -> int:
-    if slots == 0:
-        return 0
-    low, extra = divmod(total, slots)
-    return slots * low * low + extra * (2 * low + 1)
+def _even_bound(total: int, slots: int) -> int:
+    """The least ``Σ x²`` over ``slots`` counts adding up to ``total``."""
+    low, high = even_share(total, slots)
+    extra = total - slots * low
+    return (slots - extra) * low * low + extra * high * high
 
 
 def objective(n: int, grouping: Grouping) -> int:
-    """``Σ m² + Σ s²`` of a grouping (see the module docstring)."""
+    """The objective of a grouping (see the module docstring)."""
     met = [0] * (n * n)
     short = [0] * n
     for tables in grouping:
@@ -57,7 +80,10 @@ def objective(n: int, grouping: Grouping) -> int:
                     short[a] += 1
                 for b in table[i + 1 :]:
                     met[min(a, b) * n + max(a, b)] += 1
-    return sum(m * m for m in met) + SHORT_WEIGHT * sum(s * s for s in short)
+    counts = [met[a * n + b] for a in range(n) for b in range(a + 1, n)]
+    share = even_share(sum(counts), len(counts))
+    pairs = sum(pair_cost(m, share) for m in counts)
+    return pairs + SHORT_WEIGHT * sum(s * s for s in short)
 
 
 def balanced_grouping(
@@ -71,8 +97,8 @@ def balanced_grouping(
     """``rounds`` rounds of ``n`` entrants at tables of ``sizes``, pairs spread evenly.
 
     ``sizes`` must add up to ``n``. ``max_iterations`` is the number of
-    swaps tried (default: grows with the size of the problem, at most two
-    million); the search stops earlier once it reaches the lower bound.
+    swaps tried (default: 100 per entrant and round, at least ten thousand,
+    at most a million); the search stops earlier at the lower bound.
     """
     if sum(sizes) != n:
         raise ValueError("table sizes must add up to the number of entrants")
@@ -130,8 +156,22 @@ class _Search:
         ]
         self.pair_limit, self.short_limit = self.limits[0]
         self.target = lower_bound(n, sizes, rounds)
+        # Change in pair cost when a pair that met m times meets once more / once less.
+        share = even_share(meetings, pairs)
+        self.up = [pair_cost(m + 1, share) - pair_cost(m, share) for m in range(rounds + 1)]
+        self.down = [0] + [
+            pair_cost(m - 1, share) - pair_cost(m, share) for m in range(1, rounds + 1)
+        ]
         for _ in range(rounds):
             self._add_greedy_round()
+        # The rounds in which each pair (key a * n + b, a < b) shares a table.
+        self.together: dict[int, list[int]] = {}
+        for r, round_tables in enumerate(self.tables):
+            for table in round_tables:
+                for i, a in enumerate(table):
+                    for b in table[i + 1 :]:
+                        key = a * n + b if a < b else b * n + a
+                        self.together.setdefault(key, []).append(r)
         self.value = objective(n, self.tables)
         self.hot_pairs = _IndexedSet()
         self.hot_short = _IndexedSet()
@@ -177,12 +217,16 @@ class _Search:
             if self.short[a] > self.short_limit:
                 self.hot_short.add(a)
 
-    def _bump(self, a: int, b: int, step: int) -> None:
+    def _bump(self, r: int, a: int, b: int, step: int) -> None:
         n, met = self.n, self.met
         m = met[a * n + b] + step
         met[a * n + b] = m
         met[b * n + a] = m
         key = a * n + b if a < b else b * n + a
+        if step > 0:
+            self.together.setdefault(key, []).append(r)
+        else:
+            self.together[key].remove(r)
         if m > self.pair_limit:
             self.hot_pairs.add(key)
         else:
@@ -197,30 +241,31 @@ class _Search:
                 break
             level = self.limits.index((self.pair_limit, self.short_limit))
             if level + 1 == len(self.limits):
-                return rng.randrange(self.rounds), rng.randrange(n)
+                return int(rng.random() * self.rounds), int(rng.random() * n)
             self.pair_limit, self.short_limit = self.limits[level + 1]
             self._rebuild_hot()
-        i = rng.randrange(hot + short)
+        i = int(rng.random() * (hot + short))
         if i < hot:
-            a, b = divmod(self.hot_pairs.items[i], n)
-            rounds = [r for r, where in enumerate(self.table_of) if where[a] == where[b]]
-            return rounds[rng.randrange(len(rounds))], (a if rng.random() < 0.5 else b)
+            key = self.hot_pairs.items[i]
+            a, b = divmod(key, n)
+            rounds = self.together[key]
+            return rounds[int(rng.random() * len(rounds))], (a if rng.random() < 0.5 else b)
         a = self.hot_short.items[i - hot]
         rounds = [r for r, where in enumerate(self.table_of) if self.short_table[where[a]]]
-        return rounds[rng.randrange(len(rounds))], a
+        return rounds[int(rng.random() * len(rounds))], a
 
     def _delta(self, r: int, a: int, b: int) -> int:
         n, met = self.n, self.met
         ta, tb = self.table_of[r][a], self.table_of[r][b]
         ra, rb = a * n, b * n
+        up, down = self.up, self.down
         d = 0
         for x in self.tables[r][ta]:
             if x != a:
-                d += met[rb + x] - met[ra + x] + 1
+                d += down[met[ra + x]] + up[met[rb + x]]
         for y in self.tables[r][tb]:
             if y != b:
-                d += met[ra + y] - met[rb + y] + 1
-        d *= 2
+                d += up[met[ra + y]] + down[met[rb + y]]
         if self.short_table[ta] != self.short_table[tb]:
             if self.short_table[ta]:
                 d += 2 * SHORT_WEIGHT * (self.short[b] - self.short[a] + 1)
@@ -233,12 +278,12 @@ class _Search:
         ta, tb = table_of[a], table_of[b]
         for x in tables[ta]:
             if x != a:
-                self._bump(a, x, -1)
-                self._bump(b, x, 1)
+                self._bump(r, a, x, -1)
+                self._bump(r, b, x, 1)
         for y in tables[tb]:
             if y != b:
-                self._bump(b, y, -1)
-                self._bump(a, y, 1)
+                self._bump(r, b, y, -1)
+                self._bump(r, a, y, 1)
         if self.short_table[ta] != self.short_table[tb]:
             step = 1 if self.short_table[ta] else -1
             self.short[a] -= step
@@ -255,21 +300,23 @@ class _Search:
     def run(self, max_iterations: int | None) -> Grouping:
         n, rounds, rng = self.n, self.rounds, self.rng
         if max_iterations is None:
-            max_iterations = min(2_000_000, max(10_000, 100 * n * rounds))
+            max_iterations = min(1_000_000, max(10_000, 100 * n * rounds))
         tables, table_of = self.tables, self.table_of
+        # The best grouping is copied only in the cooler second half of the run.
         best_value = self.value
         best = [[list(t) for t in round_tables] for round_tables in tables]
+        copy_from = max_iterations // 2
         temperature = _START_TEMPERATURE
         cooling = (_END_TEMPERATURE / _START_TEMPERATURE) ** (1 / max(1, max_iterations))
-        for _ in range(max_iterations):
-            if best_value <= self.target:
+        for step in range(max_iterations):
+            if self.value <= self.target:
                 break
             temperature *= cooling
             if rng.random() < _TARGETED_MOVES:
                 r, a = self._pick_mover()
             else:
-                r, a = rng.randrange(rounds), rng.randrange(n)
-            b = rng.randrange(n)
+                r, a = int(rng.random() * rounds), int(rng.random() * n)
+            b = int(rng.random() * n)
             if table_of[r][a] == table_of[r][b]:
                 continue
             d = self._delta(r, a, b)
@@ -277,7 +324,7 @@ class _Search:
                 continue
             self._swap(r, a, b)
             self.value += d
-            if self.value < best_value:
+            if self.value < best_value and (step >= copy_from or self.value <= self.target):
                 best_value = self.value
                 best = [[list(t) for t in round_tables] for round_tables in tables]
-        return best
+        return tables if self.value <= best_value else best

@@ -5,7 +5,8 @@ table is put in the seat order that best balances every entrant's seat
 counts, avoids repeating last round's seat, and spreads "who plays directly
 before whom" (in Crazy Eights the player before you sets the suit you must
 follow). Tables of up to five are solved exactly over all seat orders;
-larger ones by a seeded exchange search.
+larger ones by a seeded exchange search. A whole schedule (a round robin)
+is then balanced across all its rounds at once by :func:`balance_seats`.
 """
 
 from __future__ import annotations
@@ -23,6 +24,8 @@ _REPEAT_SEAT_WEIGHT = 1
 _BEFORE_WEIGHT = 1
 _EXACT_UP_TO = 5
 _BALANCE_PASSES = 20
+_ANNEAL_STEPS = 200
+_MAX_ANNEAL_STEPS = 300_000
 
 
 def assign_seats(
@@ -66,24 +69,7 @@ def balance_seats(rounds: list[list[list[int]]], ledger: Ledger, rng: random.Ran
     ]
     if not slots:
         return
-    iterations = 60 * len(slots)
-    temperature = 4.0 * _SEAT_WEIGHT
-    cooling = (0.05 / temperature) ** (1 / iterations)
-    for _ in range(iterations):
-        temperature *= cooling
-        tables, i, short = slots[rng.randrange(len(slots))]
-        table = tables[i]
-        x = rng.randrange(len(table))
-        y = rng.randrange(len(table) - 1)
-        if y >= x:
-            y += 1
-        ledger.add_table(table, short, -1)
-        moved = list(table)
-        moved[x], moved[y] = moved[y], moved[x]
-        delta = 2 * (_order_cost(moved, ledger, False) - _order_cost(table, ledger, False))
-        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
-            tables[i] = table = moved
-        ledger.add_table(table, short, 1)
+    _anneal(slots, ledger, rng, min(_MAX_ANNEAL_STEPS, _ANNEAL_STEPS * len(slots)))
     for _ in range(_BALANCE_PASSES):
         changed = False
         for tables, i, short in slots:
@@ -96,6 +82,70 @@ def balance_seats(rounds: list[list[list[int]]], ledger: Ledger, rng: random.Ran
             ledger.add_table(tables[i], short, 1)
         if not changed:
             return
+
+
+def _anneal(
+    slots: list[tuple[list[list[int]], int, bool]],
+    ledger: Ledger,
+    rng: random.Random,
+    iterations: int,
+) -> None:
+    """Seeded annealing over exchanges of two seats at one table; keeps the best seen."""
+    seats, before, n = ledger.seats, ledger.before, ledger.n
+    current = best = 0
+    best_orders = [list(tables[i]) for tables, i, _ in slots]
+    temperature = 2.0 * _SEAT_WEIGHT
+    cooling = (0.05 / temperature) ** (1 / max(1, iterations))
+    for _ in range(iterations):
+        temperature *= cooling
+        tables, i, _short = slots[int(rng.random() * len(slots))]
+        table = tables[i]
+        size = len(table)
+        x = int(rng.random() * size)
+        y = int(rng.random() * (size - 1))
+        if y >= x:
+            y += 1
+        p, q = table[x], table[y]
+        sp, sq = seats[p], seats[q]
+        delta = 2 * _SEAT_WEIGHT * (sp[y] - sp[x] + sq[x] - sq[y] + 2)
+        old_edges: list[int] = []
+        new_edges: list[int] = []
+        if size > 2:
+            starts = sorted({(x - 1) % size, x, (y - 1) % size, y})
+            old_edges = [table[s] * n + table[(s + 1) % size] for s in starts]
+            table[x], table[y] = q, p
+            new_edges = [table[s] * n + table[(s + 1) % size] for s in starts]
+            table[x], table[y] = p, q
+            change = 0
+            for key in old_edges:
+                b = before[key]
+                change += 1 - 2 * b
+                before[key] = b - 1
+            for key in new_edges:
+                b = before.get(key, 0)
+                change += 2 * b + 1
+                before[key] = b + 1
+            delta += _BEFORE_WEIGHT * change
+        if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+            table[x], table[y] = q, p
+            sp[x] -= 1
+            sp[y] += 1
+            sq[y] -= 1
+            sq[x] += 1
+            current += delta
+            if current < best:
+                best = current
+                best_orders = [list(tables[i]) for tables, i, _ in slots]
+        else:
+            for key in new_edges:
+                before[key] -= 1
+            for key in old_edges:
+                before[key] += 1
+    for (tables, i, short), order in zip(slots, best_orders, strict=True):
+        if tables[i] != order:
+            ledger.add_table(tables[i], short, -1)
+            tables[i] = order
+            ledger.add_table(order, short, 1)
 
 
 def seat_table(

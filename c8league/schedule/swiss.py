@@ -19,7 +19,10 @@ plus ``repeat × (earlier meetings)²``, plus, at a smaller table,
 ``short_table × (earlier smaller tables)`` for each entrant. Score groups are
 the distinct scores, best first (0, 1, 2, …), so the cost does not depend on
 the points scale. Repeat meetings are a cost, not a rule, so even a small
-field always gets a pairing.
+field always gets a pairing. At 2-player tables a pair whose members are
+both due the same seat costs a little more, less than any other difference,
+so seats alternate where they can; among pairings of equal cost the one
+pairing entrants closest in the standings wins.
 """
 
 from __future__ import annotations
@@ -46,7 +49,7 @@ class SwissWeights:
 
     spread: int = 1
     repeat: int = 64
-    short_table: int = 4
+    short_table: int = 8
 
     def __post_init__(self) -> None:
         if min(self.spread, self.repeat, self.short_table) < 0:
@@ -112,7 +115,7 @@ def swiss_round(
 
     tables: list[list[int]]
     if table_size == 2:
-        pairs = min_cost_pairs(len(active), lambda i, j: costs.pair_cost(active[i], active[j]))
+        pairs = min_cost_pairs(len(active), lambda i, j: costs.match_cost(active[i], active[j]))
         tables = [[active[i], active[j]] for i, j in pairs]
     else:
         tables = []
@@ -132,7 +135,8 @@ def swiss_round(
 def _score_groups(values: Sequence[float]) -> list[int]:
     """For scores listed best first, the index of each one's distinct score."""
     groups = []
-    group, previous = -1, math.inf
+    group = -1
+    previous: float | None = None
     for v in values:
         if v != previous:
             group += 1
@@ -146,6 +150,8 @@ class _Costs:
         self.n = ledger.n
         self.met = ledger.met
         self.short = ledger.short
+        self.seats = ledger.seats
+        self.last_seat = ledger.last_seat
         self.group = group
         self.spread = weights.spread
         self.repeat = weights.repeat
@@ -155,6 +161,22 @@ class _Costs:
         gap = self.group[a] - self.group[b]
         m = self.met.get(a * self.n + b if a < b else b * self.n + a, 0)
         return self.spread * gap * gap + self.repeat * m * m
+
+    def seat_lean(self, a: int) -> int:
+        """Positive if ``a`` is due to deal first at a 2-player table, negative if due second."""
+        seats, last = self.seats[a], self.last_seat[a]
+        return 2 * (seats[1] - seats[0]) + (1 if last == 1 else -1 if last == 0 else 0)
+
+    def match_cost(self, a: int, b: int) -> int:
+        """The 2-player pairing cost: :meth:`pair_cost`, then a clash of seat dues.
+
+        Two entrants both due the same seat cost a little more (less than any
+        difference in :meth:`pair_cost`), so the matching prefers partners
+        whose seats alternate.
+        """
+        lean_a, lean_b = self.seat_lean(a), self.seat_lean(b)
+        clash = min(abs(lean_a), abs(lean_b), 3) if lean_a * lean_b > 0 else 0
+        return 4 * self.pair_cost(a, b) + clash
 
     def table_cost(self, table: Sequence[int], is_short: bool) -> int:
         cost = 0
@@ -223,12 +245,12 @@ def _anneal(
     count = len(tables)
     for _ in range(iterations):
         temperature *= cooling
-        ia = rng.randrange(count)
-        ib = rng.randrange(count - 1)
+        ia = int(rng.random() * count)
+        ib = int(rng.random() * (count - 1))
         if ib >= ia:
             ib += 1
         ta, tb = tables[ia], tables[ib]
-        pa, pb = rng.randrange(len(ta)), rng.randrange(len(tb))
+        pa, pb = int(rng.random() * len(ta)), int(rng.random() * len(tb))
         d = costs.swap_delta(ta, ta[pa], is_short[ia], tb, tb[pb], is_short[ib])
         if d > 0 and rng.random() >= math.exp(-d / temperature):
             continue

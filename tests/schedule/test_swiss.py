@@ -1,0 +1,195 @@
+import math
+import random
+from collections import Counter
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from c8league.schedule import (
+    Round,
+    ScheduleError,
+    SwissWeights,
+    balance_report,
+    rank_entrants,
+    swiss_round,
+    table_layout,
+)
+from c8league.schedule.layout import ShortTables
+
+
+def play(
+    n: int,
+    k: int,
+    rounds: int,
+    seed: int,
+    short: ShortTables | None = None,
+) -> tuple[list[Round[str]], dict[str, float]]:
+    """A Swiss event with random results: k - 1 points for first place down to 0."""
+    rng = random.Random(seed)
+    scores = {f"p{i:02}": 0.0 for i in range(n)}
+    history: list[Round[str]] = []
+    for r in range(rounds):
+        rnd = swiss_round(scores, history, k, seed=seed * 1000 + r, short=short)
+        history.append(rnd)
+        for table in rnd.tables:
+            finish = list(table)
+            rng.shuffle(finish)
+            for place, e in enumerate(finish):
+                scores[e] += len(finish) - 1 - place
+        for e in rnd.byes:
+            scores[e] += k - 1
+    return history, scores
+
+
+def test_same_arguments_same_round() -> None:
+    history, scores = play(21, 4, 3, seed=1)
+    assert swiss_round(scores, history, 4, seed=9) == swiss_round(scores, history, 4, seed=9)
+    history2, scores2 = play(21, 2, 3, seed=1)
+    assert swiss_round(scores2, history2, 2, seed=9) == swiss_round(scores2, history2, 2, seed=9)
+
+
+def test_top_standings_sit_together() -> None:
+    scores = {f"e{i}": float(100 - i) for i in range(16)}
+    rnd = swiss_round(scores, [], 4)
+    assert [sorted(t) for t in rnd.tables] == [
+        sorted(f"e{i}" for i in range(j, j + 4)) for j in range(0, 16, 4)
+    ]
+    pairs = swiss_round(scores, [], 2)
+    assert [sorted(t) for t in pairs.tables] == [
+        sorted(f"e{i}" for i in range(j, j + 2)) for j in range(0, 16, 2)
+    ]
+
+
+def test_ties_follow_the_tiebreak_order() -> None:
+    scores = dict.fromkeys("abcdefgh", 1.0)
+    order = list("hgfedcba")
+    rnd = swiss_round(scores, [], 4, order=order)
+    assert [sorted(t) for t in rnd.tables] == [list("efgh"), list("abcd")]
+    assert rank_entrants(scores, order) == order
+    assert rank_entrants({"a": 1.0, "b": 3.0, "c": 2.0}) == ["b", "c", "a"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_two_player_eight_entrants_three_rounds_no_repeats(seed: int) -> None:
+    history, _ = play(8, 2, 3, seed)
+    assert balance_report(history).repeat_meetings == 0
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_thirteen_at_four_over_four_rounds_few_repeats(seed: int) -> None:
+    history, _ = play(13, 4, 4, seed)
+    for rnd in history:
+        assert sorted((len(t) for t in rnd.tables), reverse=True) == [4, 3, 3, 3]
+    assert balance_report(history).repeat_meetings <= 2  # measured: 0 to 2
+
+
+@pytest.mark.parametrize(("n", "k", "rounds"), [(40, 2, 6), (200, 2, 6), (30, 3, 5), (120, 4, 5)])
+def test_larger_fields_have_no_repeats(n: int, k: int, rounds: int) -> None:
+    history, _ = play(n, k, rounds, seed=n)
+    report = balance_report(history)
+    assert report.repeat_meetings == 0
+    if k == 2:
+        assert all(abs(c[0] - c[1]) <= 2 for c in report.seat_counts.values())
+
+
+@pytest.mark.parametrize(("n", "k", "short"), [(7, 2, None), (9, 2, None), (13, 4, "byes")])
+def test_byes_go_round_before_anyone_gets_a_second(n: int, k: int, short: ShortTables) -> None:
+    rng = random.Random(n)
+    scores = {f"p{i}": 0.0 for i in range(n)}
+    history: list[Round[str]] = []
+    byes: Counter[str] = Counter()
+    per_round = table_layout(n, k, short).byes
+    for r in range(2 * n):
+        ranked = rank_entrants(scores)
+        rnd = swiss_round(scores, history, k, seed=r, short=short)
+        assert len(rnd.byes) == per_round
+        fewest = min(byes[e] for e in scores)
+        for e in rnd.byes:
+            assert byes[e] == fewest or all(byes[x] > fewest for x in scores if x not in rnd.byes)
+        # the byes are the lowest-ranked of those eligible
+        eligible = [e for e in ranked if byes[e] == min(byes[x] for x in scores)]
+        if len(eligible) >= per_round:
+            assert set(rnd.byes) == set(eligible[len(eligible) - per_round :])
+        byes.update(rnd.byes)
+        assert max(byes.values()) - min(byes[e] for e in scores) <= 1
+        history.append(rnd)
+        for t in rnd.tables:
+            winner = rng.choice(t)
+            scores[winner] += 1
+
+
+def test_byes_mode_and_smaller_tables_mode() -> None:
+    scores = {i: 0.0 for i in range(13)}
+    smaller = swiss_round(scores, [], 4)
+    assert [len(t) for t in smaller.tables] == [4, 3, 3, 3] and smaller.byes == ()
+    with_byes = swiss_round(scores, [], 4, short="byes")
+    assert [len(t) for t in with_byes.tables] == [4, 4, 4]
+    assert with_byes.byes == (12,)  # the lowest ranked
+
+
+def test_smaller_tables_rotate_among_the_lower_standings() -> None:
+    history, _ = play(13, 4, 4, seed=3)
+    short = list(balance_report(history).short_table_counts.values())
+    assert max(short) - min(short) <= 3  # measured: 2 to 3
+
+
+def test_withdrawn_and_late_entrants() -> None:
+    history, scores = play(12, 4, 2, seed=2)
+    del scores["p00"], scores["p05"]
+    scores["late"] = 0.0
+    rnd = swiss_round(scores, history, 4)
+    assert sorted(rnd.entrants()) == sorted(scores)
+    assert sorted(len(t) for t in rnd.tables) == [3, 4, 4]
+
+
+def test_tiny_fields() -> None:
+    assert swiss_round({}, [], 4) == Round(())
+    assert swiss_round({"solo": 0.0}, [], 4) == Round((), ("solo",))
+    pair = swiss_round({"a": 0.0, "b": 0.0}, [], 4)
+    assert sorted(pair.tables[0]) == ["a", "b"]
+    history = [Round((("a", "b"),))] * 5
+    again = swiss_round({"a": 1.0, "b": 0.0}, history, 2)  # repeats are a cost, not a rule
+    assert sorted(again.tables[0]) == ["a", "b"]
+
+
+def test_weights_are_used() -> None:
+    history, scores = play(16, 4, 3, seed=4)
+    no_repeat_cost = swiss_round(scores, history, 4, weights=SwissWeights(repeat=0))
+    ranked = rank_entrants(scores)
+    assert [sorted(t) for t in no_repeat_cost.tables] == [
+        sorted(ranked[i : i + 4]) for i in range(0, 16, 4)
+    ]
+    with pytest.raises(ScheduleError):
+        SwissWeights(repeat=-1)
+
+
+def test_bad_standings() -> None:
+    with pytest.raises(ScheduleError):
+        swiss_round({"a": 0.0, "b": 0.0}, [], 2, order=["a"])
+    with pytest.raises(ScheduleError):
+        swiss_round({"a": 0.0, "b": 0.0}, [], 2, order=["a", "a"])
+    with pytest.raises(ScheduleError):
+        swiss_round({"a": math.nan, "b": 0.0}, [], 2)
+    with pytest.raises(ScheduleError):
+        swiss_round({"a": 0.0, "b": 0.0}, [], 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(0, 40),
+    k=st.integers(2, 8),
+    rounds=st.integers(0, 3),
+    seed=st.integers(0, 2**32),
+    short=st.sampled_from([None, "smaller", "byes"]),
+)
+def test_every_entrant_once_at_tables_of_the_rule(
+    n: int, k: int, rounds: int, seed: int, short: ShortTables | None
+) -> None:
+    history, scores = play(n, k, rounds, seed % 1000, short)
+    rnd = swiss_round(scores, history, k, seed=seed, short=short)
+    assert sorted(rnd.entrants()) == sorted(scores)
+    layout = table_layout(n, k, short)
+    assert sorted((len(t) for t in rnd.tables), reverse=True) == list(layout.sizes)
+    assert len(rnd.byes) == layout.byes
+    assert rnd == swiss_round(scores, history, k, seed=seed, short=short)
