@@ -54,6 +54,9 @@ class Phase(IntEnum):
     OVER = 2
 
 
+_PLAY: Final = Phase.PLAY
+
+
 @dataclass(frozen=True, slots=True)
 class HandResult:
     """How a hand ended and what each seat scored in it."""
@@ -88,6 +91,7 @@ class Hand:
         "_forbid_special_out",
         "_last_card",
         "_legal",
+        "_must_play",
         "_nominates",
         "_reverse",
         "_simple",
@@ -164,6 +168,7 @@ class Hand:
         self._can_reshuffle = rules.empty_stock == "reshuffle"
         self._forbid_special_out = rules.specials_on_going_out == "forbidden"
         self._last_card = rules.last_card
+        self._must_play = rules.must_play_if_able
         self._turn_cap = rules.turn_cap
         self._nominates = rules.wild_nominates == "always"
         self._two_packs = rules.decks_for(players) > 1
@@ -417,10 +422,8 @@ class Hand:
 
     def _generate(self) -> list[Move]:
         phase = self.phase
-        if phase is Phase.OVER:
-            return []
-        if phase is Phase.NOMINATE:
-            return [NOMINATE[s] for s in _ALL_SUITS]
+        if phase is not _PLAY:
+            return [] if phase is Phase.OVER else [NOMINATE[s] for s in _ALL_SUITS]
         p = self.current
         hand = self.hands[p]
         if self.pending:
@@ -439,10 +442,11 @@ class Hand:
             moves = self._simple_plays(p, len(hand), firsts)
         else:
             moves = self._plays(p, hand, firsts)
-        if moves and self.rules.must_play_if_able:
+        if moves and self._must_play:
             return moves
         if self.drawn == 0:
-            moves.append(DRAW if self.can_draw() else PASS)
+            can_draw = self.stock or (self._can_reshuffle and len(self.discard) > 1)
+            moves.append(DRAW if can_draw else PASS)
         elif self._draw_rule == "up_to" and self.drawn < self.rules.draw_limit and self.can_draw():
             moves.append(DRAW)
         elif self._draw_rule != "until_playable" or not moves:
@@ -575,10 +579,11 @@ class Hand:
         self._legal = None
         self.version += 1
         self.history.append((p, move))
-        kind = move.kind
-        if kind is MoveKind.PLAY:
+        if move.is_play:
             self._play(p, move)
-        elif kind is MoveKind.DRAW:
+            return
+        kind = move.kind
+        if kind is MoveKind.DRAW:
             self._draw_move(p)
         elif kind is MoveKind.PASS:
             if self.drawn == 0:
