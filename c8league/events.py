@@ -21,9 +21,9 @@ from sqlmodel import Session, col, func, select
 from c8league.engine import derive_seed
 from c8league.errors import PluginError, UsageError
 from c8league.ratings import RatingModel
-from c8league.runner.pool import MatchRunner
+from c8league.runner.dask_executor import Runner, make_runner
 from c8league.runner.tasks import MatchTask, SeatSpec
-from c8league.schedule import round_robin, swiss_round
+from c8league.schedule import BalanceReport, balance_report, round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import SeatResult as StandingSeat
 from c8league.standings import Standing, TableResult, standings
@@ -266,14 +266,17 @@ def run_event(
     workers: int | None = None,
     rounds: int | None = None,
     progress: Progress | None = None,
+    executor: str = "processes",
+    address: str | None = None,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
     not depend on results, so they are paired ahead and played as one batch; a Swiss
-    round is paired when the one before it is complete."""
+    round is paired when the one before it is complete. ``executor`` and ``address``
+    choose where the matches are played (see ``runner.dask_executor.make_runner``)."""
     summary = RunSummary()
     started = time.perf_counter()
-    with MatchRunner(workers) as runner:
+    with make_runner(executor, workers, address) as runner:
         while True:
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
@@ -347,7 +350,7 @@ def _play(
     db: Database,
     league: League,
     tasks: Sequence[MatchTask],
-    runner: MatchRunner,
+    runner: Runner,
     summary: RunSummary,
     progress: Progress | None,
     done_before: int,
@@ -469,3 +472,21 @@ def _is_withdrawn(session: Session, league_id: int, entrant_id: int) -> bool:
     member = session.get(LeagueEntrant, (league_id, entrant_id))
     entrant = session.get(Entrant, entrant_id)
     return bool((member and member.withdrawn) or (entrant and entrant.retired))
+
+
+def event_balance(db: Database, name: str, league: str | None = None) -> BalanceReport[str]:
+    """How often each pair met and each seat was taken in the rounds paired so far."""
+    with db.session() as session:
+        _, ev = get_event(session, name, league)
+        assert ev.id is not None
+        rounds = _stored_rounds(session, ev.id)
+        ids = sorted({e for r in rounds for e in r.entrants()})
+        names = {e.id: e.name for e in session.exec(select(Entrant)).all() if e.id in set(ids)}
+        named = [
+            PlannedRound(
+                tables=tuple(tuple(names[e] for e in t) for t in r.tables),
+                byes=tuple(names[e] for e in r.byes),
+            )
+            for r in rounds
+        ]
+        return balance_report(named, [names[e] for e in ids])

@@ -1,14 +1,19 @@
-"""Opening databases: creation, schema versions, upgrades, concurrent processes."""
+"""Opening databases: creation, schema versions, upgrades, concurrent processes.
+
+Each test runs against SQLite and against PostgreSQL (when ``C8LEAGUE_TEST_PG_URL``
+names a server, see ``conftest.py``).
+"""
 
 from __future__ import annotations
 
 import sqlite3
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from sqlalchemy import inspect
+from dbs import execute, load_old_schema, query, schema_of
 
 from c8league.errors import StorageError
 from c8league.storage import open_database, resolve_url
@@ -17,76 +22,48 @@ from c8league.storage.models import SCHEMA_VERSION
 FIXTURES = Path(__file__).parent / "fixtures"
 
 
-def schema_of(path: Path) -> dict[str, object]:
-    db = open_database(str(path))
-    insp = inspect(db.engine)
-    schema: dict[str, object] = {}
-    for table in sorted(insp.get_table_names()):
-        schema[table] = {
-            "columns": [
-                (c["name"], str(c["type"]), c["nullable"], c.get("primary_key"))
-                for c in insp.get_columns(table)
-            ],
-            "indexes": sorted(
-                (i["name"], tuple(i["column_names"]), bool(i["unique"]))
-                for i in insp.get_indexes(table)
-            ),
-            "unique": sorted(
-                (u["name"], tuple(u["column_names"])) for u in insp.get_unique_constraints(table)
-            ),
-            "foreign_keys": sorted(
-                (tuple(f["constrained_columns"]), f["referred_table"])
-                for f in insp.get_foreign_keys(table)
-            ),
-        }
-    db.close()
-    return schema
+def version_of(url: str) -> int:
+    (row,) = query(url, "SELECT value FROM meta WHERE key = 'schema_version'")
+    return int(str(row[0]))
 
 
-def test_fresh_database_is_stamped(tmp_path: Path) -> None:
-    path = tmp_path / "a.db"
-    open_database(str(path)).close()
-    con = sqlite3.connect(path)
-    (version,) = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    assert int(version) == SCHEMA_VERSION
-    assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+def test_fresh_database_is_stamped(db_url: str) -> None:
+    open_database(db_url).close()
+    assert version_of(db_url) == SCHEMA_VERSION
+    if db_url.startswith("sqlite"):
+        con = sqlite3.connect(db_url.removeprefix("sqlite:///"))
+        assert con.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
 
 
-@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("schema_v*.sql")))
-def test_upgraded_schema_equals_fresh(tmp_path: Path, fixture: Path) -> None:
-    old = tmp_path / "old.db"
-    con = sqlite3.connect(old)
-    con.executescript(fixture.read_text())
-    con.commit()
-    con.close()
-    fresh = tmp_path / "fresh.db"
+@pytest.mark.parametrize("fixture", sorted(FIXTURES.glob("schema_v*.sql")), ids=lambda p: p.stem)
+def test_upgraded_schema_equals_fresh(
+    db_kind: str, new_database: Callable[[str], str], tmp_path: Path, fixture: Path
+) -> None:
+    old, fresh = new_database(db_kind), new_database(db_kind)
+    load_old_schema(old, fixture, tmp_path)
+    open_database(old).close()
+    open_database(fresh).close()
     assert schema_of(old) == schema_of(fresh)
-    con = sqlite3.connect(old)
-    (version,) = con.execute("SELECT value FROM meta WHERE key='schema_version'").fetchone()
-    assert int(version) == SCHEMA_VERSION
+    assert version_of(old) == SCHEMA_VERSION
 
 
-def test_newer_database_is_refused_untouched(tmp_path: Path) -> None:
-    path = tmp_path / "new.db"
-    open_database(str(path)).close()
-    con = sqlite3.connect(path)
-    con.execute("UPDATE meta SET value = ? WHERE key = 'schema_version'", (SCHEMA_VERSION + 1,))
-    con.commit()
-    con.close()
-    before = path.read_bytes()
+def test_newer_database_is_refused_untouched(db_url: str) -> None:
+    open_database(db_url).close()
+    execute(db_url, f"UPDATE meta SET value = '{SCHEMA_VERSION + 1}' WHERE key = 'schema_version'")
+    path = Path(db_url.removeprefix("sqlite:///"))
+    before = (schema_of(db_url), query(db_url, "SELECT * FROM meta ORDER BY 1"))
+    raw = path.read_bytes() if db_url.startswith("sqlite") else b""
     with pytest.raises(StorageError, match="newer than this c8league understands"):
-        open_database(str(path))
-    assert path.read_bytes() == before
+        open_database(db_url)
+    assert (schema_of(db_url), query(db_url, "SELECT * FROM meta ORDER BY 1")) == before
+    if db_url.startswith("sqlite"):
+        assert path.read_bytes() == raw
 
 
-def test_foreign_database_is_refused(tmp_path: Path) -> None:
-    path = tmp_path / "other.db"
-    con = sqlite3.connect(path)
-    con.execute("CREATE TABLE things (x INTEGER)")
-    con.commit()
-    con.close()
+def test_foreign_database_is_refused(db_url: str) -> None:
+    execute(db_url, "CREATE TABLE things (x INTEGER)")
     with pytest.raises(StorageError, match="not a c8league database"):
-        open_database(str(path))
+        open_database(db_url)
 
 
 def test_bad_url_is_a_storage_error() -> None:
@@ -115,13 +92,10 @@ for i in range(int(sys.argv[3])):
 """
 
 
-def test_two_processes_write_at_once(tmp_path: Path) -> None:
-    path = tmp_path / "busy.db"
-    open_database(str(path)).close()
+def test_two_processes_write_at_once(db_url: str) -> None:
+    open_database(db_url).close()
     procs = [
-        subprocess.Popen([sys.executable, "-c", WRITER, str(path), tag, "150"])
-        for tag in ("a", "b")
+        subprocess.Popen([sys.executable, "-c", WRITER, db_url, tag, "150"]) for tag in ("a", "b")
     ]
     assert [p.wait(timeout=120) for p in procs] == [0, 0]
-    con = sqlite3.connect(path)
-    assert con.execute("SELECT count(*) FROM entrant").fetchone()[0] == 300
+    assert query(db_url, "SELECT count(*) FROM entrant") == [(300,)]

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Annotated
 
 import typer
@@ -23,6 +24,24 @@ app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
 LeagueOpt = Annotated[str | None, typer.Option(help="The league, if the event name is ambiguous.")]
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+
+class Executor(StrEnum):
+    processes = "processes"
+    dask = "dask"
+
+
+ExecutorOpt = Annotated[
+    Executor,
+    typer.Option(help="Where matches are played: processes on this machine, or a Dask cluster."),
+]
+AddressOpt = Annotated[
+    str | None,
+    typer.Option(
+        help="Dask scheduler address (tcp://HOST:8786); without it, --executor dask "
+        "starts a local cluster."
+    ),
+]
 
 
 @app.command("pair")
@@ -48,12 +67,21 @@ def pair(
     show_sheet(f"{lg.name}/{ev.name}", number, fmt, path)
 
 
-def _run(event: str, league: str | None, workers: int | None, rounds: int | None) -> None:
+def _run(
+    event: str,
+    league: str | None,
+    workers: int | None,
+    rounds: int | None,
+    executor: Executor = Executor.processes,
+    address: str | None = None,
+) -> None:
     from c8league import events
     from c8league.runner.pool import default_workers
 
     db = state.database()
-    count = workers or default_workers()
+    where = f"{workers or default_workers()} workers"
+    if executor is Executor.dask:
+        where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -64,7 +92,7 @@ def _run(event: str, league: str | None, workers: int | None, rounds: int | None
         TimeRemainingColumn(),
     )
     with Progress(*columns, console=err, transient=False) as bar:
-        task = bar.add_task(f"{event} ({count} workers)", total=None, rate="")
+        task = bar.add_task(f"{event} ({where})", total=None, rate="")
 
         def progress(done: int, total: int) -> None:
             elapsed = bar.tasks[0].elapsed or 0.0
@@ -72,7 +100,14 @@ def _run(event: str, league: str | None, workers: int | None, rounds: int | None
             bar.update(task, completed=done, total=total, rate=rate)
 
         summary = events.run_event(
-            db, event, league=league, workers=count, rounds=rounds, progress=progress
+            db,
+            event,
+            league=league,
+            workers=workers,
+            rounds=rounds,
+            progress=progress,
+            executor=executor.value,
+            address=address,
         )
     status = events.event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
@@ -95,9 +130,11 @@ def run(
     rounds: Annotated[
         int | None, typer.Option(help="Play at most this many more rounds.", min=1)
     ] = None,
+    executor: ExecutorOpt = Executor.processes,
+    address: AddressOpt = None,
 ) -> None:
     """Play an event's bot matches in parallel until it is complete (resumes if stopped)."""
-    _run(event, league, workers, rounds)
+    _run(event, league, workers, rounds, executor, address)
 
 
 @app.command("resume")
@@ -105,9 +142,11 @@ def resume(
     event: EventArg,
     league: LeagueOpt = None,
     workers: Annotated[int | None, typer.Option(help="Worker processes.", min=1)] = None,
+    executor: ExecutorOpt = Executor.processes,
+    address: AddressOpt = None,
 ) -> None:
     """Continue an interrupted event: plays exactly the matches without a result."""
-    _run(event, league, workers, None)
+    _run(event, league, workers, None, executor, address)
 
 
 @app.command("status")
@@ -286,3 +325,33 @@ def publish(event: EventArg) -> None:
 
     number = club.publish(state.database(), event)
     out.print(f"round {number} of {event} published")
+
+
+@app.command("balance")
+def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
+    """How often each pair met and each entrant took each seat, over the rounds so far."""
+    from c8league import events
+
+    report = events.event_balance(state.database(), event, league)
+    rows = report.rows()
+    if as_json:
+        print_json(
+            {
+                "summary": dict(report.summary_rows()),
+                "entrants": [dict(zip(rows[0], r, strict=True)) for r in rows[1:]],
+                "pairs": [
+                    {"a": a, "b": b, "meetings": m}
+                    for (a, b), m in sorted(report.pair_meetings.items())
+                ],
+            }
+        )
+        return
+    table = Table(title=f"Balance: {event}")
+    for column in rows[0]:
+        table.add_column(
+            column.replace("_", " "), justify="left" if column == "entrant" else "right"
+        )
+    for row in rows[1:]:
+        table.add_row(*row)
+    out.print(table)
+    out.print("  ".join(f"{k}: {v}" for k, v in report.summary_rows()))

@@ -8,7 +8,8 @@ from c8league.cli.output import out
 
 def init() -> None:
     """Create the database (SQLite file c8league.db by default), or upgrade an older one."""
+    from c8league.storage.database import safe_url
     from c8league.storage.models import SCHEMA_VERSION
 
     db = state.database()
-    out.print(f"database ready: {db.url} (schema version {SCHEMA_VERSION})")
+    out.print(f"database ready: {safe_url(db.url)} (schema version {SCHEMA_VERSION})")

@@ -2,9 +2,10 @@
 
 SQLite runs in WAL mode with a busy timeout, so a second c8league process reading or
 writing at the same time waits instead of failing. PostgreSQL (``postgresql://…``) is
-opened with psycopg 3; an advisory lock lets one process at a time create or upgrade
-its schema. The schema carries a version: an older database is upgraded on open, a
-newer one is refused.
+opened with psycopg 3 and behaves the same way: advisory locks let one process at a
+time create or upgrade the schema and one transaction at a time write (see
+``c8league.storage.postgres``). The schema carries a version: an older database is
+upgraded on open, a newer one is refused.
 """
 
 from __future__ import annotations
@@ -73,15 +74,23 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
             raise StorageError(f"no database at {path} (run: c8league init)")
     try:
         engine = _engine(url)
-        with engine.begin() as conn:
-            _prepare(conn, url)
+        for attempt in range(3):
+            try:
+                with engine.begin() as conn:
+                    _prepare(conn, url)
+                break
+            except OperationalError as exc:
+                # Two processes creating the same new SQLite file: the loser finds the
+                # tables made by the winner on its next look.
+                if "already exists" not in str(exc) or attempt == 2:
+                    raise
     except StorageError:
         raise
     except (ArgumentError, ModuleNotFoundError) as exc:
-        raise StorageError(f"cannot open database {_safe(url)}: {exc}") from None
+        raise StorageError(f"cannot open database {safe_url(url)}: {exc}") from None
     except (OperationalError, SQLAlchemyError) as exc:
         raise StorageError(
-            f"cannot open database {_safe(url)}: {exc.__class__.__name__}: "
+            f"cannot open database {safe_url(url)}: {exc.__class__.__name__}: "
             f"{str(exc).splitlines()[0]}"
         ) from None
     return Database(url, engine)
@@ -105,6 +114,9 @@ def _engine(url: str) -> Engine:
         url = postgres.engine_url(url)
         postgres.require_driver(url)
         postgres.widen_columns(SQLModel.metadata)
+        engine = create_engine(url, pool_pre_ping=True)
+        postgres.one_writer_at_a_time(engine)
+        return engine
     return create_engine(url, pool_pre_ping=True)
 
 
@@ -122,19 +134,19 @@ def _prepare(conn: Any, url: str) -> None:
         )
         return
     if "meta" not in tables:
-        raise StorageError(f"{_safe(url)} is not a c8league database (no meta table)")
+        raise StorageError(f"{safe_url(url)} is not a c8league database (no meta table)")
     row = conn.execute(select(models.Meta.value).where(models.Meta.key == "schema_version")).first()
     version = int(row[0]) if row else 0
     if version > models.SCHEMA_VERSION:
         raise StorageError(
-            f"database {_safe(url)} has schema version {version}, newer than this c8league "
+            f"database {safe_url(url)} has schema version {version}, newer than this c8league "
             f"understands ({models.SCHEMA_VERSION}); upgrade c8league"
         )
     if version < models.SCHEMA_VERSION:
         upgrade(conn, version)
 
 
-def _safe(url: str) -> str:
+def safe_url(url: str) -> str:
     """The URL without a password."""
     if "@" in url and "://" in url:
         scheme, rest = url.split("://", 1)

@@ -1,0 +1,365 @@
+"""Playing match tasks on a Dask cluster, and choosing an executor.
+
+:class:`DaskRunner` sends each match to a Dask worker and yields the reports in task
+order, exactly as :class:`~c8league.runner.pool.MatchRunner` does, so an event gives
+the same results on a laptop and on a cluster: the workers only play, and the one
+process that runs the event writes every result. A bounded window of matches is in
+flight at a time, sent in batches when matches are fast. A match whose worker dies is
+played again on another worker (Dask reschedules it; after repeated deaths it is
+submitted afresh), and each match's report is taken once, so nothing is lost or
+counted twice.
+
+Workers need c8league and every player plugin of the event installed; before playing,
+the runner asks each connected worker, and a missing or different plugin is an error
+that names it and the worker. Dask is an optional dependency
+(``pip install 'c8league[dask]'``), imported only when a :class:`DaskRunner` connects.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import importlib
+import logging
+import time
+import uuid
+from collections import deque
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import replace
+from importlib import metadata
+from types import TracebackType
+from typing import Any, Protocol
+
+from c8league.errors import C8LeagueError, PluginError, UsageError
+from c8league.players import registry
+from c8league.runner.pool import MatchRunner, default_workers
+from c8league.runner.tasks import MatchReport, MatchTask, play_task
+
+EXECUTORS = ("processes", "dask")
+RETRIES = 3
+"""How often a match is played again after an error or after killing its workers."""
+CONNECT_SECONDS = 20.0
+NO_WORKERS_SECONDS = 120.0
+"""How long a run waits while the cluster has no worker at all before giving up."""
+POLL_SECONDS = 2.0
+BATCH_SECONDS = 0.1
+"""Matches are sent to a worker in batches of about this much play time."""
+MAX_BATCH = 64
+
+Play = Callable[[MatchTask], MatchReport]
+
+
+class Runner(Protocol):
+    """What an event needs of an executor: reports in task order, and closing."""
+
+    def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]: ...
+
+    def close(self) -> None: ...
+
+    def __enter__(self) -> Runner: ...
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None: ...
+
+
+def make_runner(
+    executor: str = "processes", workers: int | None = None, address: str | None = None
+) -> Runner:
+    """The runner for ``executor``: ``processes`` (a process pool of ``workers``, all
+    cores by default) or ``dask`` (the Dask scheduler at ``address``, or a local
+    cluster of ``workers`` processes when no address is given)."""
+    if executor == "processes":
+        if address is not None:
+            raise UsageError("a scheduler address needs the dask executor (--executor dask)")
+        return MatchRunner(workers)
+    if executor == "dask":
+        if address is not None and workers is not None:
+            raise UsageError(
+                "--workers sets the size of a local Dask cluster; with --address, "
+                "the cluster's own workers play"
+            )
+        return DaskRunner(address, workers)
+    raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")
+
+
+class DaskRunner:
+    """Plays batches of match tasks on a Dask cluster and yields reports in task order.
+
+    ``address`` is a running scheduler (``tcp://host:8786``); without one, a local
+    cluster of ``workers`` single-threaded processes (default: all cores) is started on
+    the first batch and closed with the runner.
+
+    Consecutive matches go to a worker together, as many as take about
+    :data:`BATCH_SECONDS` (measured on the matches played so far; ``batch`` fixes the
+    number), so that fast matches do not pay the cluster's per-task cost each; at most
+    ``window`` batches (default: four per worker thread) are in flight. ``play`` is what
+    a worker runs for each task (:func:`~c8league.runner.tasks.play_task` by default).
+    """
+
+    def __init__(
+        self,
+        address: str | None = None,
+        workers: int | None = None,
+        *,
+        retries: int = RETRIES,
+        window: int | None = None,
+        batch: int | None = None,
+        play: Play = play_task,
+        connect_seconds: float = CONNECT_SECONDS,
+    ) -> None:
+        self.address = address
+        self.workers = workers
+        self.retries = max(0, retries)
+        self.window = window
+        self.batch = batch
+        self.play = play
+        self.connect_seconds = connect_seconds
+        self._client: Any = None
+        self._cluster: Any = None
+        self._checked: set[str] = set()
+
+    def __enter__(self) -> DaskRunner:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        self.close()
+
+    @property
+    def where(self) -> str:
+        """The cluster in words, for messages."""
+        if self.address is not None:
+            return f"the Dask scheduler at {self.address}"
+        return "the local Dask cluster"
+
+    def connect(self) -> Any:
+        """The client, connecting (or starting the local cluster) on first use."""
+        if self._client is not None:
+            return self._client
+        dask = _distributed()
+        if self.address is None:
+            count = default_workers() if self.workers is None else max(1, self.workers)
+            self._cluster = dask.LocalCluster(
+                n_workers=count,
+                threads_per_worker=1,
+                processes=True,
+                host="127.0.0.1",
+                dashboard_address=":0",
+                silence_logs=logging.ERROR,
+            )
+            self._client = dask.Client(self._cluster, set_as_default=False)
+            return self._client
+        try:
+            self._client = dask.Client(
+                self.address, timeout=self.connect_seconds, set_as_default=False
+            )
+        except (OSError, ValueError, TypeError) as exc:
+            raise UsageError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        return self._client
+
+    def close(self) -> None:
+        client, cluster = self._client, self._cluster
+        self._client = self._cluster = None
+        if client is not None:
+            client.close()
+        if cluster is not None:
+            cluster.close()
+
+    def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
+        """Play ``tasks`` on the cluster and yield their reports in the order of ``tasks``."""
+        if not tasks:
+            return
+        client = self.connect()
+        self._check_workers(client, tasks)
+        threads = self._wait_for_workers(client)
+        window = self.window or max(4 * threads, 8)
+        size = self.batch or 1
+        pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
+        submitted = 0
+        try:
+            while pending or submitted < len(tasks):
+                while submitted < len(tasks) and len(pending) < window:
+                    chunk = tasks[submitted : submitted + size]
+                    pending.append((chunk, self._submit(client, chunk)))
+                    submitted += len(chunk)
+                chunk, future = pending.popleft()
+                reports = self._result(client, chunk, future)
+                yield from reports
+                if self.batch is None:
+                    size = _batch_size(reports, len(tasks) - submitted, threads)
+        finally:
+            if pending:
+                client.cancel([future for _, future in pending])
+
+    # -- one batch of matches -------------------------------------------------------------
+
+    def _submit(self, client: Any, chunk: Sequence[MatchTask]) -> Any:
+        first, last = chunk[0].match_id, chunk[-1].match_id
+        return client.submit(
+            _play_on_worker,
+            self.play,
+            list(chunk),
+            key=f"c8league-matches-{first}-{last}-{uuid.uuid4().hex[:12]}",
+            pure=False,
+            retries=self.retries,
+        )
+
+    def _result(self, client: Any, chunk: Sequence[MatchTask], future: Any) -> list[MatchReport]:
+        dask = _distributed()
+        attempts = 0
+        idle_since: float | None = None
+        while True:
+            try:
+                reports: list[MatchReport] = future.result(timeout=POLL_SECONDS)
+                return reports
+            except TimeoutError:
+                if _threads(client):
+                    idle_since = None
+                elif idle_since is None:
+                    idle_since = time.monotonic()
+                elif time.monotonic() - idle_since > NO_WORKERS_SECONDS:
+                    raise C8LeagueError(
+                        f"{self.where} has had no workers for {NO_WORKERS_SECONDS:.0f} s; "
+                        "start workers, then resume the event"
+                    ) from None
+            except dask.KilledWorker as exc:
+                attempts += 1
+                if attempts > self.retries:
+                    raise C8LeagueError(
+                        f"match {chunk[0].match_id} killed every Dask worker that played it "
+                        f"({exc}); the matches before it are stored"
+                    ) from None
+                future = self._submit(client, chunk)
+            except dask.CancelledError:
+                raise C8LeagueError(
+                    f"match {chunk[0].match_id} was cancelled by {self.where} (was the "
+                    "scheduler restarted?); the matches before it are stored: resume the event"
+                ) from None
+
+    # -- before playing -------------------------------------------------------------------
+
+    def _wait_for_workers(self, client: Any) -> int:
+        deadline = time.monotonic() + NO_WORKERS_SECONDS
+        while True:
+            count = _threads(client)
+            if count or time.monotonic() > deadline:
+                break
+            time.sleep(0.2)
+        if not count:
+            raise C8LeagueError(f"{self.where} has no workers: start some (dask worker ADDRESS)")
+        return count
+
+    def _check_workers(self, client: Any, tasks: Sequence[MatchTask]) -> None:
+        """Ask every connected worker for the event's plugins: a missing one, or one of
+        another version than here (its matches could differ), stops the run before any
+        match is played."""
+        names = sorted({seat.plugin for task in tasks for seat in task.seats} - self._checked)
+        if not names:
+            return
+        self._wait_for_workers(client)
+        try:
+            found: dict[str, dict[str, tuple[str | None, str | None]]] = client.run(
+                _worker_plugins, names
+            )
+        except Exception as exc:
+            detail = str(exc) if type(exc) is Exception else f"{type(exc).__name__}: {exc}"
+            raise PluginError(
+                f"c8league cannot run on the workers of {self.where}: {detail}; "
+                "install c8league and the player plugins on every worker"
+            ) from None
+        here = _local_versions(names)
+        for worker, plugins in sorted(found.items()):
+            mine, theirs = here.get("c8league"), plugins.get("c8league", (None, None))[0]
+            if mine and theirs and mine != theirs:
+                raise PluginError(
+                    f"Dask worker {worker} has c8league {theirs}, this machine {mine}: "
+                    "install the same version everywhere"
+                )
+            for name in names:
+                version, error = plugins[name]
+                if error is not None:
+                    raise PluginError(
+                        f"player plugin {name!r} is not usable on Dask worker {worker}: "
+                        f"{error}; install it on every worker"
+                    )
+                if name in here and version != here[name]:
+                    raise PluginError(
+                        f"player plugin {name!r} is version {version} on Dask worker {worker} "
+                        f"but {here[name]} here: install the same version everywhere"
+                    )
+        self._checked.update(names)
+
+
+def _distributed() -> Any:
+    """The ``distributed`` package, imported on first use (its API is not fully typed)."""
+    try:
+        return importlib.import_module("distributed")
+    except ImportError:
+        raise UsageError("the dask executor needs Dask: pip install 'c8league[dask]'") from None
+
+
+def _batch_size(reports: Sequence[MatchReport], remaining: int, threads: int) -> int:
+    """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the pace of
+    ``reports``, and few enough that every worker thread still gets a share of the
+    ``remaining`` matches."""
+    seconds = sum(r.seconds for r in reports) / max(len(reports), 1)
+    size = MAX_BATCH if seconds <= 0 else int(BATCH_SECONDS / seconds)
+    share = -(-remaining // (2 * max(threads, 1)))
+    return max(1, min(size, MAX_BATCH, share))
+
+
+def _threads(client: Any) -> int:
+    return sum(int(n) for n in client.nthreads().values())
+
+
+def _local_versions(names: Sequence[str]) -> dict[str, str]:
+    """Versions of c8league and of the installed (not registered in-process) plugins."""
+    versions: dict[str, str] = {}
+    with contextlib.suppress(metadata.PackageNotFoundError):
+        versions["c8league"] = metadata.version("c8league")
+    for name in names:
+        try:
+            info = registry.get(name)
+        except PluginError:
+            continue
+        if info.distribution != "(registered)":
+            versions[name] = info.version
+    return versions
+
+
+# -- run on the workers ---------------------------------------------------------------------
+
+
+def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]:
+    reports = [play(task) for task in tasks]
+    if all(report.error is None for report in reports):
+        return reports
+    worker = _distributed().get_worker().address
+    return [
+        r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
+        for r in reports
+    ]
+
+
+def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:
+    """For each plugin name: (version, None), or (None, why it cannot be used)."""
+    found: dict[str, tuple[str | None, str | None]] = {}
+    try:
+        found["c8league"] = (metadata.version("c8league"), None)
+    except metadata.PackageNotFoundError:
+        found["c8league"] = (None, None)
+    for name in names:
+        try:
+            info = registry.get(name)
+        except PluginError as exc:
+            found[name] = (None, str(exc))
+        else:
+            found[name] = (info.version, None)
+    return found

@@ -1,0 +1,93 @@
+"""Database fixtures: SQLite always, PostgreSQL when a server is given.
+
+Set ``C8LEAGUE_TEST_PG_URL`` (``postgresql://user:password@127.0.0.1/postgres``, a role
+that may create databases) to run the storage tests against PostgreSQL too: each test
+gets a database of its own, dropped afterwards. Without it those tests are skipped,
+and the header and the summary of the run say so. Under CI the variable is required.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from collections.abc import Callable, Iterator
+from pathlib import Path
+
+import pytest
+
+# Test modules import their shared helpers (``dbs``) from this folder.
+sys.path.insert(0, str(Path(__file__).parent))
+
+from dbs import PG_ENV, create_pg_database, drop_pg_database, safe_url
+
+PG_SKIP = f"PostgreSQL not tested: set {PG_ENV}=postgresql://USER:PASSWORD@HOST/postgres"
+
+
+def _server() -> str | None:
+    return os.environ.get(PG_ENV) or None
+
+
+def pytest_report_header(config: pytest.Config) -> str:
+    url = _server()
+    if url is None:
+        return PG_SKIP
+    return f"PostgreSQL: storage tests run against SQLite and {safe_url(url)}"
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _server() is None:
+        terminalreporter.write_sep("-", PG_SKIP, yellow=True)
+
+
+@pytest.fixture(scope="session")
+def pg_server() -> str:
+    """The PostgreSQL server URL from the environment (skips the test without one)."""
+    url = _server()
+    if url is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{PG_ENV} must be set under CI (.ci/run starts PostgreSQL)")
+        pytest.skip(PG_SKIP)
+    return url
+
+
+@pytest.fixture
+def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Callable[[str], str]]:
+    """A factory of empty databases: ``new_database("sqlite")`` or ``("postgresql")``
+    gives a URL; PostgreSQL databases are dropped after the test."""
+    made: list[str] = []
+    servers: list[str] = []
+
+    def new(kind: str) -> str:
+        if kind == "sqlite":
+            made.append(f"sqlite:///{tmp_path / f'db{len(made)}.db'}")
+            return made[-1]
+        if not servers:
+            servers.append(request.getfixturevalue("pg_server"))
+        made.append(create_pg_database(servers[0]))
+        return made[-1]
+
+    yield new
+    for url in made:
+        if not url.startswith("sqlite"):
+            drop_pg_database(servers[0], url)
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def db_kind(request: pytest.FixtureRequest) -> str:
+    """Each database kind in turn (PostgreSQL skips without a server)."""
+    kind: str = request.param
+    if kind == "postgresql":
+        request.getfixturevalue("pg_server")
+    return kind
+
+
+@pytest.fixture
+def db_url(db_kind: str, new_database: Callable[[str], str]) -> str:
+    """An empty database URL of each kind in turn: a SQLite file, a PostgreSQL database."""
+    return new_database(db_kind)
+
+
+@pytest.fixture
+def pg_url(new_database: Callable[[str], str]) -> str:
+    """A fresh, empty PostgreSQL database for this test."""
+    return new_database("postgresql")

@@ -1,0 +1,158 @@
+"""Helpers for tests that run against SQLite and PostgreSQL alike: creating and dropping
+test databases, reading a database's schema and results, loading an older schema."""
+
+from __future__ import annotations
+
+import sqlite3
+import uuid
+from pathlib import Path
+
+from sqlalchemy import BigInteger, MetaData, create_engine, inspect, make_url, text
+from sqlalchemy.engine import Engine
+
+from c8league.storage import postgres
+
+PG_ENV = "C8LEAGUE_TEST_PG_URL"
+
+
+def safe_url(url: str) -> str:
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def engine(url: str) -> Engine:
+    """A plain SQLAlchemy engine on ``url`` (psycopg 3 for ``postgresql://``)."""
+    return create_engine(postgres.engine_url(url))
+
+
+def create_pg_database(server: str) -> str:
+    """Create an empty database on the server and return its URL."""
+    name = f"c8test_{uuid.uuid4().hex[:16]}"
+    admin = create_engine(postgres.engine_url(server), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'CREATE DATABASE "{name}"'))
+    admin.dispose()
+    return make_url(server).set(database=name).render_as_string(hide_password=False)
+
+
+def drop_pg_database(server: str, url: str) -> None:
+    name = make_url(url).database
+    admin = create_engine(postgres.engine_url(server), isolation_level="AUTOCOMMIT")
+    with admin.connect() as conn:
+        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+    admin.dispose()
+
+
+def query(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:
+    eng = engine(url)
+    try:
+        with eng.connect() as conn:
+            return [tuple(row) for row in conn.execute(text(sql), params)]
+    finally:
+        eng.dispose()
+
+
+def execute(url: str, *statements: str) -> None:
+    eng = engine(url)
+    try:
+        with eng.begin() as conn:
+            for sql in statements:
+                conn.execute(text(sql))
+    finally:
+        eng.dispose()
+
+
+def schema_of(url: str) -> dict[str, object]:
+    """Tables, columns (with types and autoincrement), indexes, unique constraints and
+    foreign keys, in a comparable form."""
+    eng = engine(url)
+    insp = inspect(eng)
+    schema: dict[str, object] = {}
+    for table in sorted(insp.get_table_names()):
+        schema[table] = {
+            "columns": [
+                (
+                    c["name"],
+                    str(c["type"]),
+                    c["nullable"],
+                    c.get("primary_key"),
+                    c.get("autoincrement"),
+                )
+                for c in insp.get_columns(table)
+            ],
+            "indexes": sorted(
+                (i["name"], tuple(i["column_names"]), bool(i["unique"]))
+                for i in insp.get_indexes(table)
+            ),
+            "unique": sorted(
+                (u["name"], tuple(u["column_names"])) for u in insp.get_unique_constraints(table)
+            ),
+            "foreign_keys": sorted(
+                (tuple(f["constrained_columns"]), f["referred_table"])
+                for f in insp.get_foreign_keys(table)
+            ),
+        }
+    eng.dispose()
+    return schema
+
+
+def load_old_schema(url: str, fixture: Path, tmp_path: Path) -> None:
+    """Make ``url`` (empty) a database of the fixture's older schema version, as
+    c8league of that version created it: on SQLite, the fixture's own SQL; on
+    PostgreSQL, the same tables translated to it (generic types, serial ids, BIGINT
+    seeds) with the fixture's rows."""
+    if url.startswith("sqlite:///"):
+        con = sqlite3.connect(url.removeprefix("sqlite:///"))
+        con.executescript(fixture.read_text())
+        con.commit()
+        con.close()
+        return
+    source_path = tmp_path / f"{fixture.stem}.db"
+    con = sqlite3.connect(source_path)
+    con.executescript(fixture.read_text())
+    con.commit()
+    con.close()
+    source = create_engine(f"sqlite:///{source_path}")
+    meta = MetaData()
+    meta.reflect(source)
+    for table in meta.tables.values():
+        for column in table.columns:
+            column.type = column.type.as_generic()
+    for table_name, column_name in postgres.WIDE_COLUMNS:
+        meta.tables[table_name].c[column_name].type = BigInteger()
+    target = engine(url)
+    with source.connect() as src, target.begin() as dst:
+        meta.create_all(dst)
+        for table in meta.sorted_tables:
+            rows = [dict(r._mapping) for r in src.execute(table.select())]
+            if rows:
+                dst.execute(table.insert(), rows)
+            if "id" in table.c and rows:
+                dst.execute(
+                    text(f"SELECT setval(pg_get_serial_sequence('\"{table.name}\"', 'id'), :n)"),
+                    {"n": max(int(r["id"]) for r in rows)},
+                )
+    source.dispose()
+    target.dispose()
+
+
+def results(url: str) -> list[tuple[object, ...]]:
+    """Everything an event run produces, in a comparable form (no times)."""
+    rows: list[tuple[object, ...]] = []
+    rows += query(
+        url,
+        "SELECT m.id, m.round_id, m.table_no, m.deal, m.seed, m.status, m.ended, m.hands, "
+        "m.sequence, m.forfeit_seat, m.forfeit_reason, m.forfeit_move FROM match m ORDER BY m.id",
+    )
+    rows += query(
+        url, "SELECT match_id, seat, entrant_id, place, score FROM match_seat ORDER BY 1, 2"
+    )
+    rows += query(
+        url, "SELECT match_id, number, kind, winners, points, record FROM hand ORDER BY 1, 2"
+    )
+    rows += query(
+        url,
+        "SELECT entrant_id, match_id, sequence, mu_before, sigma_before, mu_after, sigma_after "
+        "FROM rating_history ORDER BY sequence, entrant_id",
+    )
+    rows += query(url, "SELECT entrant_id, mu, sigma, matches FROM rating ORDER BY 1")
+    return rows

@@ -1,0 +1,241 @@
+"""Events on a Dask cluster: the same results as the process pool, a worker killed mid-event
+changes nothing, and missing plugins, Dask or schedulers are named in one line.
+
+A local cluster of two single-threaded worker processes stands in for the machines;
+its workers find the built-in players through their entry points, as a remote worker
+would find installed plugins.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+from dbs import query, results
+
+from c8league import events
+from c8league.cli.main import main
+from c8league.engine.rules import preset_rules
+from c8league.errors import UsageError
+from c8league.players import registry
+from c8league.players.greedy import GreedyPlayer
+from c8league.players.random_player import RandomPlayer
+from c8league.runner.dask_executor import DaskRunner, make_runner
+from c8league.runner.pool import MatchRunner
+from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
+from c8league.storage import open_database
+
+distributed = pytest.importorskip("distributed", reason="Dask is not installed (c8league[dask])")
+
+LEAGUE = """
+name = "dask-league"
+table_size = {table_size}
+
+[rules]
+preset = "pagat"
+
+[[entrants]]
+name = "G1"
+bot = "greedy"
+[[entrants]]
+name = "G2"
+bot = "greedy"
+[[entrants]]
+name = "R1"
+bot = "random"
+[[entrants]]
+name = "R2"
+bot = "random"
+options = {{ playable_first = true }}
+[[entrants]]
+name = "R3"
+bot = "random"
+{extra}
+
+[[events]]
+name = "ev"
+format = "{format}"
+cycles = {cycles}
+rounds = 3
+seed = 23
+"""
+
+
+class HereOnly(GreedyPlayer):
+    """Registered in this process only: the workers do not have it."""
+
+
+@pytest.fixture(autouse=True)
+def builtin_players() -> Iterator[None]:
+    players = {"greedy": GreedyPlayer, "random": RandomPlayer, "hereonly": HereOnly}
+    with registry.only_registered(players):
+        yield
+
+
+@pytest.fixture(scope="module")
+def local_cluster() -> Iterator[distributed.LocalCluster]:
+    """A local cluster of two worker processes, one thread each."""
+    local = distributed.LocalCluster(
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        host="127.0.0.1",
+        dashboard_address=":0",
+    )
+    try:
+        yield local
+    finally:
+        local.close()
+
+
+@pytest.fixture
+def cluster(local_cluster: distributed.LocalCluster) -> str:
+    """The scheduler address of the local cluster."""
+    address: str = local_cluster.scheduler_address
+    return address
+
+
+def write_league(tmp_path: Path, **values: object) -> Path:
+    params: dict[str, object] = {"table_size": 3, "format": "round_robin", "cycles": 2, "extra": ""}
+    params.update(values)
+    path = tmp_path / "league.toml"
+    path.write_text(LEAGUE.format(**params))
+    return path
+
+
+def imported(tmp_path: Path, name: str, league: Path) -> str:
+    url = f"sqlite:///{tmp_path / name}"
+    assert main(["--db", url, "league", "import", str(league)]) == 0
+    return url
+
+
+def test_dask_event_equals_the_process_pool(tmp_path: Path, cluster: str) -> None:
+    league = write_league(tmp_path)
+    pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
+    assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    assert (
+        main(["--db", dask, "event", "run", "ev", "--executor", "dask", "--address", cluster]) == 0
+    )
+    assert results(dask) == results(pool)
+    assert len(results(pool)) > 50
+
+
+def test_swiss_event_on_a_local_dask_cluster_equals_the_process_pool(tmp_path: Path) -> None:
+    league = write_league(tmp_path, format="swiss", table_size=2)
+    pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
+    assert main(["--db", pool, "event", "run", "ev", "--workers", "1"]) == 0
+    assert main(["--db", dask, "event", "run", "ev", "--executor", "dask", "--workers", "2"]) == 0
+    assert results(dask) == results(pool)
+
+
+def test_plugin_missing_on_the_workers_is_named(
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = write_league(tmp_path, extra='[[entrants]]\nname = "H"\nbot = "hereonly"\n')
+    url = imported(tmp_path, "missing.db", league)
+    code = main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
+    err = capsys.readouterr().err
+    assert code == 2
+    assert "player plugin 'hereonly' is not usable on Dask worker tcp://127.0.0.1:" in err
+    assert "no player plugin named 'hereonly'" in err and "Traceback" not in err
+    assert query(url, "SELECT count(*) FROM match WHERE status = 'done'") == [(0,)]
+
+
+def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> None:
+    rules = preset_rules("pagat").to_json()
+    task = MatchTask(1, rules, (SeatSpec("hereonly"), SeatSpec("greedy")), seed=1)
+    with DaskRunner(cluster) as runner:
+        runner._checked.add("hereonly")  # as if the plugin was there when checked
+        (report,) = runner.run([task])
+    assert report.error is not None
+    assert "no player plugin named 'hereonly'" in report.error
+    assert "(on Dask worker tcp://127.0.0.1:" in report.error
+
+
+def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
+    def slow_first(task: MatchTask) -> MatchReport:
+        time.sleep(0.3 if task.match_id == 0 else 0.0)
+        return MatchReport(task.match_id, (), (), "test", (), 0, None, 0.0)
+
+    tasks = [MatchTask(i, "{}", (), seed=i) for i in range(30)]
+    with DaskRunner(cluster, window=5, batch=1, play=slow_first) as runner:
+        reports = runner.run(tasks)
+        assert next(reports).match_id == 0
+        assert len(runner.connect().who_has()) <= 5
+        assert [r.match_id for r in reports] == list(range(1, 30))
+    with DaskRunner(cluster, play=slow_first) as runner:  # fast matches: sent in batches
+        assert [r.match_id for r in runner.run(tasks)] == list(range(30))
+
+
+def test_choosing_an_executor() -> None:
+    assert isinstance(make_runner("processes", 2, None), MatchRunner)
+    assert isinstance(make_runner("dask", 2, None), DaskRunner)
+    assert isinstance(make_runner("dask", None, "tcp://127.0.0.1:8786"), DaskRunner)
+    with pytest.raises(UsageError, match="unknown executor 'ray'; executors: processes, dask"):
+        make_runner("ray", None, None)
+    with pytest.raises(UsageError, match="needs the dask executor"):
+        make_runner("processes", None, "tcp://127.0.0.1:8786")
+    with pytest.raises(UsageError, match="--workers sets the size of a local Dask cluster"):
+        make_runner("dask", 2, "tcp://127.0.0.1:8786")
+
+
+def test_unreachable_scheduler_is_one_line() -> None:
+    runner = DaskRunner("tcp://127.0.0.1:9", connect_seconds=0.5)
+    with pytest.raises(
+        UsageError, match=r"cannot reach the Dask scheduler at tcp://127\.0\.0\.1:9"
+    ):
+        runner.connect()
+
+
+def test_without_dask_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(sys.modules, "distributed", None)
+    with pytest.raises(UsageError, match=r"pip install 'c8league\[dask\]'"):
+        DaskRunner().connect()
+
+
+def test_dask_is_imported_only_when_used() -> None:
+    code = (
+        "import sys, c8league.cli.main, c8league.events, c8league.runner.dask_executor; "
+        "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
+    )
+    subprocess.run([sys.executable, "-c", code], check=True)
+
+
+@pytest.mark.slow
+def test_worker_killed_mid_event_gives_the_full_identical_results(
+    tmp_path: Path, local_cluster: distributed.LocalCluster, cluster: str
+) -> None:
+    league = write_league(tmp_path, table_size=2, cycles=12)
+    pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
+    assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    client = distributed.Client(cluster, set_as_default=False)
+    before: dict[str, int] = client.run(os.getpid)
+    victim = sorted(before.values())[0]
+    killed: list[int] = []
+
+    def progress(done: int, total: int) -> None:
+        if done == 10 and not killed:
+            os.kill(victim, signal.SIGKILL)
+            killed.append(done)
+
+    db = open_database(dask)
+    summary = events.run_event(db, "ev", executor="dask", address=cluster, progress=progress)
+    db.close()
+    client.wait_for_workers(2, timeout=60)
+    after: dict[str, int] = client.run(os.getpid)
+    client.close()
+    assert killed and victim not in after.values()
+    (lost,) = [
+        event
+        for _, event in local_cluster.scheduler.get_events("all")
+        if isinstance(event, dict) and event.get("action") == "remove-worker"
+    ]
+    assert lost["processing-tasks"] or lost["lost-computed-tasks"], "matches were played again"
+    assert [(summary.played,)] == query(pool, "SELECT count(*) FROM match")
+    assert results(dask) == results(pool)
