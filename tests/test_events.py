@@ -332,3 +332,19 @@ def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> No
     assert 1 <= done < total, "the run was killed part way"
     assert run(broken, "event", "resume", "ev", "--workers", "2") == 0
     assert results(broken) == results(whole)
+
+
+def test_balance_report_of_a_round_robin(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import json
+
+    db = tmp_path / "bal.db"
+    assert run(db, "league", "import", str(write_league(tmp_path))) == 0
+    assert run(db, "event", "run", "ev", "--workers", "1") == 0
+    capsys.readouterr()
+    assert run(db, "event", "balance", "ev", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["summary"]["min pair meetings"] == data["summary"]["max pair meetings"] == "1"
+    assert {row["entrant"] for row in data["entrants"]} == {"G1", "G2", "R1", "R2", "R3"}
+    assert all(row["byes"] == "1" for row in data["entrants"])
