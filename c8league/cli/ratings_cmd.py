@@ -6,6 +6,7 @@ import sys
 from typing import Annotated
 
 import typer
+from rich import box
 from rich.table import Table
 
 from c8league.cli import state
@@ -131,14 +132,9 @@ def predict(
     table = Table(
         title=f"{prediction.league}: a table of {len(prediction.rows)}",
         title_justify="left",
-        caption=f"match quality {prediction.quality:.3f} (0 one-sided … 1 even); "
-        f"chances from {prediction.samples} simulated matches"
-        + (
-            "; * not rated yet (initial rating)"
-            if not all(r.rated for r in prediction.rows)
-            else ""
-        ),
-        caption_justify="left",
+        box=box.SIMPLE_HEAD,
+        show_edge=False,
+        pad_edge=False,
     )
     table.add_column("entrant")
     for header in ("μ", "σ", "P(first)"):
@@ -154,3 +150,10 @@ def predict(
             bar,
         )
     out.print(table)
+    note = (
+        f"match quality {prediction.quality:.3f} (0 one-sided … 1 even); chances to finish "
+        f"first from {prediction.samples} simulated matches"
+    )
+    if not all(r.rated for r in prediction.rows):
+        note += "; * not rated yet (initial rating)"
+    out.print(note, style="dim")

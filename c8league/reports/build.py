@@ -1,0 +1,538 @@
+"""Building a :class:`~c8league.reports.model.Report` from storage.
+
+A report covers a league (all its events) or one event. Each table of the database
+it needs is read once, in a few plain queries, and turned into the dataclasses of
+:mod:`c8league.reports.model`.
+"""
+
+from __future__ import annotations
+
+import gc
+import json
+import math
+from collections import defaultdict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from importlib import metadata
+from itertools import groupby
+from operator import itemgetter
+
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, func, select
+
+from c8league.errors import NotFoundError
+from c8league.rating_store import (
+    PROVISIONAL_MATCHES,
+    LeaderboardRow,
+    fetch_rows,
+    inactive_entrants,
+    leaderboard,
+    model_for,
+    resolve_league,
+)
+from c8league.ratings import RatingModel
+from c8league.reports.model import (
+    CrossTable,
+    Endings,
+    EntrantStats,
+    EventSection,
+    Footer,
+    HistorySeries,
+    LastMatch,
+    PairRecord,
+    Report,
+    StandingEntry,
+)
+from c8league.standings import TIEBREAKS, SeatResult, TableResult, standings
+from c8league.storage.database import Database
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    HandRow,
+    League,
+    Match,
+    MatchSeat,
+    RatingHistory,
+    Round,
+)
+from c8league.storage.repo import get_event, league_members, league_rules
+
+__all__ = ["build_report"]
+
+_SQRT2 = math.sqrt(2.0)
+
+
+@dataclass(slots=True)
+class _Played:
+    """A finished match: its seats as (seat, entrant id, place, score), in seat order."""
+
+    match_id: int
+    event_id: int
+    sequence: int
+    ended: str
+    forfeit_seat: int | None
+    forfeit_reason: str | None
+    seats: list[tuple[int, int, int, int]]
+
+
+@contextmanager
+def _collector_paused() -> Iterator[None]:
+    """Pause Python's cyclic garbage collector. A report holds hundreds of thousands of
+    small tuples (none in a reference cycle) that the collector would otherwise scan
+    again and again while they are being built."""
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if enabled:
+            gc.enable()
+
+
+def build_report(
+    db: Database,
+    target: str | None = None,
+    *,
+    provisional: int = PROVISIONAL_MATCHES,
+    now: datetime | None = None,
+) -> Report:
+    """The report of a league or an event.
+
+    ``target`` names a league, an event (``EVENT`` or ``LEAGUE/EVENT``), or
+    nothing for the database's only league; a name that is both a league and an
+    event means the league. ``now`` is the generation time shown in the footer
+    (default: the current time, UTC). Raises :class:`NotFoundError` for an
+    unknown name.
+    """
+    generated = now or datetime.now(UTC)
+    with _collector_paused():
+        with db.session() as session:
+            league, event = _resolve_target(session, target)
+            assert league.id is not None
+            model = model_for(league)
+            board = leaderboard(session, league.id, model=model, provisional=provisional)
+            scope_events = (
+                [event]
+                if event is not None
+                else list(
+                    session.exec(
+                        select(Event).where(Event.league_id == league.id).order_by(col(Event.id))
+                    ).all()
+                )
+            )
+            event_ids = [e.id for e in scope_events if e.id is not None]
+            names = {
+                entrant_id: name
+                for entrant_id, name in session.execute(select(Entrant.id, Entrant.name)).all()
+            }
+            played = _played(session, event_ids)
+            status_counts = _status_counts(session, event_ids)
+            hand_rows = _hands(session, event_ids)
+            history = _history(session, league.id, board, names)
+            footer = _footer(session, league, model, generated)
+            byes = _byes(session, event_ids)
+            members = [e.id for e in league_members(session, league.id) if e.id is not None]
+            inactive = inactive_entrants(session, league.id)
+
+        countdown = league_rules(league).countdown
+        sections = tuple(
+            _event_section(
+                ev,
+                played,
+                byes.get(ev.id or 0, []),
+                members,
+                inactive,
+                names,
+                status_counts,
+                countdown,
+            )
+            for ev in scope_events
+        )
+        pairs = _head_to_head(played, board, names, model)
+        stats = _entrant_stats(played, hand_rows, board, names)
+        endings = _endings(played, hand_rows, status_counts)
+        return Report(
+            scope="event" if event is not None else "league",
+            league=league.name,
+            title=league.title,
+            event=event.name if event is not None else None,
+            initial_mu=model.initial().mu,
+            initial_sigma=model.initial().sigma,
+            provisional_below=provisional,
+            leaderboard=tuple(board),
+            events=sections,
+            head_to_head=pairs,
+            entrants=stats,
+            endings=endings,
+            history=history,
+            footer=footer,
+        )
+
+
+def _resolve_target(session: Session, target: str | None) -> tuple[League, Event | None]:
+    if target is None:
+        return resolve_league(session, None), None
+    if "/" not in target:
+        league = session.exec(select(League).where(League.name == target)).first()
+        if league is not None:
+            return league, None
+    try:
+        return get_event(session, target)
+    except NotFoundError as exc:
+        leagues = ", ".join(session.exec(select(League.name).order_by(col(League.name))).all())
+        raise NotFoundError(
+            f"no league or event named {target!r}; leagues: {leagues or 'none'}; {exc}"
+        ) from None
+
+
+# -- reading -------------------------------------------------------------------------------
+
+
+def _played(session: Session, event_ids: list[int]) -> list[_Played]:
+    """The finished matches of the events, in the order their results count."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(Match.id),
+            col(Match.event_id),
+            col(Match.sequence),
+            col(Match.ended),
+            col(Match.forfeit_seat),
+            col(Match.forfeit_reason),
+            col(MatchSeat.seat),
+            col(MatchSeat.entrant_id),
+            col(MatchSeat.place),
+            col(MatchSeat.score),
+        )
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(col(Match.event_id).in_(event_ids), col(Match.status) == "done")
+        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat)),
+    )
+    result: list[_Played] = []
+    current: _Played | None = None
+    for match_id, event_id, sequence, ended, f_seat, f_reason, seat, entrant, place, score in rows:
+        if current is None or current.match_id != match_id:
+            current = _Played(match_id, event_id, sequence or 0, ended or "", f_seat, f_reason, [])
+            result.append(current)
+        current.seats.append((seat, entrant, place or 0, score or 0))
+    return result
+
+
+def _status_counts(session: Session, event_ids: list[int]) -> dict[tuple[int, str], int]:
+    rows = session.execute(
+        select(Match.event_id, Match.status, func.count())
+        .where(col(Match.event_id).in_(event_ids))
+        .group_by(col(Match.event_id), col(Match.status))
+    ).all()
+    return {(event_id, status): int(count) for event_id, status, count in rows}
+
+
+def _byes(session: Session, event_ids: list[int]) -> dict[int, list[int]]:
+    """Each event's byes: one entrant id per bye, over all its rounds."""
+    byes: dict[int, list[int]] = defaultdict(list)
+    rows = session.execute(
+        select(Round.event_id, Round.byes).where(col(Round.event_id).in_(event_ids))
+    ).all()
+    for event_id, text in rows:
+        byes[event_id].extend(json.loads(text))
+    return byes
+
+
+def _hands(session: Session, event_ids: list[int]) -> list[tuple[int, str, str, str]]:
+    """(match id, kind, winners JSON, points JSON) of every hand of a finished match."""
+    query = (
+        select(HandRow.match_id, HandRow.kind, HandRow.winners, HandRow.points)
+        .join(Match, col(Match.id) == col(HandRow.match_id))
+        .where(col(Match.event_id).in_(event_ids), col(Match.status) == "done")
+    )
+    return fetch_rows(session.connection(), query)
+
+
+def _history(
+    session: Session, league_id: int, board: list[LeaderboardRow], names: dict[int, str]
+) -> tuple[HistorySeries, ...]:
+    rows = fetch_rows(
+        session.connection(),
+        select(
+            RatingHistory.entrant_id,
+            RatingHistory.sequence,
+            RatingHistory.mu_after,
+            RatingHistory.sigma_after,
+        )
+        .where(col(RatingHistory.league_id) == league_id)
+        .order_by(col(RatingHistory.sequence), col(RatingHistory.entrant_id)),
+    )
+    rows.sort(key=itemgetter(0))  # stable: each entrant's rows stay in sequence order
+    series: dict[int, tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]] = {}
+    for entrant_id, group in groupby(rows, key=itemgetter(0)):
+        _, sequences, mus, sigmas = zip(*group, strict=True)
+        series[entrant_id] = (sequences, mus, sigmas)
+    empty: tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]] = ((), (), ())
+    return tuple(
+        HistorySeries(
+            names.get(row.entrant_id, str(row.entrant_id)),
+            *series.get(row.entrant_id, empty),
+        )
+        for row in board
+    )
+
+
+def _footer(session: Session, league: League, model: RatingModel, generated: datetime) -> Footer:
+    done = (
+        select(func.count())
+        .select_from(Match)
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .where(col(Event.league_id) == league.id, col(Match.status) == "done")
+    )
+    count = int(session.execute(done).scalar_one())
+    last_row = session.execute(
+        select(Match.sequence, Event.name, Match.finished_at)
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .where(
+            col(Event.league_id) == league.id,
+            col(Match.status) == "done",
+            col(Match.sequence).is_not(None),
+        )
+        .order_by(col(Match.sequence).desc())
+        .limit(1)
+    ).first()
+    last = LastMatch(last_row[0], last_row[1], last_row[2]) if last_row is not None else None
+    params = model.parameters()
+    try:
+        version = metadata.version("c8league")
+    except metadata.PackageNotFoundError:
+        version = "unknown"
+    return Footer(
+        rating_system=model.settings.system,
+        rating_version=str(params.get("version")),
+        parameters=params,
+        matches=count,
+        last_match=last,
+        generated_at=generated,
+        c8league_version=version,
+    )
+
+
+# -- computing -----------------------------------------------------------------------------
+
+
+def _event_section(
+    event: Event,
+    played: list[_Played],
+    byes: list[int],
+    members: list[int],
+    inactive: set[int],
+    names: dict[int, str],
+    status_counts: dict[tuple[int, str], int],
+    countdown: bool,
+) -> EventSection:
+    """An event's standings (:func:`c8league.standings.standings`, as ``c8league event
+    standings`` shows them) and, at tables of two, its cross-table."""
+    assert event.id is not None
+    mine = [p for p in played if p.event_id == event.id]
+    tables = [
+        TableResult(tuple(SeatResult(e, place, score) for _, e, place, score in p.seats), countdown)
+        for p in mine
+    ]
+    seated = {s.entrant for t in tables for s in t.seats} | set(byes)
+    entrants = [e for e in members if e in seated or e not in inactive]
+    known = set(members)
+    entrants += sorted(e for e in seated if e not in known)
+    rows = standings(entrants, tables, byes)
+    entries = tuple(
+        StandingEntry(
+            rank=r.rank,
+            name=names.get(r.entrant, str(r.entrant)),
+            match_points=r.match_points,
+            opponents_match_points=r.opponents_points,
+            game_points=r.game_points,
+            wins=r.wins,
+            matches=r.matches,
+            byes=r.byes,
+        )
+        for r in rows
+    )
+    crosstable = None
+    if event.table_size == 2 and all(len(p.seats) == 2 for p in mine):
+        crosstable = _crosstable([e.name for e in entries], mine, names)
+    return EventSection(
+        name=event.name,
+        format=event.format,
+        table_size=event.table_size,
+        matches_done=status_counts.get((event.id, "done"), 0),
+        matches_void=status_counts.get((event.id, "void"), 0),
+        matches_pending=status_counts.get((event.id, "pending"), 0),
+        tiebreaks=TIEBREAKS,
+        standings=entries,
+        crosstable=crosstable,
+    )
+
+
+def _crosstable(order: list[str], matches: list[_Played], names: dict[int, str]) -> CrossTable:
+    index = {name: i for i, name in enumerate(order)}
+    results: dict[tuple[int, int], list[float]] = defaultdict(list)
+    for match in matches:
+        (_, first, place_a, _), (_, second, place_b, _) = match.seats
+        a, b = index.get(names.get(first, "")), index.get(names.get(second, ""))
+        if a is None or b is None:
+            continue
+        score = 1.0 if place_a < place_b else 0.5 if place_a == place_b else 0.0
+        results[(a, b)].append(score)
+        results[(b, a)].append(1.0 - score)
+    n = len(order)
+    cells = tuple(
+        tuple(None if i == j else tuple(results.get((i, j), ())) for j in range(n))
+        for i in range(n)
+    )
+    return CrossTable(tuple(order), cells)
+
+
+def _head_to_head(
+    played: list[_Played],
+    board: list[LeaderboardRow],
+    names: dict[int, str],
+    model: RatingModel,
+) -> tuple[PairRecord, ...]:
+    """Every pair that met, ordered by the higher entrant's leaderboard place, then the
+    lower's. Counts are from the ordered pair's point of view (lower id first)."""
+    counts: dict[tuple[int, int], list[int]] = {}
+    for match in played:
+        seats = match.seats
+        for i in range(len(seats)):
+            _, x, place_x, _ = seats[i]
+            for j in range(i + 1, len(seats)):
+                _, y, place_y, _ = seats[j]
+                if x < y:
+                    key, px, py = (x, y), place_x, place_y
+                else:
+                    key, px, py = (y, x), place_y, place_x
+                tally = counts.get(key)
+                if tally is None:
+                    tally = counts[key] = [0, 0, 0, 0]
+                tally[0] += 1
+                if px < py:
+                    tally[1] += 1
+                elif py < px:
+                    tally[2] += 1
+                else:
+                    tally[3] += 1
+    position = {row.entrant_id: row.rank for row in board}
+    rating = {row.entrant_id: (row.mu, row.sigma) for row in board}
+    initial = (model.initial().mu, model.initial().sigma)
+    double_beta_sq = 2.0 * model.settings.beta**2
+    last = len(board) + 1
+    records: list[tuple[tuple[int, int, str, str], PairRecord]] = []
+    for (x, y), (meetings, x_ahead, y_ahead, level) in counts.items():
+        if (position.get(x, last), names.get(x, "")) > (position.get(y, last), names.get(y, "")):
+            x, y, x_ahead, y_ahead = y, x, y_ahead, x_ahead
+        mu_a, sigma_a = rating.get(x, initial)
+        mu_b, sigma_b = rating.get(y, initial)
+        z = (mu_a - mu_b) / math.sqrt(sigma_a**2 + sigma_b**2 + double_beta_sq)
+        predicted = 0.5 * math.erfc(-z / _SQRT2)
+        name_a, name_b = names.get(x, str(x)), names.get(y, str(y))
+        order = (position.get(x, last), position.get(y, last), name_a, name_b)
+        records.append(
+            (order, PairRecord(name_a, name_b, meetings, x_ahead, y_ahead, level, predicted))
+        )
+    records.sort(key=lambda item: item[0])
+    return tuple(record for _, record in records)
+
+
+def _entrant_stats(
+    played: list[_Played],
+    hands: list[tuple[int, str, str, str]],
+    board: list[LeaderboardRow],
+    names: dict[int, str],
+) -> tuple[EntrantStats, ...]:
+    matches: dict[int, int] = defaultdict(int)
+    wins: dict[int, int] = defaultdict(int)
+    places: dict[int, int] = defaultdict(int)
+    normalised: dict[int, float] = defaultdict(float)
+    forfeits: dict[int, dict[str, int]] = defaultdict(dict)
+    seat_of: dict[int, list[int]] = {}
+    for match in played:
+        size = len(match.seats)
+        seat_of[match.match_id] = [entrant for _, entrant, _, _ in match.seats]
+        for seat, entrant, place, _ in match.seats:
+            matches[entrant] += 1
+            wins[entrant] += place == 1
+            places[entrant] += place
+            normalised[entrant] += (place - 1) / (size - 1) if size > 1 else 0.0
+            if match.forfeit_seat == seat:
+                reason = match.forfeit_reason or "unknown"
+                forfeits[entrant][reason] = forfeits[entrant].get(reason, 0) + 1
+    # Hands are summed per match first (one list per seat), then credited to entrants.
+    # All winners and points lists are decoded in one call each: a report may read
+    # hundreds of thousands of them.
+    all_winners: list[list[int]] = json.loads("[" + ",".join(h[2] for h in hands) + "]")
+    all_points: list[list[int]] = json.loads("[" + ",".join(h[3] for h in hands) + "]")
+    per_match: dict[int, tuple[list[int], list[int], list[int]]] = {}
+    for (match_id, _kind, _, _), winners, hand_points in zip(
+        hands, all_winners, all_points, strict=True
+    ):
+        totals = per_match.get(match_id)
+        if totals is None:
+            seated = seat_of.get(match_id)
+            if seated is None:
+                continue
+            size = len(seated)
+            totals = per_match[match_id] = ([0], [0] * size, [0] * size)
+        count, won, scored = totals
+        count[0] += 1
+        for seat in winners:
+            if 0 <= seat < len(won):
+                won[seat] += 1
+        for seat, value in enumerate(hand_points):
+            if seat < len(scored):
+                scored[seat] += value
+    hand_count: dict[int, int] = defaultdict(int)
+    hands_won: dict[int, int] = defaultdict(int)
+    points: dict[int, int] = defaultdict(int)
+    for match_id, (count, won, scored) in per_match.items():
+        for seat, entrant in enumerate(seat_of[match_id]):
+            hand_count[entrant] += count[0]
+            hands_won[entrant] += won[seat]
+            points[entrant] += scored[seat]
+    ordered = [row.entrant_id for row in board if row.entrant_id in matches]
+    on_board = set(ordered)
+    ordered += sorted((e for e in matches if e not in on_board), key=lambda e: names.get(e, ""))
+    return tuple(
+        EntrantStats(
+            name=names.get(e, str(e)),
+            matches=matches[e],
+            wins=wins[e],
+            average_place=places[e] / matches[e],
+            average_place_normalised=normalised[e] / matches[e],
+            hands=hand_count[e],
+            hands_won=hands_won[e],
+            average_points_per_hand=points[e] / hand_count[e] if hand_count[e] else 0.0,
+            forfeits=dict(sorted(forfeits[e].items())),
+        )
+        for e in ordered
+    )
+
+
+def _endings(
+    played: list[_Played],
+    hands: list[tuple[int, str, str, str]],
+    status_counts: dict[tuple[int, str], int],
+) -> Endings:
+    ended: dict[str, int] = defaultdict(int)
+    forfeits: dict[str, int] = defaultdict(int)
+    for match in played:
+        ended[match.ended or "unknown"] += 1
+        if match.forfeit_reason is not None:
+            forfeits[match.forfeit_reason] += 1
+    hand_kinds: dict[str, int] = defaultdict(int)
+    for _, kind, _, _ in hands:
+        hand_kinds[kind] += 1
+    return Endings(
+        matches=len(played),
+        void=sum(n for (_, status), n in status_counts.items() if status == "void"),
+        pending=sum(n for (_, status), n in status_counts.items() if status == "pending"),
+        ended=dict(sorted(ended.items(), key=lambda kv: (-kv[1], kv[0]))),
+        forfeits=dict(sorted(forfeits.items(), key=lambda kv: (-kv[1], kv[0]))),
+        hands=dict(sorted(hand_kinds.items(), key=lambda kv: (-kv[1], kv[0]))),
+    )

@@ -1,0 +1,97 @@
+"""The rating-history chart: μ of the top entrants over the league's matches, with a ±2σ
+band. Drawn with matplotlib's Agg canvas (no window, no global pyplot state);
+matplotlib is imported only when a chart is drawn."""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Sequence
+from typing import Literal
+
+from c8league.reports.model import HistorySeries, Report
+
+__all__ = ["CHART_ENTRANTS", "MAX_POINTS", "rating_chart"]
+
+#: Entrants drawn by default: the top of the leaderboard.
+CHART_ENTRANTS = 6
+
+#: Points drawn per entrant at most; longer histories are thinned evenly.
+MAX_POINTS = 400
+
+
+def _thin(count: int, limit: int) -> list[int]:
+    """Up to ``limit`` indices spread evenly over ``range(count)``, always with the last."""
+    if count <= limit:
+        return list(range(count))
+    step = (count - 1) / (limit - 1)
+    return sorted({round(i * step) for i in range(limit)})
+
+
+def _steps(
+    series: HistorySeries, mu0: float, sigma0: float, last: int
+) -> tuple[list[int], list[float], list[float]]:
+    """The series as steps: the initial rating up to its first match, then each rating
+    until the next match, and the current rating up to the league's last match."""
+    keep = _thin(len(series.sequences), MAX_POINTS)
+    xs = [series.sequences[0]] + [series.sequences[i] for i in keep]
+    mus = [mu0] + [series.mu[i] for i in keep]
+    sigmas = [sigma0] + [series.sigma[i] for i in keep]
+    if xs[-1] < last:
+        xs.append(last)
+        mus.append(mus[-1])
+        sigmas.append(sigmas[-1])
+    return xs, mus, sigmas
+
+
+def rating_chart(
+    report: Report,
+    *,
+    entrants: int = CHART_ENTRANTS,
+    image: Literal["svg", "png"] = "svg",
+    narrow: bool = False,
+) -> bytes | None:
+    """The league's rating-history chart as SVG or PNG bytes (``None`` without history).
+
+    ``narrow`` draws it for a phone's width: taller than wide, so that its text stays
+    readable when the page shrinks it. The same report always gives the same bytes:
+    no dates or random ids are embedded.
+    """
+    chosen: Sequence[HistorySeries] = [h for h in report.history if h.sequences][:entrants]
+    if not chosen or entrants < 1:
+        return None
+    import matplotlib
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    last = max(h.sequences[-1] for h in report.history if h.sequences)
+    with matplotlib.rc_context(
+        {
+            "svg.fonttype": "none",
+            "svg.hashsalt": "c8league",
+            "font.family": ["DejaVu Sans", "sans-serif"],
+            "font.size": 10,
+        }
+    ):
+        size = (4.4, 4.8) if narrow else (8.0, 4.4)
+        figure = Figure(figsize=size, dpi=100, layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        palette = matplotlib.colormaps["tab10"]
+        for index, series in enumerate(chosen):
+            xs, mus, sigmas = _steps(series, report.initial_mu, report.initial_sigma, last)
+            colour = palette(index % palette.N)
+            low = [m - 2.0 * s for m, s in zip(mus, sigmas, strict=True)]
+            high = [m + 2.0 * s for m, s in zip(mus, sigmas, strict=True)]
+            axes.fill_between(xs, low, high, step="post", color=colour, alpha=0.12, linewidth=0)
+            axes.step(xs, mus, where="post", color=colour, linewidth=1.6, label=series.name)
+        axes.set_xlabel("league match number")
+        axes.set_ylabel("μ (band: μ ± 2σ)")
+        axes.set_title(f"Top {len(chosen)} of {len(report.history)}")
+        axes.grid(True, alpha=0.3)
+        axes.margins(x=0.01)
+        columns = min(2 if narrow else 3, len(chosen))
+        figure.legend(loc="outside lower center", frameon=False, ncols=columns)
+        buffer = io.BytesIO()
+        metadata = {"Date": None} if image == "svg" else {"Software": None}
+        figure.savefig(buffer, format=image, metadata=metadata, dpi=100 if image == "svg" else 150)
+    return buffer.getvalue()

@@ -1,0 +1,161 @@
+"""The plain values a report is made of. Built from storage by :mod:`.build`, turned into
+text, tables, JSON or a page by the renderers; nothing here touches the database."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime
+
+from c8league.rating_store import LeaderboardRow
+
+
+@dataclass(frozen=True, slots=True)
+class StandingEntry:
+    """One line of an event's standings (see :mod:`c8league.standings`)."""
+
+    rank: int
+    name: str
+    match_points: float
+    opponents_match_points: float
+    game_points: int
+    wins: int
+    matches: int
+    byes: int
+
+
+@dataclass(frozen=True, slots=True)
+class CrossTable:
+    """A two-player event's cross-table, in standings order.
+
+    ``cells[i][j]`` lists the results of ``entrants[i]`` against ``entrants[j]``,
+    one per meeting in the order played: 1 a win, 0.5 a tie, 0 a loss. The
+    diagonal is ``None``.
+    """
+
+    entrants: tuple[str, ...]
+    cells: tuple[tuple[tuple[float, ...] | None, ...], ...]
+
+
+@dataclass(frozen=True, slots=True)
+class EventSection:
+    name: str
+    format: str
+    table_size: int
+    matches_done: int
+    matches_void: int
+    matches_pending: int
+    tiebreaks: tuple[str, ...]
+    standings: tuple[StandingEntry, ...]
+    crosstable: CrossTable | None
+    """Only for events at tables of two."""
+
+
+@dataclass(frozen=True, slots=True)
+class PairRecord:
+    """Two entrants' meetings. ``a`` is the one higher on the leaderboard."""
+
+    a: str
+    b: str
+    meetings: int
+    a_ahead: int
+    """Meetings where ``a`` finished ahead of ``b`` (at a table of any size)."""
+    b_ahead: int
+    level: int
+    """Meetings where they shared a place."""
+    a_ahead_predicted: float
+    """The model's chance that ``a`` finishes ahead of ``b`` in a meeting, from the
+    current ratings: Φ((μa − μb) / √(σa² + σb² + 2β²))."""
+
+
+@dataclass(frozen=True, slots=True)
+class EntrantStats:
+    name: str
+    matches: int
+    wins: int
+    average_place: float
+    average_place_normalised: float
+    hands: int
+    hands_won: int
+    average_points_per_hand: float
+    """Points scored per hand played (0 in Countdown, which scores no points)."""
+    forfeits: dict[str, int]
+    """Matches this entrant forfeited, by reason (``timeout``, ``crash``, …)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Endings:
+    """How the matches in the report's scope ended."""
+
+    matches: int
+    """Finished matches."""
+    void: int
+    pending: int
+    ended: dict[str, int]
+    """Finished matches by how they ended: ``target``, ``countdown``, ``hand_cap``,
+    ``blocked``, ``turn_cap``, ``forfeit``."""
+    forfeits: dict[str, int]
+    """Forfeited matches by reason."""
+    hands: dict[str, int]
+    """Hands by how they ended: ``out``, ``blocked``, ``turn_cap``."""
+
+
+@dataclass(frozen=True, slots=True)
+class HistorySeries:
+    """An entrant's rating after each of its rated matches, in league sequence order."""
+
+    name: str
+    sequences: tuple[int, ...]
+    mu: tuple[float, ...]
+    sigma: tuple[float, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class LastMatch:
+    sequence: int
+    event: str
+    finished_at: datetime | None
+
+
+@dataclass(frozen=True, slots=True)
+class Footer:
+    """What reproduces the numbers of a report."""
+
+    rating_system: str
+    rating_version: str
+    parameters: dict[str, float | str | None]
+    matches: int
+    """Rated matches of the league (all its events)."""
+    last_match: LastMatch | None
+    generated_at: datetime
+    c8league_version: str
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything one report shows, for a league or for one of its events.
+
+    The leaderboard and the rating history are the league's (a league is one
+    rating pool); standings, head-to-head, statistics and endings cover the
+    report's scope.
+    """
+
+    scope: str
+    """``"league"`` or ``"event"``."""
+    league: str
+    title: str
+    event: str | None
+    initial_mu: float
+    initial_sigma: float
+    provisional_below: int
+    leaderboard: tuple[LeaderboardRow, ...]
+    events: tuple[EventSection, ...]
+    head_to_head: tuple[PairRecord, ...]
+    entrants: tuple[EntrantStats, ...]
+    endings: Endings
+    history: tuple[HistorySeries, ...]
+    footer: Footer
+
+    @property
+    def heading(self) -> str:
+        base = self.title or self.league
+        return f"{base} — {self.event}" if self.event else base

@@ -1,0 +1,275 @@
+"""A report as plain records: dicts of numbers, strings, booleans and ``None``.
+
+These records are the JSON shape (documented in ``docs/report-json.md``) and the
+rows of the CSV tables, so both always agree.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from datetime import datetime
+from typing import Any
+
+from c8league.rating_store import LeaderboardRow
+from c8league.reports.model import (
+    CrossTable,
+    Endings,
+    EntrantStats,
+    EventSection,
+    Footer,
+    HistorySeries,
+    PairRecord,
+    Report,
+)
+
+__all__ = [
+    "CSV_TABLES",
+    "JSON_FORMAT",
+    "JSON_VERSION",
+    "csv_rows",
+    "leaderboard_records",
+    "report_document",
+]
+
+JSON_FORMAT = "c8league-report"
+JSON_VERSION = 1
+
+Record = dict[str, Any]
+
+
+def _number(value: float | None) -> float | None:
+    """A float for JSON: ``None`` for NaN and infinities, which JSON cannot hold."""
+    if value is None or not math.isfinite(value):
+        return None
+    return value
+
+
+def _time(value: datetime | None) -> str | None:
+    return value.isoformat() if value is not None else None
+
+
+def leaderboard_records(rows: Sequence[LeaderboardRow]) -> list[Record]:
+    return [
+        {
+            "rank": r.rank,
+            "name": r.name,
+            "mu": r.mu,
+            "sigma": r.sigma,
+            "conservative": r.conservative,
+            "matches": r.matches,
+            "wins": r.wins,
+            "win_rate": r.win_rate,
+            "average_place": _number(r.average_place),
+            "average_place_normalised": _number(r.average_place_normalised),
+            "provisional": r.provisional,
+            "active": r.active,
+            "prob_stronger_than_next": r.prob_stronger_than_next,
+        }
+        for r in rows
+    ]
+
+
+def _crosstable(table: CrossTable | None) -> Record | None:
+    if table is None:
+        return None
+    return {
+        "entrants": list(table.entrants),
+        "cells": [[None if c is None else list(c) for c in row] for row in table.cells],
+    }
+
+
+def _event(section: EventSection) -> Record:
+    return {
+        "name": section.name,
+        "format": section.format,
+        "table_size": section.table_size,
+        "matches_done": section.matches_done,
+        "matches_void": section.matches_void,
+        "matches_pending": section.matches_pending,
+        "tiebreaks": list(section.tiebreaks),
+        "standings": [
+            {
+                "rank": s.rank,
+                "name": s.name,
+                "match_points": s.match_points,
+                "opponents_match_points": s.opponents_match_points,
+                "game_points": s.game_points,
+                "wins": s.wins,
+                "matches": s.matches,
+                "byes": s.byes,
+            }
+            for s in section.standings
+        ],
+        "crosstable": _crosstable(section.crosstable),
+    }
+
+
+def _pair(p: PairRecord) -> Record:
+    return {
+        "a": p.a,
+        "b": p.b,
+        "meetings": p.meetings,
+        "a_ahead": p.a_ahead,
+        "b_ahead": p.b_ahead,
+        "level": p.level,
+        "a_ahead_predicted": p.a_ahead_predicted,
+    }
+
+
+def _entrant(e: EntrantStats) -> Record:
+    return {
+        "name": e.name,
+        "matches": e.matches,
+        "wins": e.wins,
+        "average_place": e.average_place,
+        "average_place_normalised": e.average_place_normalised,
+        "hands": e.hands,
+        "hands_won": e.hands_won,
+        "average_points_per_hand": e.average_points_per_hand,
+        "forfeits": dict(e.forfeits),
+    }
+
+
+def _endings(e: Endings) -> Record:
+    return {
+        "matches": e.matches,
+        "void": e.void,
+        "pending": e.pending,
+        "ended": dict(e.ended),
+        "forfeits": dict(e.forfeits),
+        "hands": dict(e.hands),
+    }
+
+
+def _history(series: HistorySeries) -> Record:
+    return {
+        "name": series.name,
+        "sequence": list(series.sequences),
+        "mu": list(series.mu),
+        "sigma": list(series.sigma),
+    }
+
+
+def _footer(f: Footer) -> Record:
+    last = f.last_match
+    return {
+        "rating_system": f.rating_system,
+        "rating_version": f.rating_version,
+        "parameters": dict(f.parameters),
+        "matches": f.matches,
+        "last_match": None
+        if last is None
+        else {
+            "sequence": last.sequence,
+            "event": last.event,
+            "finished_at": _time(last.finished_at),
+        },
+        "generated_at": _time(f.generated_at),
+        "c8league_version": f.c8league_version,
+    }
+
+
+def report_document(report: Report) -> Record:
+    """The whole report as one JSON-ready dict (``docs/report-json.md``)."""
+    return {
+        "format": JSON_FORMAT,
+        "version": JSON_VERSION,
+        "scope": report.scope,
+        "league": {"name": report.league, "title": report.title},
+        "event": report.event,
+        "provisional_below": report.provisional_below,
+        "leaderboard": leaderboard_records(report.leaderboard),
+        "events": [_event(s) for s in report.events],
+        "head_to_head": [_pair(p) for p in report.head_to_head],
+        "entrants": [_entrant(e) for e in report.entrants],
+        "endings": _endings(report.endings),
+        "rating_history": {
+            "initial": {"mu": report.initial_mu, "sigma": report.initial_sigma},
+            "entrants": [_history(h) for h in report.history],
+        },
+        "footer": _footer(report.footer),
+    }
+
+
+# -- CSV tables -------------------------------------------------------------------------------
+
+
+def _standings_rows(report: Report) -> list[Record]:
+    rows: list[Record] = []
+    for section in report.events:
+        for entry in _event(section)["standings"]:
+            rows.append({"event": section.name, **entry})
+    return rows
+
+
+def _entrant_rows(report: Report) -> list[Record]:
+    reasons = sorted({reason for e in report.entrants for reason in e.forfeits})
+    rows: list[Record] = []
+    for e in report.entrants:
+        record = _entrant(e)
+        forfeits: dict[str, int] = record.pop("forfeits")
+        record["forfeits"] = sum(forfeits.values())
+        for reason in reasons:
+            record[f"forfeits_{reason}"] = forfeits.get(reason, 0)
+        rows.append(record)
+    return rows
+
+
+def _ending_rows(report: Report) -> list[Record]:
+    e = report.endings
+    rows: list[Record] = [
+        {"what": "matches", "kind": "finished", "count": e.matches},
+        {"what": "matches", "kind": "void", "count": e.void},
+        {"what": "matches", "kind": "pending", "count": e.pending},
+    ]
+    rows += [{"what": "ended", "kind": k, "count": n} for k, n in e.ended.items()]
+    rows += [{"what": "forfeit", "kind": k, "count": n} for k, n in e.forfeits.items()]
+    rows += [{"what": "hand", "kind": k, "count": n} for k, n in e.hands.items()]
+    return rows
+
+
+def _history_rows(report: Report) -> list[Record]:
+    return [
+        {"name": h.name, "sequence": s, "mu": m, "sigma": sd}
+        for h in report.history
+        for s, m, sd in zip(h.sequences, h.mu, h.sigma, strict=True)
+    ]
+
+
+#: The tables ``--format csv`` can write, each one header row and plain values.
+CSV_TABLES: dict[str, Callable[[Report], list[Record]]] = {
+    "leaderboard": lambda r: leaderboard_records(r.leaderboard),
+    "standings": _standings_rows,
+    "head-to-head": lambda r: [_pair(p) for p in r.head_to_head],
+    "entrants": _entrant_rows,
+    "endings": _ending_rows,
+    "history": _history_rows,
+}
+
+#: Column names of each CSV table, used when a table has no rows.
+CSV_HEADERS: dict[str, tuple[str, ...]] = {
+    "leaderboard": (
+        "rank", "name", "mu", "sigma", "conservative", "matches", "wins", "win_rate",
+        "average_place", "average_place_normalised", "provisional", "active",
+        "prob_stronger_than_next",
+    ),
+    "standings": (
+        "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
+        "wins", "matches", "byes",
+    ),
+    "head-to-head": ("a", "b", "meetings", "a_ahead", "b_ahead", "level", "a_ahead_predicted"),
+    "entrants": (
+        "name", "matches", "wins", "average_place", "average_place_normalised", "hands",
+        "hands_won", "average_points_per_hand", "forfeits",
+    ),
+    "endings": ("what", "kind", "count"),
+    "history": ("name", "sequence", "mu", "sigma"),
+}  # fmt: skip
+
+
+def csv_rows(report: Report, table: str) -> tuple[list[str], list[Record]]:
+    """The header and rows of one CSV table (a name of :data:`CSV_TABLES`)."""
+    rows = CSV_TABLES[table](report)
+    header = list(rows[0]) if rows else list(CSV_HEADERS[table])
+    return header, rows

@@ -1,0 +1,365 @@
+"""A report laid out as sections of formatted tables, shared by the terminal, Markdown and
+HTML renderers (each decides only how a table looks)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from c8league.rating_store import LeaderboardRow
+from c8league.reports.model import CrossTable, EventSection, Report
+from c8league.reports.text import (
+    fixed,
+    history_by_name,
+    mark,
+    matrix_cell,
+    matrix_names,
+    pair_lookup,
+    percent,
+    results_text,
+    sparkline,
+)
+
+__all__ = [
+    "MATRIX_SIZE",
+    "Cell",
+    "Column",
+    "Section",
+    "TableView",
+    "leaderboard_view",
+    "report_sections",
+]
+
+#: Entrants in the head-to-head matrix by default (the top of the leaderboard).
+MATRIX_SIZE = 16
+
+ENDED_LABELS = {
+    "target": "a player reached the target score",
+    "countdown": "a player counted down to 0",
+    "hand_cap": "stopped at the hand cap",
+    "blocked": "blocked hand (Countdown)",
+    "turn_cap": "turn cap reached (Countdown)",
+    "forfeit": "forfeit",
+}
+HAND_LABELS = {
+    "out": "a player went out",
+    "blocked": "blocked (nobody could play)",
+    "turn_cap": "stopped at the turn cap",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Cell:
+    """A cell with a second, smaller line (a prediction under a score) and a tooltip."""
+
+    text: str
+    sub: str = ""
+    title: str = ""
+
+
+@dataclass(frozen=True, slots=True)
+class Column:
+    header: str
+    numeric: bool = True
+    title: str = ""
+    """A longer explanation (a tooltip in HTML)."""
+    short: str = ""
+    """A narrower header for the terminal (may hold a line break)."""
+
+    @property
+    def narrow(self) -> str:
+        return self.short or self.header
+
+
+@dataclass
+class TableView:
+    key: str
+    title: str
+    columns: list[Column]
+    rows: list[list[str | Cell]] = field(default_factory=list)
+    caption: str = ""
+    wide: bool = False
+    """A matrix: as many columns as rows."""
+
+
+@dataclass
+class Section:
+    key: str
+    title: str
+    tables: list[TableView] = field(default_factory=list)
+    intro: str = ""
+
+
+def _points(value: float) -> str:
+    """Match points: whole numbers as such, others with two decimals (``7``, ``6.33``)."""
+    return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.2f}"
+
+
+def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> TableView:
+    """The leaderboard as a table view (also used by ``c8league ratings show``)."""
+    table = TableView(
+        "leaderboard",
+        "Leaderboard",
+        [
+            Column("#"),
+            Column("entrant", numeric=False),
+            Column("μ − 3σ", title="conservative rating: the sort key", short="μ−3σ"),
+            Column("μ", title="estimated skill"),
+            Column("σ", title="uncertainty of μ"),
+            Column("matches", short="played"),
+            Column("wins", title="first places"),
+            Column("win %", short="win%"),
+            Column("avg place", short="place"),
+            Column(
+                "avg place 0–1",
+                title="placement scaled to the table: 0 first, 1 last",
+                short="place\n0–1",
+            ),
+            Column(
+                "P(> next)",
+                title="chance this entrant is stronger than the next one down",
+                short="P>next",
+            ),
+        ],
+        caption=(
+            f"Sorted by μ − 3σ. ? provisional (fewer than {provisional_below} "
+            "matches); † no longer plays. P(> next): the probability that an entrant's skill "
+            "exceeds the next one's."
+        ),
+    )
+    for row in rows:
+        table.rows.append(
+            [
+                str(row.rank),
+                row.name + (f" {mark(row)}" if mark(row) else ""),
+                fixed(row.conservative),
+                fixed(row.mu),
+                fixed(row.sigma),
+                str(row.matches),
+                str(row.wins),
+                percent(row.win_rate),
+                fixed(row.average_place),
+                fixed(row.average_place_normalised),
+                percent(row.prob_stronger_than_next)
+                if row.prob_stronger_than_next is not None
+                else "",
+            ]
+        )
+    return table
+
+
+def _standings(section: EventSection) -> TableView:
+    table = TableView(
+        f"standings-{section.name}",
+        f"Standings: {section.name}",
+        [
+            Column("#"),
+            Column("entrant", numeric=False),
+            Column("points", title="match points: the share of opponents finished ahead of"),
+            Column("opp. points", title="opponents' match points", short="opp.\npoints"),
+            Column("game points", short="game\npoints"),
+            Column("wins"),
+            Column("matches", short="played"),
+            Column("byes"),
+        ],
+        caption=(
+            f"{section.format.replace('_', '-')} at tables of {section.table_size}: "
+            f"{section.matches_done} matches played"
+            + (f", {section.matches_void} void" if section.matches_void else "")
+            + (f", {section.matches_pending} to play" if section.matches_pending else "")
+            + ". Order: "
+            + ", ".join(section.tiebreaks)
+            + "."
+        ),
+    )
+    for s in section.standings:
+        table.rows.append(
+            [
+                str(s.rank),
+                s.name,
+                _points(s.match_points),
+                fixed(s.opponents_match_points),
+                str(s.game_points),
+                str(s.wins),
+                str(s.matches),
+                str(s.byes),
+            ]
+        )
+    return table
+
+
+def _crosstable(name: str, cross: CrossTable) -> TableView:
+    n = len(cross.entrants)
+    table = TableView(
+        f"crosstable-{name}",
+        f"Cross-table: {name}",
+        [Column("#"), Column("entrant", numeric=False)]
+        + [Column(str(i + 1), title=cross.entrants[i]) for i in range(n)]
+        + [Column("total")],
+        caption="Each cell: the row entrant's results against the column entrant, "
+        "1 a win, ½ a tie, 0 a loss, in the order played.",
+        wide=True,
+    )
+    for i, entrant in enumerate(cross.entrants):
+        total = sum(sum(c) for c in cross.cells[i] if c is not None)
+        row: list[str | Cell] = [str(i + 1), entrant]
+        row += [results_text(c) for c in cross.cells[i]]
+        row.append(_points(total))
+        table.rows.append(row)
+    return table
+
+
+def _matrix(report: Report, size: int) -> TableView | None:
+    names = matrix_names(report, size)
+    if len(names) < 2:
+        return None
+    lookup = pair_lookup(report)
+    met = {p.a for p in report.head_to_head} | {p.b for p in report.head_to_head}
+    shown = f"the top {len(names)} of {len(met)}" if len(names) < len(met) else "everyone"
+    table = TableView(
+        "head-to-head",
+        "Head-to-head",
+        [Column("#"), Column("entrant", numeric=False)]
+        + [Column(str(i + 1), title=names[i]) for i in range(len(names))],
+        caption=(
+            f"Rows against columns ({shown}): meetings the row entrant finished ahead–behind "
+            "(=level), and below it the model's chance that the row entrant finishes ahead "
+            "of the column entrant."
+        ),
+        wide=True,
+    )
+    for i, row_name in enumerate(names):
+        cells: list[str | Cell] = [str(i + 1), row_name]
+        for column_name in names:
+            if column_name == row_name:
+                cells.append("×")
+                continue
+            text, chance = matrix_cell(lookup, row_name, column_name)
+            if chance is None:
+                cells.append("")
+                continue
+            cells.append(
+                Cell(
+                    text,
+                    percent(chance),
+                    f"{row_name} vs {column_name}: {text}, predicted {percent(chance)} ahead",
+                )
+            )
+        table.rows.append(cells)
+    return table
+
+
+def _entrants(report: Report) -> TableView:
+    table = TableView(
+        "entrants",
+        "Entrants",
+        [
+            Column("entrant", numeric=False),
+            Column("matches", short="played"),
+            Column("wins"),
+            Column("avg place", short="place"),
+            Column(
+                "avg place 0–1",
+                title="placement scaled to the table: 0 first, 1 last",
+                short="place\n0–1",
+            ),
+            Column("hands"),
+            Column("hands won", short="hands\nwon"),
+            Column(
+                "points/hand", title="average points taken per hand played", short="points\n/hand"
+            ),
+            Column("forfeits", numeric=False),
+        ],
+    )
+    for e in report.entrants:
+        forfeits = ", ".join(f"{k} {v}" for k, v in e.forfeits.items()) or "–"
+        table.rows.append(
+            [
+                e.name,
+                str(e.matches),
+                str(e.wins),
+                fixed(e.average_place),
+                fixed(e.average_place_normalised),
+                str(e.hands),
+                str(e.hands_won),
+                fixed(e.average_points_per_hand, 1),
+                forfeits,
+            ]
+        )
+    return table
+
+
+def _endings(report: Report) -> list[TableView]:
+    e = report.endings
+    matches = TableView("ended", "Matches", [Column("how", numeric=False), Column("count")])
+    matches.rows.append(["finished", str(e.matches)])
+    for kind, count in e.ended.items():
+        matches.rows.append([f"  {ENDED_LABELS.get(kind, kind)}", str(count)])
+    if e.void:
+        matches.rows.append(["void", str(e.void)])
+    if e.pending:
+        matches.rows.append(["not played yet", str(e.pending)])
+    forfeits = TableView("forfeits", "Forfeits", [Column("kind", numeric=False), Column("count")])
+    for kind, count in e.forfeits.items():
+        forfeits.rows.append([kind, str(count)])
+    if not e.forfeits:
+        forfeits.rows.append(["none", "0"])
+    hands = TableView("hands", "Hands", [Column("how", numeric=False), Column("count")])
+    for kind, count in e.hands.items():
+        hands.rows.append([HAND_LABELS.get(kind, kind), str(count)])
+    return [matches, forfeits, hands]
+
+
+def _history(report: Report, width: int) -> TableView:
+    table = TableView(
+        "history",
+        "Rating history",
+        [
+            Column("entrant", numeric=False),
+            Column("matches", short="played"),
+            Column("μ first", title="μ after the first rated match"),
+            Column("μ now"),
+            Column("μ over time", numeric=False),
+        ],
+        caption="Each entrant's μ after each rated match, scaled to its own range.",
+    )
+    series = history_by_name(report)
+    for row in report.leaderboard:
+        h = series.get(row.name)
+        if h is None or not h.mu:
+            continue
+        table.rows.append(
+            [row.name, str(len(h.mu)), fixed(h.mu[0]), fixed(h.mu[-1]), sparkline(h.mu, width)]
+        )
+    return table
+
+
+def report_sections(
+    report: Report, *, matrix: int = MATRIX_SIZE, spark_width: int = 24
+) -> list[Section]:
+    """The report's sections in reading order: ratings, standings, head-to-head,
+    entrants, endings, rating history. Sections without content are left out."""
+    sections = [
+        Section(
+            "ratings",
+            f"Ratings: league {report.league}",
+            [leaderboard_view(report.leaderboard, report.provisional_below)],
+        )
+    ]
+    if report.scope == "event":
+        sections[0].intro = "League ratings over all its events."
+    for event in report.events:
+        tables = [_standings(event)]
+        if event.crosstable is not None and event.crosstable.entrants:
+            tables.append(_crosstable(event.name, event.crosstable))
+        sections.append(Section(f"event-{event.name}", f"Event {event.name}", tables))
+    matrix_table = _matrix(report, matrix)
+    if matrix_table is not None:
+        sections.append(Section("head-to-head", "Head-to-head", [matrix_table]))
+    if report.entrants:
+        sections.append(Section("entrants", "Entrants", [_entrants(report)]))
+    sections.append(Section("endings", "How matches ended", _endings(report)))
+    history = _history(report, spark_width)
+    if history.rows:
+        sections.append(Section("history", "Rating history", [history]))
+    return sections

@@ -1,0 +1,216 @@
+"""The HTML report in a real headless browser (Chromium).
+
+The page is loaded from a file in a frame of a phone's width (Chromium's headless
+window is at least 500 pixels wide) and of a desktop's, with a small probe script
+added for the test only: it records load errors and console errors, then posts what
+it found (tables, images, requests, page width) to the harness page, which writes it
+into its DOM for Chromium to print.
+
+Skipped when Chromium is not installed, except in CI (``CI`` set), where a missing
+browser is a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+from c8league.league import load_league_file
+from c8league.reports import build_report, render
+from c8league.storage import open_database
+from c8league.storage.repo import import_league
+
+BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
+
+PROBE = """
+<script>
+window.__problems = [];
+window.addEventListener("error", function (e) {
+  var t = e.target;
+  window.__problems.push(t && t !== window ? "failed to load " + (t.src || t.href || t.tagName)
+                                         : "error " + e.message);
+}, true);
+var __consoleError = console.error;
+console.error = function () {
+  window.__problems.push("console " + Array.prototype.join.call(arguments, " "));
+  __consoleError.apply(console, arguments);
+};
+window.addEventListener("load", function () {
+  var found = {
+    problems: window.__problems,
+    viewport: window.innerWidth,
+    pageWidth: document.documentElement.scrollWidth,
+    title: document.title,
+    tables: Array.prototype.map.call(document.querySelectorAll("table"), function (t) {
+      return {id: t.id, rows: t.tBodies.length ? t.tBodies[0].rows.length : 0};
+    }),
+    images: Array.prototype.map.call(document.images, function (i) {
+      var box = i.getBoundingClientRect();
+      return {loaded: i.complete && i.naturalWidth > 0, width: box.width, height: box.height,
+              scheme: i.currentSrc.split(":")[0], natural: i.naturalWidth};
+    }),
+    requests: performance.getEntriesByType("resource").map(function (r) { return r.name; })
+  };
+  parent.postMessage(JSON.stringify(found), "*");
+});
+</script>
+"""
+
+HARNESS = """<!doctype html>
+<html><head><meta charset="utf-8"><title>harness</title></head>
+<body style="margin:0">
+<iframe src="{page}" style="width:{width}px;height:{height}px;border:0"></iframe>
+<pre id="probe"></pre>
+<script>
+window.addEventListener("message", function (e) {{
+  document.getElementById("probe").textContent = e.data;
+}});
+</script>
+</body></html>
+"""
+
+LEAGUE = """
+name = "club"
+title = "Club Night"
+table_size = 3
+
+[rules]
+preset = "countdown"
+
+[[entrants]]
+name = "Greedy"
+bot = "greedy"
+
+[[entrants]]
+name = "Greedy II"
+bot = "greedy"
+
+[[entrants]]
+name = "Random Playable"
+bot = "random"
+options = { playable_first = true }
+
+[[entrants]]
+name = "Random"
+bot = "random"
+
+[[entrants]]
+name = "Random II"
+bot = "random"
+
+[[entrants]]
+name = "Random III"
+bot = "random"
+
+[[events]]
+name = "night"
+format = "swiss"
+rounds = 3
+seed = 4
+"""
+
+
+def browser() -> str:
+    for name in BROWSERS:
+        found = shutil.which(name)
+        if found:
+            return found
+    if os.environ.get("CI"):
+        pytest.fail("Chromium is not installed (.ci/run installs it with apt-get)")
+    pytest.skip("Chromium is not installed: apt-get install chromium to run this test")
+
+
+def run_browser(executable: str, page: Path, width: int, height: int, *extra: str) -> str:
+    command = [
+        executable,
+        "--headless",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--no-first-run",
+        "--hide-scrollbars",
+        f"--window-size={max(width, 500) + 20},{height}",
+        "--virtual-time-budget=5000",
+        *extra,
+        page.as_uri(),
+    ]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr[-2000:]
+    return result.stdout
+
+
+@pytest.fixture(scope="module")
+def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from c8league.events import run_event
+
+    folder = tmp_path_factory.mktemp("browser")
+    league_file = folder / "club.toml"
+    league_file.write_text(LEAGUE)
+    db = open_database(str(folder / "club.db"))
+    import_league(db, load_league_file(league_file))
+    run_event(db, "night", workers=1)
+    html = render(build_report(db, "club"), "html")
+    path = folder / "index.html"
+    path.write_text(html, encoding="utf-8")
+    return path
+
+
+def harness(page: Path, width: int, height: int) -> Path:
+    """A page showing ``page`` in a frame ``width`` pixels wide."""
+    path = page.with_name(f"harness-{page.stem}-{width}.html")
+    path.write_text(HARNESS.format(page=page.name, width=width, height=height), encoding="utf-8")
+    return path
+
+
+def probe(executable: str, page: Path, width: int) -> dict[str, object]:
+    probed = page.with_name("probed.html")
+    probed.write_text(page.read_text().replace("<head>", "<head>" + PROBE, 1), encoding="utf-8")
+    dom = run_browser(executable, harness(probed, width, 900), width, 900, "--dump-dom")
+    match = re.search(r'<pre id="probe">(.+?)</pre>', dom, re.S)
+    assert match, "the page did not finish loading"
+    text = match.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    result: dict[str, object] = json.loads(text)
+    return result
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_report_page_loads_in_a_browser(page: Path, width: int) -> None:
+    found = probe(browser(), page, width)
+    assert found["problems"] == []
+    assert found["title"] == "Club Night"
+    tables = {t["id"]: t["rows"] for t in found["tables"]}  # type: ignore[attr-defined]
+    for table in (
+        "leaderboard",
+        "standings-night",
+        "head-to-head",
+        "entrants",
+        "ended",
+        "forfeits",
+        "hands",
+        "history",
+    ):
+        assert tables.get(f"table-{table}", 0) > 0, table  # fmt: skip
+    assert tables["table-leaderboard"] == 6
+    (image,) = found["images"]  # type: ignore[misc]
+    assert image["loaded"] and image["scheme"] == "data"
+    assert 200 < image["width"] <= width
+    assert (image["natural"] < 500) == (width < 640)  # the chart drawn for the width
+    # Self-contained: nothing but data: URIs is fetched.
+    assert all(str(r).startswith("data:") for r in found["requests"])  # type: ignore[attr-defined]
+    # Wide tables scroll inside their boxes; the page itself never scrolls sideways.
+    assert found["viewport"] == width
+    assert found["pageWidth"] <= width
+
+
+def test_report_page_screenshot(page: Path) -> None:
+    executable = browser()
+    shot = page.with_name("phone.png")
+    run_browser(executable, harness(page, 390, 2400), 390, 2400, f"--screenshot={shot}")
+    data = shot.read_bytes()
+    assert data.startswith(b"\x89PNG") and len(data) > 10_000
