@@ -13,9 +13,9 @@ from c8league.cli.main import main
 from c8league.engine import Move, Observation
 from c8league.players import registry
 from c8league.players.base import BasePlayer
-from c8league.runner.conformance import assert_conforms, check_player
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.runner.conformance import assert_conforms, check_player
 
 
 class IllegalPlayer(BasePlayer):
