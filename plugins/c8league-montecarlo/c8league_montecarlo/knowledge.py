@@ -66,6 +66,7 @@ class HandTracker:
         "_suit",
         "_top",
         "_until_playable",
+        "_wild_must_match",
         "_wild_top",
         "hand_number",
         "played",
@@ -83,6 +84,7 @@ class HandTracker:
         five = rules.draw_five_card
         self._draw_five = -1 if five is None else five.index
         self._until_playable = rules.draw == "until_playable"
+        self._wild_must_match = rules.wild_must_match
         # seat -> events, oldest first: [suit, rank, wild rank, cards received since]
         self._events: dict[int, list[list[int]]] = {}
         # The card to follow: top card index, suit (-1: any card), played as wild, pending.
@@ -140,7 +142,8 @@ class HandTracker:
         events = self._events.setdefault(seat, [])
         if starts_turn and self._top >= 0 and self._suit >= 0 and not self._pending:
             rank = -1 if self._wild_top else _RANK[self._top]
-            events.append([self._suit, rank, wild, 0])
+            # A wild card that must match could have been held without being playable.
+            events.append([self._suit, rank, -1 if self._wild_must_match else wild, 0])
         if kind is MoveKind.DRAW:
             if self._pending:
                 received = self._pending
@@ -167,13 +170,21 @@ class HandTracker:
         return found
 
 
-def candidates(legal: Sequence[Move]) -> list[Move]:
-    """The moves worth searching: a play without the "last card" announcement is dropped
-    when the same play with it is legal (not announcing only costs two cards)."""
+def candidates(legal: Sequence[Move], hand_size: int, wild_rank: int) -> list[Move]:
+    """The moves worth searching. A play without the "last card" announcement is dropped
+    when the same play with it is legal (not announcing only costs two cards). Drawing
+    or passing is dropped while a card can be played, and a wild card while a card of
+    another rank can (unless it empties the hand): measured against the true deals,
+    the search's preference for those moves was more often wrong than right."""
     announced = {(m.cards, m.suit) for m in legal if m.announce}
-    if not announced:
-        return list(legal)
-    return [m for m in legal if m.announce or (m.cards, m.suit) not in announced]
+    moves = [m for m in legal if m.announce or (m.cards, m.suit) not in announced]
+    plays = [m for m in moves if m.is_play]
+    if not plays:
+        return moves
+    plain = [m for m in plays if int(m.cards[-1].rank) != wild_rank]
+    if not plain:
+        return plays
+    return [m for m in plays if int(m.cards[-1].rank) != wild_rank or len(m.cards) == hand_size]
 
 
 def trailing_passes(history: Sequence[tuple[int, Move]]) -> int:
@@ -235,7 +246,7 @@ class Knowledge:
             sequence.insert(0, starter)
         self._discard = sequence[-size:]
         self._bottom = size - len(self._discard)  # 0, or 1 when the starter is not known
-        pool = _remove(_remove(list(ALL_CARDS) * decks, self._own), self._discard)
+        pool = _rest(decks, self._own, self._discard)
         others = sum(self._sizes) - len(self._own)
         if (
             pool is None
@@ -248,9 +259,14 @@ class Knowledge:
             # own matches): know only the top card, and deal the rest of the pile too.
             self._discard = [top]
             self._bottom = size - 1
-            pool = _remove(_remove(list(ALL_CARDS) * decks, self._own), [top]) or []
+            pool = _rest(decks, self._own, [top]) or []
             self._stock_size = max(0, len(pool) - others - self._bottom)
         self._pool = pool
+
+    @property
+    def discard(self) -> list[Card]:
+        """The known part of the discard pile, from its bottom (the top card last)."""
+        return list(self._discard)
 
     @property
     def unseen(self) -> list[Card]:
@@ -309,9 +325,7 @@ class Knowledge:
         return hand
 
 
-def _take_allowed(
-    pool: list[Card], chosen: list[Card], voids: list[Void], size: int
-) -> list[Card]:
+def _take_allowed(pool: list[Card], chosen: list[Card], voids: list[Void], size: int) -> list[Card]:
     """Move cards from the (shuffled) ``pool`` to ``chosen``: for each void, oldest first,
     the cards held since then must fit it and every later one. Returns the pool left."""
     before = 0
@@ -335,11 +349,13 @@ def _take_allowed(
     return pool
 
 
-def _remove(cards: list[Card], taken: Sequence[Card]) -> list[Card] | None:
-    """``cards`` less one copy of each of ``taken`` (None if one is missing)."""
-    for card in taken:
-        try:
-            cards.remove(card)
-        except ValueError:
-            return None
+def _rest(decks: int, *taken: Sequence[Card]) -> list[Card] | None:
+    """The pack(s) less one copy of each card of ``taken`` (None if one is missing)."""
+    cards = list(ALL_CARDS) * decks
+    for group in taken:
+        for card in group:
+            try:
+                cards.remove(card)
+            except ValueError:
+                return None
     return cards
