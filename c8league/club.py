@@ -21,8 +21,8 @@ from c8league.engine.match import placements as rank_places
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import NotFoundError, ResultError, UsageError
 from c8league.rating_store import rebuild_ratings
-from c8league.runner.loop import Forfeit
-from c8league.runner.tasks import HandReport
+from c8league.runner.loop import Forfeit, MatchOutcome
+from c8league.runner.tasks import HandReport, hand_reports
 from c8league.storage.database import Database
 from c8league.storage.models import (
     Entrant,
@@ -873,15 +873,12 @@ def person_match(db: Database, event_name: str, person: str) -> SeatedMatch:
         )
 
 
-def store_played(db: Database, seated: SeatedMatch, outcome: Any) -> None:
+def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> None:
     """Store the outcome (``c8league.runner.loop.MatchOutcome``) of a match played in the
     terminal, like any other result of the event."""
     from c8league.rating_store import model_for
 
-    hands = tuple(
-        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
-        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
-    )
+    hands = hand_reports(outcome)
     with db.session() as session:
         match = session.get(Match, seated.match_id)
         assert match is not None

@@ -17,7 +17,7 @@ from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
-from c8league.runner.loop import Forfeit, play_match
+from c8league.runner.loop import Forfeit, MatchOutcome, play_match
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,10 +75,7 @@ def play_task(task: MatchTask) -> MatchReport:
             _close(p)
         return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, str(exc))
     outcome = play_match(rules, players, task.seed)
-    hands = tuple(
-        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
-        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
-    )
+    hands = hand_reports(outcome)
     return MatchReport(
         match_id=task.match_id,
         placements=outcome.result.placements,
@@ -88,6 +85,14 @@ def play_task(task: MatchTask) -> MatchReport:
         decisions=outcome.decisions,
         forfeit=outcome.forfeit,
         seconds=time.perf_counter() - start,
+    )
+
+
+def hand_reports(outcome: MatchOutcome) -> tuple[HandReport, ...]:
+    """The hands of a played match as stored: results and the records that replay them."""
+    return tuple(
+        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
+        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
     )
 
 

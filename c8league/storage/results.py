@@ -58,87 +58,62 @@ def store_result(
 ) -> None:
     """Write a match's result, its hands and (unless ``rate`` is false, for a caller that
     rebuilds the ratings itself) its rating updates. No commit here."""
+    # Reading the seats and ratings must not flush half-written rows.
     with session.no_autoflush:
-        _store(
-            session,
-            match,
-            league_id,
-            model,
-            sequence,
-            placements,
-            scores,
-            ended,
-            hands,
-            decisions,
-            forfeit,
-            entered_by,
-            rate,
+        seats = list(
+            session.exec(
+                select(MatchSeat)
+                .where(MatchSeat.match_id == match.id)
+                .order_by(col(MatchSeat.seat))
+            ).all()
         )
-
-
-def _store(
-    session: Session,
-    match: Match,
-    league_id: int,
-    model: RatingModel,
-    sequence: int,
-    placements: Sequence[int],
-    scores: Sequence[int],
-    ended: str,
-    hands: Sequence[HandReport],
-    decisions: int,
-    forfeit: Forfeit | None,
-    entered_by: str,
-    rate: bool,
-) -> None:
-    seats = list(
-        session.exec(
-            select(MatchSeat).where(MatchSeat.match_id == match.id).order_by(col(MatchSeat.seat))
-        ).all()
-    )
-    if len(seats) != len(placements):
-        raise ValueError(f"match {match.id} has {len(seats)} seats, result has {len(placements)}")
-    match.status = "done"
-    match.ended = ended
-    match.hands = len(hands)
-    match.decisions = decisions
-    match.sequence = sequence
-    match.entered_by = entered_by
-    match.finished_at = utcnow()
-    if forfeit is not None:
-        match.forfeit_seat = forfeit.seat
-        match.forfeit_reason = forfeit.reason
-        match.forfeit_move = forfeit.move_number
-        match.forfeit_detail = forfeit.detail[:2000]
-    session.add(match)
-    for seat_row, place, score in zip(seats, placements, scores, strict=True):
-        seat_row.place = place
-        seat_row.score = score
-        session.add(seat_row)
-    assert match.id is not None
-    if hands:
-        session.execute(
-            insert(HandRow),
-            [
-                {
-                    "match_id": match.id,
-                    "number": number,
-                    "kind": hand.kind,
-                    "winners": json.dumps(list(hand.winners)),
-                    "points": json.dumps(list(hand.points)),
-                    "penalties": json.dumps(list(hand.penalties)),
-                    "record": hand.record,
-                }
-                for number, hand in enumerate(hands, start=1)
-            ],
+        if len(seats) != len(placements):
+            raise ValueError(
+                f"match {match.id} has {len(seats)} seats, result has {len(placements)}"
+            )
+        match.status = "done"
+        match.ended = ended
+        match.hands = len(hands)
+        match.decisions = decisions
+        match.sequence = sequence
+        match.entered_by = entered_by
+        match.finished_at = utcnow()
+        if forfeit is not None:
+            match.forfeit_seat = forfeit.seat
+            match.forfeit_reason = forfeit.reason
+            match.forfeit_move = forfeit.move_number
+            match.forfeit_detail = forfeit.detail[:2000]
+        session.add(match)
+        for seat_row, place, score in zip(seats, placements, scores, strict=True):
+            seat_row.place = place
+            seat_row.score = score
+            session.add(seat_row)
+        assert match.id is not None
+        if hands:
+            session.execute(
+                insert(HandRow),
+                [
+                    {
+                        "match_id": match.id,
+                        "number": number,
+                        "kind": hand.kind,
+                        "winners": json.dumps(list(hand.winners)),
+                        "points": json.dumps(list(hand.points)),
+                        "penalties": json.dumps(list(hand.penalties)),
+                        "record": hand.record,
+                    }
+                    for number, hand in enumerate(hands, start=1)
+                ],
+            )
+        if not rate:
+            return
+        if not rate:
+            return
+        entrant_ids = [s.entrant_id for s in seats]
+        forfeited = [forfeit is not None and forfeit.seat == s.seat for s in seats]
+        apply_rating(
+            session, league_id, match.id, sequence, model, entrant_ids, placements, forfeited
         )
-    if not rate:
-        return
-    if not rate:
-        return
-    entrant_ids = [s.entrant_id for s in seats]
-    forfeited = [forfeit is not None and forfeit.seat == s.seat for s in seats]
-    apply_rating(session, league_id, match.id, sequence, model, entrant_ids, placements, forfeited)
 
 
 def apply_rating(
