@@ -42,7 +42,7 @@ class MonteCarloPlayer(BasePlayer):
     Options:
 
     - ``playouts``: playouts per decision, shared among the candidate moves by
-      sequential halving (default 400).
+      sequential halving (default 800).
     - ``time_ms``: if above 0, search for this many milliseconds per decision instead
       of a fixed number of playouts (the choices then depend on the machine's speed
       and load, so matches no longer repeat from their seed).
@@ -63,7 +63,7 @@ class MonteCarloPlayer(BasePlayer):
 
     def __init__(
         self,
-        playouts: int = 400,
+        playouts: int = 800,
         time_ms: float = 0.0,
         seed: int = 0,
         horizon: int = 0,
