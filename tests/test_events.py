@@ -21,6 +21,7 @@ from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from tests import dbs
 
 LEAGUE = """
 name = "test-league"
@@ -100,25 +101,7 @@ def run(db: Path, *args: str) -> int:
 
 def results(db: Path) -> list[tuple[object, ...]]:
     """Everything a run produces, in a comparable form (no times)."""
-    con = sqlite3.connect(db)
-    rows: list[tuple[object, ...]] = []
-    rows += con.execute(
-        "SELECT m.id, m.round_id, m.table_no, m.deal, m.seed, m.status, m.ended, m.hands, "
-        "m.sequence, m.forfeit_seat, m.forfeit_reason, m.forfeit_move FROM match m ORDER BY m.id"
-    ).fetchall()
-    rows += con.execute(
-        "SELECT match_id, seat, entrant_id, place, score FROM match_seat ORDER BY 1, 2"
-    ).fetchall()
-    rows += con.execute(
-        "SELECT match_id, number, kind, winners, points, record FROM hand ORDER BY 1, 2"
-    ).fetchall()
-    rows += con.execute(
-        "SELECT entrant_id, match_id, sequence, mu_before, sigma_before, mu_after, sigma_after "
-        "FROM rating_history ORDER BY sequence, entrant_id"
-    ).fetchall()
-    rows += con.execute("SELECT entrant_id, mu, sigma, matches FROM rating ORDER BY 1").fetchall()
-    con.close()
-    return rows
+    return dbs.results(f"sqlite:///{db}")
 
 
 def digest(db: Path) -> str:
