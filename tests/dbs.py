@@ -14,6 +14,26 @@ from c8league.storage import postgres
 
 PG_ENV = "C8LEAGUE_TEST_PG_URL"
 
+BOT_ENTRANTS = """
+[[entrants]]
+name = "G1"
+bot = "greedy"
+[[entrants]]
+name = "G2"
+bot = "greedy"
+[[entrants]]
+name = "R1"
+bot = "random"
+[[entrants]]
+name = "R2"
+bot = "random"
+options = { playable_first = true }
+[[entrants]]
+name = "R3"
+bot = "random"
+"""
+"""Five built-in bots (two greedy, three random) as league-file entrants."""
+
 
 def safe_url(url: str) -> str:
     return make_url(url).render_as_string(hide_password=True)

@@ -17,7 +17,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbs import query, results
+from dbs import BOT_ENTRANTS, query, results
 
 from c8league import events
 from c8league.cli.main import main
@@ -40,23 +40,7 @@ table_size = {table_size}
 [rules]
 preset = "pagat"
 
-[[entrants]]
-name = "G1"
-bot = "greedy"
-[[entrants]]
-name = "G2"
-bot = "greedy"
-[[entrants]]
-name = "R1"
-bot = "random"
-[[entrants]]
-name = "R2"
-bot = "random"
-options = {{ playable_first = true }}
-[[entrants]]
-name = "R3"
-bot = "random"
-{extra}
+{entrants}{extra}
 
 [[events]]
 name = "ev"
@@ -105,7 +89,7 @@ def write_league(tmp_path: Path, **values: object) -> Path:
     params: dict[str, object] = {"table_size": 3, "format": "round_robin", "cycles": 2, "extra": ""}
     params.update(values)
     path = tmp_path / "league.toml"
-    path.write_text(LEAGUE.format(**params))
+    path.write_text(LEAGUE.format(entrants=BOT_ENTRANTS, **params))
     return path
 
 

@@ -14,6 +14,8 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from dbs import BOT_ENTRANTS
+from dbs import results as stored_results
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation
@@ -21,7 +23,6 @@ from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
-from tests import dbs
 
 LEAGUE = """
 name = "test-league"
@@ -30,23 +31,7 @@ table_size = {table_size}
 [rules]
 preset = "{preset}"
 
-[[entrants]]
-name = "G1"
-bot = "greedy"
-[[entrants]]
-name = "G2"
-bot = "greedy"
-[[entrants]]
-name = "R1"
-bot = "random"
-[[entrants]]
-name = "R2"
-bot = "random"
-options = {{ playable_first = true }}
-[[entrants]]
-name = "R3"
-bot = "random"
-{extra}
+{entrants}{extra}
 
 [[events]]
 name = "ev"
@@ -91,7 +76,7 @@ def write_league(tmp_path: Path, **values: object) -> Path:
     }
     params.update(values)
     path = tmp_path / "league.toml"
-    path.write_text(LEAGUE.format(**params))
+    path.write_text(LEAGUE.format(entrants=BOT_ENTRANTS, **params))
     return path
 
 
@@ -101,7 +86,7 @@ def run(db: Path, *args: str) -> int:
 
 def results(db: Path) -> list[tuple[object, ...]]:
     """Everything a run produces, in a comparable form (no times)."""
-    return dbs.results(f"sqlite:///{db}")
+    return stored_results(f"sqlite:///{db}")
 
 
 def digest(db: Path) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbs import query, results
+from dbs import BOT_ENTRANTS, query, results
 
 from c8league.cli.main import main
 from c8league.errors import StorageError
@@ -26,30 +26,14 @@ from c8league.storage.models import SCHEMA_VERSION
 
 ROOT = Path(__file__).resolve().parents[1]
 
-LEAGUE = """
+LEAGUE = f"""
 name = "pg-league"
 table_size = 3
 
 [rules]
 preset = "pagat"
 
-[[entrants]]
-name = "G1"
-bot = "greedy"
-[[entrants]]
-name = "G2"
-bot = "greedy"
-[[entrants]]
-name = "R1"
-bot = "random"
-[[entrants]]
-name = "R2"
-bot = "random"
-options = { playable_first = true }
-[[entrants]]
-name = "R3"
-bot = "random"
-
+{BOT_ENTRANTS}
 [[events]]
 name = "rr"
 format = "round_robin"

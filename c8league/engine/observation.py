@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, overload
+from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from c8league.engine.cards import Card, Rank, Suit
 from c8league.engine.moves import Move
@@ -70,7 +70,39 @@ class HistoryView(Sequence[tuple[int, Move]]):
         return f"HistoryView({len(self)} moves)"
 
 
-class Observation:
+class _SeatFacts(Protocol):
+    @property
+    def seat(self) -> int: ...
+    @property
+    def players(self) -> int: ...
+    @property
+    def current(self) -> int: ...
+    @property
+    def direction(self) -> int: ...
+    @property
+    def wild_ranks(self) -> tuple[Rank | None, ...]: ...
+
+
+class _Conveniences:
+    """What both a live observation and a snapshot derive from the seat's facts."""
+
+    __slots__ = ()
+
+    @property
+    def my_turn(self: _SeatFacts) -> bool:
+        return self.current == self.seat
+
+    @property
+    def wild_rank(self: _SeatFacts) -> Rank | None:
+        """This seat's own wild rank."""
+        return self.wild_ranks[self.seat]
+
+    def next_seat(self: _SeatFacts, steps: int = 1) -> int:
+        """The seat ``steps`` places on from this seat in the current direction of play."""
+        return (self.seat + self.direction * steps) % self.players
+
+
+class Observation(_Conveniences):
     """One seat's view of a hand at one decision (see the module docstring)."""
 
     __slots__ = ("_hand", "_seat", "_version")
@@ -197,19 +229,6 @@ class Observation:
         hand = self._h()
         return HistoryView(hand.history, len(hand.history))
 
-    @property
-    def my_turn(self) -> bool:
-        return self.current == self.seat
-
-    @property
-    def wild_rank(self) -> Rank | None:
-        """This seat's own wild rank."""
-        return self.wild_ranks[self.seat]
-
-    def next_seat(self, steps: int = 1) -> int:
-        """The seat ``steps`` places on from this seat in the current direction of play."""
-        return (self.seat + self.direction * steps) % self.players
-
     def snapshot(self) -> ObservationSnapshot:
         """A frozen copy of everything this observation shows."""
         values = {f.name: getattr(self, f.name) for f in fields(ObservationSnapshot)}
@@ -225,7 +244,7 @@ class Observation:
 
 
 @dataclass(frozen=True, slots=True)
-class ObservationSnapshot:
+class ObservationSnapshot(_Conveniences):
     """A frozen copy of an :class:`Observation`, safe to keep after the hand moves on."""
 
     seat: int
@@ -252,19 +271,6 @@ class ObservationSnapshot:
     hand_number: int
     history: tuple[tuple[int, Move], ...]
     rules: Rules
-
-    @property
-    def my_turn(self) -> bool:
-        return self.current == self.seat
-
-    @property
-    def wild_rank(self) -> Rank | None:
-        """This seat's own wild rank."""
-        return self.wild_ranks[self.seat]
-
-    def next_seat(self, steps: int = 1) -> int:
-        """The seat ``steps`` places on from this seat in the current direction of play."""
-        return (self.seat + self.direction * steps) % self.players
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""

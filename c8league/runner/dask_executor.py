@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.pool import MatchRunner, default_workers
+from c8league.runner.pool import ClosingRunner, MatchRunner, default_workers
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 
 EXECUTORS = ("processes", "dask")
@@ -85,7 +85,7 @@ def make_runner(
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")
 
 
-class DaskRunner:
+class DaskRunner(ClosingRunner):
     """Plays batches of match tasks on a Dask cluster and yields reports in task order.
 
     ``address`` is a running scheduler (``tcp://host:8786``); without one, a local
@@ -120,17 +120,6 @@ class DaskRunner:
         self._client: Any = None
         self._cluster: Any = None
         self._checked: set[str] = set()
-
-    def __enter__(self) -> DaskRunner:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
 
     @property
     def where(self) -> str:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Iterator, Sequence
 from concurrent.futures import Future, ProcessPoolExecutor
 from types import TracebackType
+from typing import Self
 
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 
@@ -23,14 +24,10 @@ def default_workers() -> int:
         return os.cpu_count() or 1
 
 
-class MatchRunner:
-    """Plays batches of match tasks with ``workers`` processes (1: in this process)."""
+class ClosingRunner:
+    """A runner used as a context manager: leaving the block calls ``close()``."""
 
-    def __init__(self, workers: int | None = None) -> None:
-        self.workers = default_workers() if workers is None else max(1, workers)
-        self._pool: ProcessPoolExecutor | None = None
-
-    def __enter__(self) -> MatchRunner:
+    def __enter__(self) -> Self:
         return self
 
     def __exit__(
@@ -40,6 +37,17 @@ class MatchRunner:
         trace: TracebackType | None,
     ) -> None:
         self.close()
+
+    def close(self) -> None:
+        """Release workers and connections (nothing by default)."""
+
+
+class MatchRunner(ClosingRunner):
+    """Plays batches of match tasks with ``workers`` processes (1: in this process)."""
+
+    def __init__(self, workers: int | None = None) -> None:
+        self.workers = default_workers() if workers is None else max(1, workers)
+        self._pool: ProcessPoolExecutor | None = None
 
     def close(self) -> None:
         if self._pool is not None:
