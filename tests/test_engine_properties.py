@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import ast
-import copy
 import random
 import sys
 from pathlib import Path
@@ -111,7 +110,7 @@ def test_same_seed_same_record_and_replay(rules: Rules, players: int, seed: int,
 def hide_others(hand: Hand, seat: int, rng: random.Random) -> Hand:
     """The same position with every card ``seat`` cannot see shuffled among the places
     it cannot see (other hands, the stock), keeping their sizes."""
-    other = copy.deepcopy(hand)
+    other = hand.copy()
     hidden = [c for i, h in enumerate(other.hands) if i != seat for c in h] + other.stock
     rng.shuffle(hidden)
     for i, h in enumerate(other.hands):
@@ -120,7 +119,6 @@ def hide_others(hand: Hand, seat: int, rng: random.Random) -> Hand:
             other.hands[i] = hidden[:size]
             del hidden[:size]
     other.stock = hidden
-    other._legal = None
     return other
 
 

@@ -4,8 +4,13 @@
 >>> match = Match(Rules.from_options("pagat"), players=2, seed=7)
 >>> while not match.over:
 ...     match.apply(match.legal_moves()[0])
+
+The modules on the hot path are compiled with mypyc when the package is built (see
+``setup.py``); ``COMPILED`` says whether this process runs them compiled, and
+``C8LEAGUE_PURE=1`` runs the source.
 """
 
+from c8league.engine._build import COMPILED
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, pack, parse_cards
 from c8league.engine.hand import Hand, HandResult, Phase, card_penalty
 from c8league.engine.match import Match, MatchResult, placements
@@ -17,6 +22,7 @@ from c8league.engine.seeds import derive_seed
 
 __all__ = [
     "ALL_CARDS",
+    "COMPILED",
     "DRAW",
     "OPTIONS",
     "PASS",

@@ -100,20 +100,24 @@ _RANK_NAMES.update({"T": Rank.R10, "1": Rank.A})
 
 
 class Card:
-    """A playing card. Immutable and interned: use ``Card.of`` or ``Card.parse``."""
+    """A playing card. Immutable and interned: use ``Card.of`` or ``Card.parse``; two
+    cards are equal when they are the same object."""
 
-    __slots__ = ("_text", "index", "rank", "suit")
+    __slots__ = ("_text", "index", "rank", "rank_value", "suit")
 
     _text: str
     rank: Rank
     suit: Suit
     index: int
     """``rank`` × 4 + ``suit`` − 4: a dense number 0..51, also the card's hash."""
+    rank_value: int
+    """``int(rank)``, kept as a plain int for the engine's inner loops."""
 
     def __init__(self, rank: Rank, suit: Suit) -> None:
         object.__setattr__(self, "rank", rank)
         object.__setattr__(self, "suit", suit)
         object.__setattr__(self, "index", (int(rank) - 1) * 4 + int(suit))
+        object.__setattr__(self, "rank_value", int(rank))
         object.__setattr__(self, "_text", rank.label + suit.name)
 
     @staticmethod
@@ -139,8 +143,9 @@ class Card:
     def __reduce__(self) -> tuple[object, tuple[int, int]]:
         return (Card.of, (int(self.rank), int(self.suit)))
 
-    def __eq__(self, other: object) -> bool:
-        return self is other or (isinstance(other, Card) and other.index == self.index)
+    # Cards are interned (the constructor is only called to build the 52 cards below;
+    # unpickling and copying go through ``Card.of``), so equality is identity: the
+    # default ``__eq__``, which lets list searches run without calling back into Python.
 
     def __hash__(self) -> int:
         return self.index

@@ -35,6 +35,7 @@ from c8league.engine.moves import (
 )
 from c8league.engine.observation import Observation
 from c8league.engine.rules import COUNTDOWN_START, Rules
+from c8league.engine.seeds import shuffle
 from c8league.errors import IllegalMoveError, PositionError
 
 EndKind: TypeAlias = Literal["out", "blocked", "turn_cap"]
@@ -76,7 +77,7 @@ class HandResult:
 
 def card_penalty(card: Card, wild_rank: int) -> int:
     """50 for the wild rank, 10 for J Q K, face value for the rest (A = 1)."""
-    return 50 if card.rank == wild_rank else card.rank.penalty
+    return 50 if card.rank_value == wild_rank else card.rank.penalty
 
 
 class Hand:
@@ -126,7 +127,7 @@ class Hand:
         "wild_top",
     )
 
-    def __init__(self, rules: Rules, players: int, dealer: int) -> None:
+    def __init__(self, rules: Rules, players: int, dealer: int, seed: int = 0) -> None:
         rules.check_table(players)
         if not 0 <= dealer < players:
             raise PositionError(f"dealer {dealer} is not a seat of a {players}-player table")
@@ -148,7 +149,7 @@ class Hand:
         self.turns = 0
         self.phase = Phase.PLAY
         self.result: HandResult | None = None
-        self.rng = random.Random(0)
+        self.rng = random.Random(seed)
         self.history: list[tuple[int, Move]] = []
         self.start: dict[str, object] = {}
         self.scores: list[int] = [COUNTDOWN_START] * players if rules.countdown else [0] * players
@@ -195,10 +196,9 @@ class Hand:
         """Shuffle with ``random.Random(seed)``, deal singly from the dealer's left, turn
         the starter and apply its effects. ``scores`` are Countdown scores to start from
         (also the hand sizes and wild ranks), or running totals to show in observations."""
-        hand = cls(rules, players, dealer)
-        hand.rng = random.Random(seed)
+        hand = cls(rules, players, dealer, seed)
         deck = pack(rules.decks_for(players))
-        hand.rng.shuffle(deck)
+        shuffle(hand.rng, deck)
         hand._set_scores(scores)
         sizes = hand._deal_sizes()
         # Dealt singly, one card at a time round the table, starting left of the dealer.
@@ -228,8 +228,7 @@ class Hand:
         """A hand dealt as given: ``stock`` lists the stock from its top, and its first
         card is turned as the starter. ``seed`` drives later reshuffles."""
         players = len(hands)
-        hand = cls(rules, players, dealer)
-        hand.rng = random.Random(seed)
+        hand = cls(rules, players, dealer, seed)
         hand._set_scores(scores)
         hand.hands = [_cards(h) for h in hands]
         hand.stock = list(reversed(_cards(stock)))
@@ -269,8 +268,7 @@ class Hand:
         played as a wild card (default: if its rank is the wild rank of the seat before
         ``current``). No starter effect is applied."""
         players = len(hands)
-        hand = cls(rules, players, dealer)
-        hand.rng = random.Random(seed)
+        hand = cls(rules, players, dealer, seed)
         hand._set_scores(scores)
         hand.hands = [_cards(h) for h in hands]
         hand.stock = list(reversed(_cards(stock)))
@@ -284,12 +282,13 @@ class Hand:
         if not 0 <= hand.current < players:
             raise PositionError(f"current player {hand.current} is not a seat")
         top = hand.discard[-1]
-        hand.suit = (
-            top.suit if suit is None else (Suit.parse(suit) if isinstance(suit, str) else suit)
-        )
+        if suit is None:
+            hand.suit = top.suit
+        else:
+            hand.suit = Suit.parse(suit) if isinstance(suit, str) else Suit(suit)
         if wild_top is None:
             previous = (hand.current - direction) % players
-            wild_top = top.rank == hand.wild_ranks[previous]
+            wild_top = top.rank_value == hand.wild_ranks[previous]
         hand.wild_top = wild_top
         if pending < 0:
             raise PositionError(f"pending draw {pending} is negative")
@@ -354,7 +353,7 @@ class Hand:
         self.discard.append(starter)
         dealer = self.dealer
         self.suit = starter.suit
-        self.wild_top = starter.rank == self.wild_ranks[dealer]
+        self.wild_top = starter.rank_value == self.wild_ranks[dealer]
         skips = self._effects((starter,))
         if self.wild_top:
             if self.rules.starter_eight == "any_card":
@@ -364,6 +363,41 @@ class Hand:
                 self.current = dealer
                 return
         self._begin_turn((dealer + self.direction * (1 + skips)) % self.n)
+
+    def copy(self) -> Hand:
+        """An independent copy of this hand at its current position, its random state
+        included: both continue identically under the same moves."""
+        other = Hand(self.rules, self.n, self.dealer)
+        other.hands = [list(h) for h in self.hands]
+        other.stock = list(self.stock)
+        other.discard = list(self.discard)
+        other.current = self.current
+        other.direction = self.direction
+        other.suit = self.suit
+        other.wild_top = self.wild_top
+        other.pending = self.pending
+        other.pending_kind = self.pending_kind
+        other.drawn = self.drawn
+        other.drawn_card = self.drawn_card
+        other.passes = self.passes
+        other.turns = self.turns
+        other.phase = self.phase
+        other.result = self.result
+        other.rng.setstate(self.rng.getstate())
+        other.history = list(self.history)
+        other.start = dict(self.start)
+        other.scores = list(self.scores)
+        other.target = self.target
+        other.hand_number = self.hand_number
+        other.version = self.version
+        other.wild_ranks = list(self.wild_ranks)
+        return other
+
+    def __copy__(self) -> Hand:
+        return self.copy()
+
+    def __deepcopy__(self, memo: dict[int, object]) -> Hand:
+        return self.copy()
 
     # ------------------------------------------------------------------ queries
 
@@ -386,11 +420,11 @@ class Hand:
 
     def is_wild(self, card: Card, seat: int) -> bool:
         """Whether ``card`` is wild for ``seat`` (in Countdown each seat has its own rank)."""
-        return card.rank == self.wild_ranks[seat]
+        return card.rank_value == self.wild_ranks[seat]
 
     def is_special(self, card: Card, seat: int) -> bool:
         """Wild, skip, reverse, draw-two or draw-five for ``seat``."""
-        rank = card.rank
+        rank = card.rank_value
         return (
             rank == self.wild_ranks[seat]
             or card is self._five
@@ -454,16 +488,17 @@ class Hand:
         return moves
 
     def _playable(self, card: Card, p: int) -> bool:
+        # Suits and ranks are singletons: ``is`` compares them without a method call.
         suit = self.suit
-        if card.rank == self.wild_ranks[p]:
+        if card.rank_value == self.wild_ranks[p]:
             if self.rules.wild_must_match:
-                return suit is None or card.suit == suit or card.rank == self.discard[-1].rank
+                return suit is None or card.suit is suit or card.rank is self.discard[-1].rank
             return True
-        if suit is None or card.suit == suit:
+        if suit is None or card.suit is suit:
             return True
         if self.wild_top:
-            return self.rules.equal_rank_on_wild and card.rank == self.discard[-1].rank
-        return card.rank == self.discard[-1].rank
+            return self.rules.equal_rank_on_wild and card.rank is self.discard[-1].rank
+        return card.rank is self.discard[-1].rank
 
     def _playable_cards(self, p: int, hand: list[Card]) -> list[Card]:
         suit = self.suit
@@ -473,7 +508,9 @@ class Hand:
             found = [c for c in hand if self._playable(c, p)]
         else:
             # The common case, written out: match suit or rank, or a wild card.
-            found = [c for c in hand if c.suit == suit or c.rank == top_rank or c.rank == wild]
+            found = [
+                c for c in hand if c.suit is suit or c.rank is top_rank or c.rank_value == wild
+            ]
         if self._two_packs and len(found) > 1:
             found = list(dict.fromkeys(found))  # the same card twice is one choice
         return found
@@ -485,13 +522,13 @@ class Hand:
         moves: list[Move] = []
         if calls:
             for c in firsts:
-                if c.rank == wild and self._nominates:
+                if c.rank_value == wild and self._nominates:
                     moves.extend(NOMINATION_CALLS[c.index])
                 else:
                     moves.extend(PLAIN_CALLS[c.index])
         else:
             for c in firsts:
-                if c.rank == wild and self._nominates and size > 1:
+                if c.rank_value == wild and self._nominates and size > 1:
                     moves.extend(NOMINATIONS[c.index])
                 else:
                     moves.append(PLAIN[c.index])
@@ -505,11 +542,11 @@ class Hand:
         else:
             two = self._draw_two
             five = self._five
-            found = [c for c in hand if c.rank == two and c is not five]
+            found = [c for c in hand if c.rank_value == two and c is not five]
             if self.wild_top and self.suit is not None:
                 suit = self.suit
                 wild = self.wild_ranks[p]
-                found = [c for c in found if c.suit == suit or c.rank == wild]
+                found = [c for c in found if c.suit is suit or c.rank_value == wild]
         return list(dict.fromkeys(found))
 
     def _plays(self, p: int, hand: list[Card], firsts: list[Card]) -> list[Move]:
@@ -529,7 +566,7 @@ class Hand:
                 if left == 0 and self._forbid_special_out and self.is_special(last, p):
                     continue
                 suits: tuple[Suit | None, ...] = _SUITS_OR_NONE
-                if last.rank == wild and not ends:
+                if last.rank_value == wild and not ends:
                     nominates = rules.wild_nominates
                     if nominates == "always" or (
                         nominates == "if_matching" and self._matches_top(first)
@@ -548,7 +585,7 @@ class Hand:
 
     def _matches_top(self, card: Card) -> bool:
         suit = self.suit
-        return suit is None or card.suit == suit or card.rank == self.discard[-1].rank
+        return suit is None or card.suit is suit or card.rank is self.discard[-1].rank
 
     # ------------------------------------------------------------------ moves
 
@@ -558,23 +595,11 @@ class Hand:
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
-        if move not in legal:
-            # The cards between the first and the last of several equal cards may come in
-            # any order; the legal list holds them in one canonical order.
-            cards = move.cards
-            canonical = (
-                Move(
-                    MoveKind.PLAY,
-                    (cards[0], *sorted(cards[1:-1]), cards[-1]),
-                    move.suit,
-                    move.announce,
-                )
-                if len(cards) > 3
-                else None
-            )
-            if canonical is None or canonical not in legal:
-                raise IllegalMoveError(self._illegal_reason(move, legal))
-            move = canonical
+        for m in legal:
+            if m is move:  # moves offered by legal_moves() are found by identity
+                break
+        else:
+            move = self._legal_equal(move, legal)
         p = self.current
         self._legal = None
         self.version += 1
@@ -596,6 +621,24 @@ class Hand:
             skips = self._skips((self.discard[-1],))
             self._begin_turn((p + self.direction * (1 + skips)) % self.n)
 
+    def _legal_equal(self, move: Move, legal: list[Move]) -> Move:
+        """The legal move equal to ``move`` (one made elsewhere, e.g. parsed from text);
+        raises :class:`IllegalMoveError` if there is none."""
+        for m in legal:
+            if m == move:
+                return m
+        # The cards between the first and the last of several equal cards may come in
+        # any order; the legal list holds them in one canonical order.
+        cards = move.cards
+        if len(cards) > 3:
+            canonical = Move(
+                MoveKind.PLAY, (cards[0], *sorted(cards[1:-1]), cards[-1]), move.suit, move.announce
+            )
+            for m in legal:
+                if m == canonical:
+                    return m
+        raise IllegalMoveError(self._illegal_reason(move, legal))
+
     def _illegal_reason(self, move: Move, legal: list[Move]) -> str:
         if self.phase is Phase.OVER:
             return f"illegal move {move}: the hand is over"
@@ -615,7 +658,7 @@ class Hand:
             self.discard.extend(cards)
             top = cards[-1]
         self.passes = 0
-        was_wild = top.rank == self.wild_ranks[p]
+        was_wild = top.rank_value == self.wild_ranks[p]
         left = len(hand)
         self.suit = move.suit if was_wild and move.suit is not None else top.suit
         self.wild_top = was_wild
@@ -647,7 +690,7 @@ class Hand:
                 self.pending += 5
                 self.pending_kind = "five"
                 continue
-            rank = c.rank
+            rank = c.rank_value
             if rank == self._draw_two:
                 self.pending += 2
                 self.pending_kind = "two"
@@ -658,7 +701,7 @@ class Hand:
         return skips
 
     def _skips(self, cards: Sequence[Card]) -> int:
-        return sum(1 for c in cards if c.rank == self._skip and c is not self._five)
+        return sum(1 for c in cards if c.rank_value == self._skip and c is not self._five)
 
     def _draw_move(self, p: int) -> None:
         if self.pending:
@@ -718,7 +761,7 @@ class Hand:
             return False
         pile = self.discard[:-1]
         del self.discard[:-1]
-        self.rng.shuffle(pile)
+        shuffle(self.rng, pile)
         self.stock = pile
         return True
 

@@ -54,7 +54,8 @@ class Move:
     ) -> None:
         object.__setattr__(self, "kind", kind)
         object.__setattr__(self, "cards", cards)
-        object.__setattr__(self, "suit", suit)
+        # Suits are compared by identity in the engine: keep the enum member.
+        object.__setattr__(self, "suit", suit if suit is None or type(suit) is Suit else Suit(suit))
         object.__setattr__(self, "announce", announce)
         object.__setattr__(self, "is_play", kind is MoveKind.PLAY)
         key = (

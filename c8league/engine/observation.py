@@ -16,11 +16,11 @@ from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from c8league.engine.cards import Card, Rank, Suit
 from c8league.engine.moves import Move
+from c8league.engine.rules import Rules  # at run time: the compiled snapshot class needs it
 from c8league.errors import C8LeagueError
 
 if TYPE_CHECKING:
     from c8league.engine.hand import Hand
-    from c8league.engine.rules import Rules
 
 
 class StaleObservationError(C8LeagueError):

@@ -1,0 +1,90 @@
+"""Which engine runs: the compiled one (mypyc) or its Python source.
+
+``setup.py`` compiles the engine's hot modules into C extensions that sit beside their
+sources. This module, imported first by the package, decides which of the two is
+imported:
+
+* ``C8LEAGUE_PURE=1`` in the environment imports the source even where compiled
+  modules exist (to debug, or to test the source as it runs without a compiler);
+* in a source checkout, a compiled module older than its source is stale (the source
+  was edited or checked out after the build): the source is imported instead, with a
+  warning to rebuild.
+
+``COMPILED`` tells which engine was imported.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import os
+import sys
+import warnings
+from collections.abc import Sequence
+from pathlib import Path
+from types import ModuleType
+
+#: The modules ``setup.py`` compiles (keep the two lists equal).
+COMPILED_MODULES = ("cards", "moves", "rules", "seeds", "observation", "hand")
+_HERE = Path(__file__).resolve().parent
+_PACKAGE = __name__.rpartition(".")[0]
+
+
+class _SourceFinder(importlib.abc.MetaPathFinder):
+    """Finds the engine's modules as ``.py`` files, ahead of the compiled ones."""
+
+    def find_spec(
+        self,
+        fullname: str,
+        path: Sequence[str] | None,
+        target: ModuleType | None = None,
+    ) -> importlib.machinery.ModuleSpec | None:
+        package, _, leaf = fullname.rpartition(".")
+        if package != _PACKAGE or leaf not in COMPILED_MODULES:
+            return None
+        return importlib.util.spec_from_file_location(fullname, _HERE / f"{leaf}.py")
+
+
+def _compiled_files(leaf: str) -> list[Path]:
+    return [
+        _HERE / f"{leaf}{suffix}"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if (_HERE / f"{leaf}{suffix}").exists()
+    ]
+
+
+def _stale() -> list[str]:
+    """Sources edited after their compiled module was built (only in a source checkout,
+    where the file times mean something; an installed wheel writes files in any order)."""
+    if not (_HERE.parent.parent / "pyproject.toml").exists():
+        return []
+    stale = []
+    for leaf in COMPILED_MODULES:
+        for built in _compiled_files(leaf):
+            if (_HERE / f"{leaf}.py").stat().st_mtime > built.stat().st_mtime:
+                stale.append(f"{leaf}.py")
+    return stale
+
+
+def _choose() -> bool:
+    """Install the source finder if the source is to run; return whether it is compiled."""
+    if not any(_compiled_files(leaf) for leaf in COMPILED_MODULES):
+        return False
+    if os.environ.get("C8LEAGUE_PURE", "") not in ("", "0"):
+        sys.meta_path.insert(0, _SourceFinder())
+        return False
+    stale = _stale()
+    if stale:
+        warnings.warn(
+            f"c8league: the compiled engine is older than {', '.join(stale)}; running the "
+            "source instead (rebuild with: pip install -e .)",
+            RuntimeWarning,
+            stacklevel=2,
+        )
+        sys.meta_path.insert(0, _SourceFinder())
+        return False
+    return True
+
+
+COMPILED: bool = _choose()
