@@ -1,9 +1,14 @@
 """Engine speed: full hands through the same observation and legal-move interface bots use.
 
-Policies: ``random_playable`` (a uniformly random legal play if there is one, else the
-first other legal move: draw, pass or a nomination) and ``random`` (uniformly random over
-all legal moves). Also ``greedy`` (the built-in rule-of-thumb player) to show the cost of
-a real player. The rules are the default preset (special cards on, reshuffle on).
+Policies: ``random_playable`` (a uniformly random legal play if there is one, else a
+uniformly random legal move: draw, pass or a nomination) and ``random`` (uniformly random
+over all legal moves), written into the loop as in the peer's loop. Also ``greedy`` (the
+built-in rule-of-thumb player, called as a function) to show the cost of a real player.
+The rules are the default preset (special cards on, reshuffle on).
+
+The figures are for the engine this process imports: compiled (the default build) or
+its source (``C8LEAGUE_PURE=1``, or an install without a C compiler); the first line
+says which. Compare both with ``C8LEAGUE_PURE=1 python benchmarks/engine.py``.
 
 In the same run it measures OpenSpiel's ``crazy_eights`` (special cards and reshuffle on,
 no turn limit) driven from Python with the same two policies and through its C++ loop
@@ -26,43 +31,53 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c8league.engine import Hand, Move, Observation, Rules
+from c8league.engine import COMPILED, Hand, Move, Observation, Rules
 
 Policy = Callable[[Observation, list[Move], random.Random], Move]
-
-
-def random_playable(obs: Observation, legal: list[Move], rng: random.Random) -> Move:
-    plays = [m for m in legal if m.is_play]
-    if plays:
-        return plays[rng.randrange(len(plays))]
-    return legal[0] if len(legal) == 1 else legal[rng.randrange(len(legal))]
-
-
-def uniform(obs: Observation, legal: list[Move], rng: random.Random) -> Move:
-    return legal[rng.randrange(len(legal))]
-
-
-def greedy_policy() -> Policy:
-    from c8league.players.greedy import GreedyPlayer
-
-    player = GreedyPlayer()
-    return lambda obs, legal, rng: player.choose(obs, legal)
+POLICIES = ("random_playable", "random")
 
 
 def engine_loop(
-    players: int, hands: int, seed: int, policy: Policy, rules: Rules
+    players: int, hands: int, seed: int, policy: str | Policy, rules: Rules
 ) -> dict[str, float]:
-    """Play ``hands`` full hands; every decision builds the acting seat's observation."""
+    """Play ``hands`` full hands. Every decision builds the acting seat's observation and
+    its legal moves, as a player is handed them.
+
+    The two random policies are written into the loop, as in the peer's Python loop
+    (``peer_openspiel.python_loop``), with the same ``rng.choice``: ``random`` is uniform
+    over the legal moves; ``random_playable`` is uniform over the plays if there are any.
+    Legal moves list the plays first, then at most one draw or pass, so the plays are
+    ``legal[:-1]`` or all of ``legal`` (the peer bisects its sorted action list).
+    Any other policy is a callable ``(observation, legal, rng) -> move``.
+    """
     rng = random.Random(seed)
+    choice = rng.choice
     decisions = 0
     start = time.perf_counter()
     for i in range(hands):
         hand = Hand.deal(rules, players, dealer=i % players, seed=seed + i)
-        while hand.result is None:
-            seat = hand.current
-            legal = hand.legal_moves()
-            hand.apply(policy(hand.observation(seat), legal, rng))
-            decisions += 1
+        if policy == "random":
+            while hand.result is None:
+                legal = hand.legal_moves()
+                hand.observation(hand.current)
+                hand.apply(choice(legal))
+                decisions += 1
+        elif policy == "random_playable":
+            while hand.result is None:
+                legal = hand.legal_moves()
+                hand.observation(hand.current)
+                if legal[0].is_play and not legal[-1].is_play:
+                    hand.apply(choice(legal[:-1]))
+                else:
+                    hand.apply(choice(legal))
+                decisions += 1
+        elif callable(policy):
+            while hand.result is None:
+                legal = hand.legal_moves()
+                hand.apply(policy(hand.observation(hand.current), legal, rng))
+                decisions += 1
+        else:
+            raise ValueError(f"unknown policy {policy!r}")
     seconds = time.perf_counter() - start
     return {
         "hands": hands,
@@ -71,6 +86,13 @@ def engine_loop(
         "hands_per_s": hands / seconds,
         "decisions_per_s": decisions / seconds,
     }
+
+
+def greedy_policy() -> Policy:
+    from c8league.players.greedy import GreedyPlayer
+
+    player = GreedyPlayer()
+    return lambda obs, legal, rng: player.choose(obs, legal)
 
 
 def calibrated(run: Callable[[int], dict[str, float]], seconds: float) -> dict[str, float]:
@@ -96,11 +118,12 @@ def main(argv: Sequence[str] | None = None) -> None:
             peer = peer_module
         except (ImportError, RuntimeError) as exc:
             print(f"OpenSpiel not measured: {exc}")
-    policies: dict[str, Policy] = {
-        "random_playable": random_playable,
-        "random": uniform,
+    policies: dict[str, str | Policy] = {
+        "random_playable": "random_playable",
+        "random": "random",
         "greedy": greedy_policy(),
     }
+    print(f"engine: {'compiled (mypyc)' if COMPILED else 'Python source'}; one process, one core")
     header = f"{'players':>7} {'policy':<16} {'hands/s':>10} {'decisions/s':>12} {'dec/hand':>9}"
     if peer is not None:
         header += f" {'OS-py dec/s':>12} {'ratio':>6} {'OS-C++ dec/s':>13} {'ratio':>6}"

@@ -88,6 +88,8 @@ class Hand:
         "_can_reshuffle",
         "_draw_rule",
         "_draw_two",
+        "_equal_on_wild",
+        "_fast",
         "_five",
         "_forbid_special_out",
         "_last_card",
@@ -180,6 +182,8 @@ class Hand:
             or self._forbid_special_out
             or rules.wild_nominates == "if_matching"
         )
+        self._fast = self._simple and not rules.wild_must_match
+        self._equal_on_wild = rules.equal_rank_on_wild
 
     # ------------------------------------------------------------------ set-up
 
@@ -466,16 +470,19 @@ class Hand:
             moves.append(DRAW)
             return moves
         drawn_card = self.drawn_card
-        if drawn_card is not None:
-            firsts = [drawn_card] if self._playable(drawn_card, p) else []
+        if drawn_card is None and self._fast and self.suit is not None:
+            moves = self._fast_plays(p, hand)
         else:
-            firsts = self._playable_cards(p, hand)
-        if not firsts:
-            moves = []
-        elif self._simple:
-            moves = self._simple_plays(p, len(hand), firsts)
-        else:
-            moves = self._plays(p, hand, firsts)
+            if drawn_card is not None:
+                firsts = [drawn_card] if self._playable(drawn_card, p) else []
+            else:
+                firsts = self._playable_cards(p, hand)
+            if not firsts:
+                moves = []
+            elif self._simple:
+                moves = self._simple_plays(p, len(hand), firsts)
+            else:
+                moves = self._plays(p, hand, firsts)
         if moves and self._must_play:
             return moves
         if self.drawn == 0:
@@ -514,6 +521,39 @@ class Hand:
         if self._two_packs and len(found) > 1:
             found = list(dict.fromkeys(found))  # the same card twice is one choice
         return found
+
+    def _fast_plays(self, p: int, hand: list[Card]) -> list[Move]:
+        """:meth:`_playable_cards` then :meth:`_simple_plays` in one pass over the hand,
+        for the common case (single cards, always-nominating wilds that need not match,
+        a suit to follow, no card drawn this turn). Same moves, same order."""
+        suit = self.suit
+        # A wild top card is followed by suit (or another wild), not by its rank.
+        top = -2 if self.wild_top and not self._equal_on_wild else self.discard[-1].rank_value
+        wild = self.wild_ranks[p]
+        size = len(hand)
+        nominate = self._nominates and size > 1
+        calls = self._last_card and size == 2
+        dedupe = self._two_packs
+        seen = 0
+        moves: list[Move] = []
+        for c in hand:
+            rank = c.rank_value
+            if c.suit is suit or rank == top or rank == wild:
+                if dedupe:  # the same card twice is one choice
+                    bit = 1 << c.index
+                    if seen & bit:
+                        continue
+                    seen |= bit
+                if calls:
+                    if rank == wild and nominate:
+                        moves.extend(NOMINATION_CALLS[c.index])
+                    else:
+                        moves.extend(PLAIN_CALLS[c.index])
+                elif rank == wild and nominate:
+                    moves.extend(NOMINATIONS[c.index])
+                else:
+                    moves.append(PLAIN[c.index])
+        return moves
 
     def _simple_plays(self, p: int, size: int, firsts: list[Card]) -> list[Move]:
         """:meth:`_plays` for single-card plays under the common rules, from ready-made moves."""

@@ -1,0 +1,149 @@
+"""The compiled engine and its source behave alike: the shuffle, the one-pass move
+generator, copies, and which of the two a process runs."""
+
+from __future__ import annotations
+
+import ast
+import os
+import random
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from c8league.engine import Hand, HandRecord, Rules
+from c8league.engine._build import COMPILED_MODULES, _compiled_files
+from c8league.engine.seeds import shuffle
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.parametrize("size", [0, 1, 2, 3, 52, 104, 257])
+def test_shuffle_is_the_library_shuffle(size: int) -> None:
+    for seed in range(40):
+        ours, theirs = list(range(size)), list(range(size))
+        shuffle(random.Random(seed), ours)
+        random.Random(seed).shuffle(theirs)
+        assert ours == theirs
+
+
+def test_setup_compiles_the_modules_the_loader_knows() -> None:
+    tree = ast.parse((ROOT / "setup.py").read_text())
+    assigned = {
+        node.targets[0].id: ast.literal_eval(node.value)
+        for node in tree.body
+        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
+    }
+    assert assigned["COMPILED"] == COMPILED_MODULES
+
+
+@settings(max_examples=120, deadline=None)
+@given(
+    preset=st.sampled_from(["pagat", "basic", "encyclopedia", "olsen"]),
+    two_packs=st.booleans(),
+    equal_on_wild=st.booleans(),
+    last_card=st.booleans(),
+    nominates=st.sampled_from(["always", "never"]),
+    players=st.integers(2, 7),
+    seed=st.integers(0, 2**32),
+)
+def test_one_pass_moves_equal_the_general_path(
+    preset: str,
+    two_packs: bool,
+    equal_on_wild: bool,
+    last_card: bool,
+    nominates: str,
+    players: int,
+    seed: int,
+) -> None:
+    rules = Rules.from_options(
+        preset,
+        {
+            "decks": 2 if two_packs else "auto",
+            "equal_rank_on_wild": equal_on_wild,
+            "last_card": last_card,
+            "wild_nominates": nominates,
+            "turn_cap": 150,
+        },
+    )
+    hand = Hand.deal(rules, players, seed=seed)
+    rng = random.Random(seed)
+    while not hand.over:
+        p = hand.current
+        cards = hand.hands[p]
+        if hand.phase == 1 and not hand.pending and hand.suit is not None:
+            general = hand._simple_plays(p, len(cards), hand._playable_cards(p, cards))
+            assert hand._fast_plays(p, cards) == general
+        hand.apply(rng.choice(hand.legal_moves()))
+
+
+def test_a_copy_plays_on_alike_and_apart() -> None:
+    rules = Rules.from_options("pagat", {"turn_cap": 300})
+    hand = Hand.deal(rules, 4, seed=11)
+    for _ in range(15):
+        hand.apply(hand.legal_moves()[-1])
+    copy = hand.copy()
+    first, second = random.Random(3), random.Random(3)
+    while not hand.over:
+        hand.apply(first.choice(hand.legal_moves()))
+    assert copy.result is None and len(copy.history) == 15
+    while not copy.over:
+        copy.apply(second.choice(copy.legal_moves()))
+    assert HandRecord.of(copy) == HandRecord.of(hand)
+    assert copy.result == hand.result
+
+
+def _python(code: str, path: Path | None = None, **env: str) -> subprocess.CompletedProcess[str]:
+    """Run ``code`` in a fresh interpreter, importing the package from ``path`` if given
+    (also its working directory, which ``-c`` puts first on the module path)."""
+    environment = {k: v for k, v in os.environ.items() if k != "C8LEAGUE_PURE"}
+    environment.update(env)
+    if path is not None:
+        environment["PYTHONPATH"] = str(path)
+    return subprocess.run(
+        [sys.executable, "-c", code],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=path,
+        check=True,
+    )
+
+
+WHICH = (
+    "import c8league.engine as e, c8league.engine.hand as h; "
+    "print(e.COMPILED, h.__file__.endswith('.py'))"
+)
+
+
+def test_pure_mode_runs_the_source() -> None:
+    assert _python(WHICH, C8LEAGUE_PURE="1").stdout.split() == ["False", "True"]
+
+
+built = pytest.mark.skipif(
+    not _compiled_files("hand"), reason="the engine is not compiled in this checkout"
+)
+
+
+@built
+def test_a_built_checkout_runs_compiled() -> None:
+    assert _python(WHICH).stdout.split() == ["True", "False"]
+
+
+@built
+def test_a_stale_build_runs_the_source_with_a_warning(tmp_path: Path) -> None:
+    shutil.copy(ROOT / "pyproject.toml", tmp_path)
+    shutil.copytree(ROOT / "c8league", tmp_path / "c8league")
+    for lib in ROOT.glob("c8league_engine__mypyc*"):
+        shutil.copy(lib, tmp_path)
+    source = tmp_path / "c8league" / "engine" / "hand.py"
+    later = time.time() + 60
+    os.utime(source, (later, later))
+    done = _python(WHICH, tmp_path)
+    assert done.stdout.split() == ["False", "True"]
+    assert "compiled engine is older than hand.py" in done.stderr
