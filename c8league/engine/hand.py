@@ -129,7 +129,15 @@ class Hand:
         "wild_top",
     )
 
-    def __init__(self, rules: Rules, players: int, dealer: int, seed: int = 0) -> None:
+    def __init__(
+        self,
+        rules: Rules,
+        players: int,
+        dealer: int,
+        seed: int = 0,
+        *,
+        rng: random.Random | None = None,
+    ) -> None:
         rules.check_table(players)
         if not 0 <= dealer < players:
             raise PositionError(f"dealer {dealer} is not a seat of a {players}-player table")
@@ -151,7 +159,7 @@ class Hand:
         self.turns = 0
         self.phase = Phase.PLAY
         self.result: HandResult | None = None
-        self.rng = random.Random(seed)
+        self.rng = random.Random(seed) if rng is None else rng
         self.history: list[tuple[int, Move]] = []
         self.start: dict[str, object] = {}
         self.scores: list[int] = [COUNTDOWN_START] * players if rules.countdown else [0] * players
@@ -368,10 +376,15 @@ class Hand:
                 return
         self._begin_turn((dealer + self.direction * (1 + skips)) % self.n)
 
-    def copy(self) -> Hand:
-        """An independent copy of this hand at its current position, its random state
-        included: both continue identically under the same moves."""
-        other = Hand(self.rules, self.n, self.dealer)
+    def copy(self, *, rng: random.Random | None = None) -> Hand:
+        """An independent copy of this hand at its current position. By default the copy
+        gets its own generator in the same state, so both continue identically under the
+        same moves; ``rng`` gives it that generator for its reshuffles instead (cheaper,
+        for copies played out many times, as in a search)."""
+        if rng is None:
+            rng = random.Random(0)  # a seed is cheaper than the system's entropy
+            rng.setstate(self.rng.getstate())
+        other = Hand(self.rules, self.n, self.dealer, rng=rng)
         other.hands = [list(h) for h in self.hands]
         other.stock = list(self.stock)
         other.discard = list(self.discard)
@@ -387,7 +400,6 @@ class Hand:
         other.turns = self.turns
         other.phase = self.phase
         other.result = self.result
-        other.rng.setstate(self.rng.getstate())
         other.history = list(self.history)
         other.start = dict(self.start)
         other.scores = list(self.scores)
@@ -538,7 +550,7 @@ class Hand:
         moves: list[Move] = []
         for c in hand:
             rank = c.rank_value
-            if c.suit is suit or rank == top or rank == wild:
+            if c.suit is suit or rank in (top, wild):
                 if dedupe:  # the same card twice is one choice
                     bit = 1 << c.index
                     if seen & bit:

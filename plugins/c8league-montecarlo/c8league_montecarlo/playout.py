@@ -97,23 +97,10 @@ def _best_suit(move: Move, cards_held: list[Card]) -> Move:
     return Move(MoveKind.PLAY, move.cards, suit, move.announce)
 
 
-_HAND_SLOTS: Final = tuple(Hand.__slots__)
-
-
 def copy_position(hand: Hand) -> Hand:
-    """A copy of ``hand`` to play out: the containers that moves change (hands, stock,
-    discard pile, history, Countdown scores and wild ranks) are copied, the rest shared,
-    the random generator for reshuffles included. Ten times cheaper than a new set-up."""
-    new = Hand.__new__(Hand)
-    for name in _HAND_SLOTS:
-        setattr(new, name, getattr(hand, name))
-    new.hands = [list(cards) for cards in hand.hands]
-    new.stock = list(hand.stock)
-    new.discard = list(hand.discard)
-    new.history = list(hand.history)
-    new.scores = list(hand.scores)
-    new.wild_ranks = list(hand.wild_ranks)
-    return new
+    """A copy of ``hand`` to play out, sharing its random generator for reshuffles (the
+    playouts of a decision draw from one stream; the set-up itself is never played)."""
+    return hand.copy(rng=hand.rng)
 
 
 def run(hand: Hand, policy: Policy, horizon: int) -> None:
