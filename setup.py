@@ -11,14 +11,28 @@ that run the same code several times faster. Everything else in ``pyproject.toml
 
 from __future__ import annotations
 
+import hashlib
+import json
 import os
 import sys
+from pathlib import Path
 from typing import Any
 
 from setuptools import setup
 
 #: The engine modules on the hot path of every game, in dependency order.
 COMPILED = ("cards", "moves", "rules", "seeds", "observation", "hand")
+ENGINE = Path("c8league/engine")
+#: What the compiled modules were built from (for ``c8league/engine/_build.py`` to tell,
+#: in a checkout, whether a source was edited since).
+BUILT_FROM = ENGINE / "_compiled_from.json"
+
+
+def record_sources() -> None:
+    digests = {
+        name: hashlib.sha256((ENGINE / f"{name}.py").read_bytes()).hexdigest() for name in COMPILED
+    }
+    BUILT_FROM.write_text(json.dumps(digests, indent=1) + "\n")
 
 
 def engine_extensions() -> list[Any]:
@@ -37,6 +51,7 @@ def engine_extensions() -> list[Any]:
         return []
     for extension in extensions:
         extension.optional = True  # a failed compile leaves the source engine in place
+    record_sources()
     return extensions
 
 

@@ -6,18 +6,21 @@ imported:
 
 * ``C8LEAGUE_PURE=1`` in the environment imports the source even where compiled
   modules exist (to debug, or to test the source as it runs without a compiler);
-* in a source checkout, a compiled module older than its source is stale (the source
-  was edited or checked out after the build): the source is imported instead, with a
-  warning to rebuild.
+* in a source checkout, a compiled module is stale when its source differs from the
+  one it was built from (``_compiled_from.json``, written by the build, holds their
+  SHA-256; without it, when the source is newer than the module): the source is
+  imported instead, with a warning to rebuild.
 
 ``COMPILED`` tells which engine was imported.
 """
 
 from __future__ import annotations
 
+import hashlib
 import importlib.abc
 import importlib.machinery
 import importlib.util
+import json
 import os
 import sys
 import warnings
@@ -55,15 +58,26 @@ def _compiled_files(leaf: str) -> list[Path]:
 
 
 def _stale() -> list[str]:
-    """Sources edited after their compiled module was built (only in a source checkout,
-    where the file times mean something; an installed wheel writes files in any order)."""
+    """Sources changed since their compiled module was built. Only in a source checkout:
+    an installed package is built from its files as they are."""
     if not (_HERE.parent.parent / "pyproject.toml").exists():
         return []
+    try:
+        built_from: dict[str, str] | None = json.loads((_HERE / "_compiled_from.json").read_text())
+    except (OSError, ValueError):
+        built_from = None
     stale = []
     for leaf in COMPILED_MODULES:
-        for built in _compiled_files(leaf):
-            if (_HERE / f"{leaf}.py").stat().st_mtime > built.stat().st_mtime:
-                stale.append(f"{leaf}.py")
+        compiled = _compiled_files(leaf)
+        if not compiled:
+            continue
+        source = _HERE / f"{leaf}.py"
+        if built_from is not None:
+            changed = hashlib.sha256(source.read_bytes()).hexdigest() != built_from.get(leaf)
+        else:
+            changed = any(source.stat().st_mtime > c.stat().st_mtime for c in compiled)
+        if changed:
+            stale.append(f"{leaf}.py")
     return stale
 
 

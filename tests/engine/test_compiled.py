@@ -34,12 +34,14 @@ def test_shuffle_is_the_library_shuffle(size: int) -> None:
 
 def test_setup_compiles_the_modules_the_loader_knows() -> None:
     tree = ast.parse((ROOT / "setup.py").read_text())
-    assigned = {
-        node.targets[0].id: ast.literal_eval(node.value)
+    (compiled,) = (
+        ast.literal_eval(node.value)
         for node in tree.body
-        if isinstance(node, ast.Assign) and isinstance(node.targets[0], ast.Name)
-    }
-    assert assigned["COMPILED"] == COMPILED_MODULES
+        if isinstance(node, ast.Assign)
+        and isinstance(node.targets[0], ast.Name)
+        and node.targets[0].id == "COMPILED"
+    )
+    assert compiled == COMPILED_MODULES
 
 
 @settings(max_examples=120, deadline=None)
@@ -135,15 +137,33 @@ def test_a_built_checkout_runs_compiled() -> None:
     assert _python(WHICH).stdout.split() == ["True", "False"]
 
 
-@built
-def test_a_stale_build_runs_the_source_with_a_warning(tmp_path: Path) -> None:
+def _checkout_copy(tmp_path: Path) -> Path:
+    """The package as built in this checkout, copied (file times kept) with its
+    project file, so that the copy counts as a checkout too."""
     shutil.copy(ROOT / "pyproject.toml", tmp_path)
     shutil.copytree(ROOT / "c8league", tmp_path / "c8league")
     for lib in ROOT.glob("c8league_engine__mypyc*"):
-        shutil.copy(lib, tmp_path)
-    source = tmp_path / "c8league" / "engine" / "hand.py"
-    later = time.time() + 60
-    os.utime(source, (later, later))
+        shutil.copy2(lib, tmp_path)
+    return tmp_path / "c8league" / "engine"
+
+
+@built
+def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> None:
+    engine = _checkout_copy(tmp_path)
+    assert _python(WHICH, tmp_path).stdout.split() == ["True", "False"]
+    with (engine / "hand.py").open("a") as source:
+        source.write("# edited\n")
     done = _python(WHICH, tmp_path)
     assert done.stdout.split() == ["False", "True"]
     assert "compiled engine is older than hand.py" in done.stderr
+
+
+@built
+def test_without_the_build_record_file_times_tell(tmp_path: Path) -> None:
+    engine = _checkout_copy(tmp_path)
+    (engine / "_compiled_from.json").unlink(missing_ok=True)
+    later = time.time() + 60
+    os.utime(engine / "moves.py", (later, later))
+    done = _python(WHICH, tmp_path)
+    assert done.stdout.split() == ["False", "True"]
+    assert "compiled engine is older than moves.py" in done.stderr
