@@ -10,7 +10,7 @@ from pathlib import Path
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from c8league.engine import Hand, HandRecord, Match, MoveKind, Observation, Rules
+from c8league.engine import Hand, HandRecord, Match, Move, MoveKind, Observation, Rules
 from c8league.engine.observation import ObservationSnapshot, StaleObservationError
 
 ENGINE = Path(__file__).resolve().parents[1] / "c8league" / "engine"
@@ -55,8 +55,20 @@ def table_for(rules: Rules, players: int) -> int:
 def play_random(hand: Hand, rng: random.Random) -> None:
     total = hand.card_count()
     while not hand.over:
-        hand.apply(rng.choice(hand.legal_moves()))
+        legal = hand.legal_moves()
+        assert_ordered(legal)
+        hand.apply(rng.choice(legal))
         assert hand.card_count() == total
+
+
+def assert_ordered(legal: list[Move]) -> None:
+    """Plays first, then at most one draw or pass; or the four nominations."""
+    if legal[0].kind is MoveKind.NOMINATE:
+        assert [m.kind for m in legal] == [MoveKind.NOMINATE] * 4
+        return
+    others = [m for m in legal if not m.is_play]
+    assert len(others) <= 1 and (not others or legal[-1] is others[0])
+    assert [m.kind for m in others] in ([], [MoveKind.DRAW], [MoveKind.PASS])
 
 
 def snapshot(hand: Hand) -> tuple[object, ...]:

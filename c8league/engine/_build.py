@@ -75,7 +75,11 @@ def _stale() -> list[str]:
         if built_from is not None:
             changed = hashlib.sha256(source.read_bytes()).hexdigest() != built_from.get(leaf)
         else:
-            changed = any(source.stat().st_mtime > c.stat().st_mtime for c in compiled)
+            # The module files are shims that a rebuild may leave untouched; the code is
+            # in the group's shared library beside the package, when there is one.
+            library = list(_HERE.parent.parent.glob("*__mypyc.*"))
+            built = max(f.stat().st_mtime for f in library or compiled)
+            changed = source.stat().st_mtime > built
         if changed:
             stale.append(f"{leaf}.py")
     return stale

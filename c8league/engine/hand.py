@@ -94,9 +94,11 @@ class Hand:
         "_forbid_special_out",
         "_last_card",
         "_legal",
+        "_moves",
         "_must_play",
         "_nominates",
         "_reverse",
+        "_seats",
         "_simple",
         "_skip",
         "_turn_cap",
@@ -109,7 +111,6 @@ class Hand:
         "drawn_card",
         "hand_number",
         "hands",
-        "history",
         "n",
         "passes",
         "pending",
@@ -160,7 +161,9 @@ class Hand:
         self.phase = Phase.PLAY
         self.result: HandResult | None = None
         self.rng = random.Random(seed) if rng is None else rng
-        self.history: list[tuple[int, Move]] = []
+        # The history as two parallel lists: appending a seat and a move allocates nothing.
+        self._seats: list[int] = []
+        self._moves: list[Move] = []
         self.start: dict[str, object] = {}
         self.scores: list[int] = [COUNTDOWN_START] * players if rules.countdown else [0] * players
         self.target = COUNTDOWN_START if rules.countdown else rules.target_for(players)
@@ -400,7 +403,8 @@ class Hand:
         other.turns = self.turns
         other.phase = self.phase
         other.result = self.result
-        other.history = list(self.history)
+        other._seats = list(self._seats)
+        other._moves = list(self._moves)
         other.start = dict(self.start)
         other.scores = list(self.scores)
         other.target = self.target
@@ -428,7 +432,13 @@ class Hand:
     @property
     def moves(self) -> list[Move]:
         """Every move made in this hand, in order."""
-        return [m for _, m in self.history]
+        return list(self._moves)
+
+    @property
+    def history(self) -> list[tuple[int, Move]]:
+        """``(seat, move)`` for every move made in this hand, in order (a new list; an
+        observation's ``history`` is a view that copies nothing)."""
+        return list(zip(self._seats, self._moves, strict=True))
 
     def can_draw(self) -> bool:
         """Whether a card can be drawn: the stock, or a reshuffle of the discard pile."""
@@ -464,7 +474,9 @@ class Hand:
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
-        """The legal moves of the player to act, in a fixed order (empty when over)."""
+        """The legal moves of the player to act, in a fixed order (empty when over): the
+        plays first, in the order of the cards in hand, then at most one draw or pass; or,
+        when the dealer names the suit of a wild starter, the four nominations."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._generate()
@@ -655,7 +667,8 @@ class Hand:
         p = self.current
         self._legal = None
         self.version += 1
-        self.history.append((p, move))
+        self._seats.append(p)
+        self._moves.append(move)
         if move.is_play:
             self._play(p, move)
             return
@@ -702,11 +715,11 @@ class Hand:
         cards = move.cards
         if len(cards) == 1:
             top = cards[0]
-            hand.remove(top)
+            _take(hand, top)
             self.discard.append(top)
         else:
             for c in cards:
-                hand.remove(c)
+                _take(hand, c)
             self.discard.extend(cards)
             top = cards[-1]
         self.passes = 0
@@ -863,6 +876,16 @@ class Hand:
             turns=self.turns,
             countdown_scores=tuple(self.scores) if countdown else None,
         )
+
+
+def _take(cards: list[Card], card: Card) -> None:
+    """``cards.remove(card)`` by identity (cards are interned), without a comparison
+    call per card passed."""
+    for i in range(len(cards)):
+        if cards[i] is card:
+            del cards[i]
+            return
+    raise ValueError(f"{card} is not in the hand")
 
 
 def _extensions(first: Card, hand: list[Card]) -> list[tuple[Card, ...]]:

@@ -31,10 +31,11 @@ class HistoryView(Sequence[tuple[int, Move]]):
     """A read-only view of the public history of a hand: ``(seat, move)`` for every move
     made so far. A draw shows that a seat drew, never which card."""
 
-    __slots__ = ("_items", "_length")
+    __slots__ = ("_length", "_moves", "_seats")
 
-    def __init__(self, items: list[tuple[int, Move]], length: int) -> None:
-        self._items = items
+    def __init__(self, seats: list[int], moves: list[Move], length: int) -> None:
+        self._seats = seats
+        self._moves = moves
         self._length = length
 
     def __len__(self) -> int:
@@ -46,17 +47,18 @@ class HistoryView(Sequence[tuple[int, Move]]):
     def __getitem__(self, index: slice) -> Sequence[tuple[int, Move]]: ...
     def __getitem__(self, index: int | slice) -> tuple[int, Move] | Sequence[tuple[int, Move]]:
         if isinstance(index, slice):
-            return self._items[: self._length][index]
+            n = self._length
+            return list(zip(self._seats[:n], self._moves[:n], strict=True))[index]
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:
             raise IndexError("history index out of range")
-        return self._items[index]
+        return (self._seats[index], self._moves[index])
 
     def __iter__(self) -> Iterator[tuple[int, Move]]:
-        items = self._items
+        seats, moves = self._seats, self._moves
         for i in range(self._length):
-            yield items[i]
+            yield (seats[i], moves[i])
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Sequence):
@@ -227,7 +229,7 @@ class Observation(_Conveniences):
     @property
     def history(self) -> HistoryView:
         hand = self._h()
-        return HistoryView(hand.history, len(hand.history))
+        return HistoryView(hand._seats, hand._moves, len(hand._moves))
 
     def snapshot(self) -> ObservationSnapshot:
         """A frozen copy of everything this observation shows."""
