@@ -13,9 +13,11 @@ says which. Compare both with ``C8LEAGUE_PURE=1 python benchmarks/engine.py``.
 In the same run it measures OpenSpiel's ``crazy_eights`` (special cards and reshuffle on,
 no turn limit) driven from Python with the same two policies and through its C++ loop
 (``pyspiel.evaluate_bots`` with uniform random bots), and prints the ratios of
-decisions per second. OpenSpiel counts a suit nomination as a decision of its own; our
-engine folds it into the play of the eight, so decisions are comparable per policy but
-not one for one. Scores are never compared (OpenSpiel's returns are not standard).
+decisions per second; the row ``random/in-engine`` (uniformly random moves played by
+``Hand.play_out``, the loop inside the engine) is the one set beside the C++ loop.
+OpenSpiel counts a suit nomination as a decision of its own; our engine folds it into
+the play of the eight, so decisions are comparable per policy but not one for one.
+Scores are never compared (OpenSpiel's returns are not standard).
 
 Run: ``python benchmarks/engine.py [--seconds 2] [--players 2 4 7]``.
 """
@@ -48,7 +50,10 @@ def engine_loop(
     over the legal moves; ``random_playable`` is uniform over the plays if there are any.
     Legal moves list the plays first, then at most one draw or pass, so the plays are
     ``legal[:-1]`` or all of ``legal`` (the peer bisects its sorted action list).
-    Any other policy is a callable ``(observation, legal, rng) -> move``.
+    ``engine_loop`` plays uniformly random moves with :meth:`Hand.play_out`, the loop
+    inside the (compiled) engine, to set beside the peer's C++ loop: no observation is
+    built, as ``evaluate_bots`` hands its bots the whole state. Any other policy is a
+    callable ``(observation, legal, rng) -> move``.
     """
     rng = random.Random(seed)
     choice = rng.choice
@@ -71,6 +76,8 @@ def engine_loop(
                 else:
                     hand.apply(choice(legal))
                 decisions += 1
+        elif policy == "engine_loop":
+            decisions += hand.play_out(rng)
         elif callable(policy):
             while hand.result is None:
                 legal = hand.legal_moves()
@@ -122,9 +129,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         "random_playable": "random_playable",
         "random": "random",
         "greedy": greedy_policy(),
+        "random/in-engine": "engine_loop",
     }
     print(f"engine: {'compiled (mypyc)' if COMPILED else 'Python source'}; one process, one core")
-    header = f"{'players':>7} {'policy':<16} {'hands/s':>10} {'decisions/s':>12} {'dec/hand':>9}"
+    header = f"{'players':>7} {'policy':<17} {'hands/s':>10} {'decisions/s':>12} {'dec/hand':>9}"
     if peer is not None:
         header += f" {'OS-py dec/s':>12} {'ratio':>6} {'OS-C++ dec/s':>13} {'ratio':>6}"
     print(header)
@@ -140,10 +148,15 @@ def main(argv: Sequence[str] | None = None) -> None:
                 args.seconds,
             )
             line = (
-                f"{players:>7} {name:<16} {ours['hands_per_s']:>10,.0f} "
+                f"{players:>7} {name:<17} {ours['hands_per_s']:>10,.0f} "
                 f"{ours['decisions_per_s']:>12,.0f} {ours['decisions'] / ours['hands']:>9.1f}"
             )
-            if peer is not None and cpp is not None and name in peer.POLICIES:
+            if peer is not None and cpp is not None and policy == "engine_loop":
+                line += (
+                    f" {'':>12} {'':>6} {cpp['decisions_per_s']:>13,.0f}"
+                    f" {ours['decisions_per_s'] / cpp['decisions_per_s']:>6.2f}"
+                )
+            elif peer is not None and cpp is not None and name in peer.POLICIES:
                 hands = peer._calibrated_hands(
                     lambda h, p=players, n=name: peer.python_loop(p, h, args.seed, n),
                     args.seconds,

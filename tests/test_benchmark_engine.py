@@ -19,5 +19,5 @@ def test_engine_benchmark_prints_a_row_per_policy() -> None:
     lines = done.stdout.splitlines()
     assert lines[0].startswith("engine: ")
     rows = [line.split() for line in lines[2:]]
-    assert [row[1] for row in rows] == ["random_playable", "random", "greedy"]
+    assert [row[1] for row in rows] == ["random_playable", "random", "greedy", "random/in-engine"]
     assert all(float(row[3].replace(",", "")) > 0 for row in rows)

@@ -471,6 +471,23 @@ class Hand:
         """What ``seat`` may see: its own hand and the public state, nothing else."""
         return Observation(self, seat)
 
+    def play_out(self, rng: random.Random, *, plays_first: bool = False, limit: int = 0) -> int:
+        """Play on with random moves until the hand is over, or for ``limit`` moves if it
+        is positive; return how many moves were made. Each move is uniform over the legal
+        moves or, with ``plays_first``, over the plays when there are any. The playouts of
+        a search, run inside the engine (compiled, with no call out per move); the same
+        ``rng`` state gives the same playout."""
+        made = 0
+        uniform = rng.random
+        while self.result is None and (limit <= 0 or made < limit):
+            legal = self.legal_moves()
+            n = len(legal)
+            if plays_first and n > 1 and legal[0].is_play and not legal[-1].is_play:
+                n -= 1  # plays come first; the last move is the draw or pass
+            self.apply(legal[int(uniform() * n)])
+            made += 1
+        return made
+
     # ------------------------------------------------------------------ legal moves
 
     def legal_moves(self) -> list[Move]:
