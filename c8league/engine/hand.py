@@ -15,7 +15,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
 from enum import IntEnum
 from itertools import product
 from typing import Final, Literal, TypeAlias
@@ -73,6 +73,11 @@ class HandResult:
     turns: int
     countdown_scores: tuple[int, ...] | None = None
     """Countdown only: each seat's score when play stopped (lower is better)."""
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
+        # call the constructor instead.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
 
 def card_penalty(card: Card, wild_rank: int) -> int:
@@ -415,6 +420,10 @@ class Hand:
 
     def __copy__(self) -> Hand:
         return self.copy()
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        state = {name: getattr(self, name) for name in _STATE}
+        return (_restore, (self.rules, self.n, self.dealer, state))
 
     def __deepcopy__(self, memo: dict[int, object]) -> Hand:
         return self.copy()
@@ -893,6 +902,44 @@ class Hand:
             turns=self.turns,
             countdown_scores=tuple(self.scores) if countdown else None,
         )
+
+
+#: What a hand's position is made of, beyond its rules, table size and dealer (and the
+#: settings derived from the rules): what ``Hand.copy`` copies and pickling keeps.
+_STATE: Final = (
+    "hands",
+    "stock",
+    "discard",
+    "current",
+    "direction",
+    "suit",
+    "wild_top",
+    "pending",
+    "pending_kind",
+    "drawn",
+    "drawn_card",
+    "passes",
+    "turns",
+    "phase",
+    "result",
+    "rng",
+    "_seats",
+    "_moves",
+    "start",
+    "scores",
+    "target",
+    "hand_number",
+    "version",
+    "wild_ranks",
+)
+
+
+def _restore(rules: Rules, players: int, dealer: int, state: dict[str, object]) -> Hand:
+    """A pickled hand, rebuilt."""
+    hand = Hand(rules, players, dealer)
+    for name, value in state.items():
+        setattr(hand, name, value)
+    return hand
 
 
 def _take(cards: list[Card], card: Card) -> None:

@@ -71,6 +71,10 @@ class HistoryView(Sequence[tuple[int, Move]]):
     def __repr__(self) -> str:
         return f"HistoryView({len(self)} moves)"
 
+    def __reduce__(self) -> tuple[object, tuple[list[int], list[Move], int]]:
+        n = self._length
+        return (HistoryView, (self._seats[:n], self._moves[:n], n))
+
 
 class _SeatFacts(Protocol):
     @property
@@ -273,6 +277,11 @@ class ObservationSnapshot(_Conveniences):
     hand_number: int
     history: tuple[tuple[int, Move], ...]
     rules: Rules
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
+        # call the constructor instead.
+        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""

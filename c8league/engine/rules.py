@@ -55,6 +55,11 @@ class Rules:
     countdown: bool = False
     equal_rank_on_wild: bool = False
 
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
+        # call the constructor instead.
+        return (type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+
     # -- derived values -------------------------------------------------
 
     def hand_size_for(self, players: int) -> int:
