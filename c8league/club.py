@@ -36,7 +36,7 @@ from c8league.storage.models import (
     Round,
 )
 from c8league.storage.repo import get_entrant, get_event, get_league
-from c8league.storage.results import next_sequence, store_result
+from c8league.storage.results import hold_write_lock, next_sequence, store_result
 
 # -- pairing sheets ------------------------------------------------------------------------
 
@@ -653,6 +653,7 @@ def add_result(
 ) -> CheckedResult:
     """Enter the result of a published table; it counts for ratings from now on."""
     with db.session() as session:
+        hold_write_lock(session)  # before the table is checked: one entry at a time
         league, match = _open_table(session, event_name, table, round_number, "pending")
         checked = _check_entry(session, match, entry)
         _write(session, league, match, checked, next_sequence(session, league.id or 0))
@@ -667,6 +668,7 @@ def edit_result(
     """Correct a stored result; it keeps its place in the order of results, and the
     ratings are recomputed from it on."""
     with db.session() as session:
+        hold_write_lock(session)
         league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
         checked = _check_entry(session, match, entry)
@@ -685,6 +687,7 @@ def void_result(
 ) -> None:
     """Void a stored result: it no longer counts for standings or ratings (recomputed)."""
     with db.session() as session:
+        hold_write_lock(session)
         league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
         sequence = match.sequence
@@ -880,6 +883,7 @@ def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> No
 
     hands = hand_reports(outcome)
     with db.session() as session:
+        hold_write_lock(session)  # before the match is checked: one result at a time
         match = session.get(Match, seated.match_id)
         assert match is not None
         if match.status != "pending":

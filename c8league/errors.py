@@ -66,6 +66,10 @@ class StorageError(C8LeagueError):
     """The database cannot be opened, is from a newer version, or refuses a change."""
 
 
+class BusyError(C8LeagueError):
+    """Another process is writing the same league's results (see storage.runlock)."""
+
+
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
 

@@ -30,7 +30,8 @@ from c8league.standings import Standing, TableResult, standings
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
 from c8league.storage.repo import get_event, league_members, rating_settings
-from c8league.storage.results import next_sequence, store_result
+from c8league.storage.results import hold_write_lock, next_sequence, store_result
+from c8league.storage.runlock import event_run_lock
 
 COMMIT_SECONDS = 0.5
 """Finished matches are committed at least this often (each match whole)."""
@@ -276,7 +277,14 @@ def run_event(
     choose where the matches are played (see ``runner.dask_executor.make_runner``)."""
     summary = RunSummary()
     started = time.perf_counter()
-    with make_runner(executor, workers, address) as runner:
+    with db.session() as session:
+        _, ev = get_event(session, name, league)
+        event_id, event_name = ev.id, ev.name
+    assert event_id is not None
+    with (
+        event_run_lock(db, event_id, event_name),
+        make_runner(executor, workers, address) as runner,
+    ):
         while True:
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
@@ -361,13 +369,19 @@ def _play(
     done = done_before
     session = Session(db.engine, expire_on_commit=False)
     last_commit = time.perf_counter()
+    # Sequence numbers are taken under the write lock, once per transaction.
+    sequence: int | None = None
+    if progress is not None:
+        progress(done, total)
     try:
-        sequence = next_sequence(session, league.id)
         for report in runner.run(tasks):
             if report.error is not None:
                 raise PluginError(f"match {report.match_id}: {report.error}")
             match = session.get(Match, report.match_id)
             assert match is not None
+            if sequence is None:
+                hold_write_lock(session)
+                sequence = next_sequence(session, league.id)
             store_result(
                 session,
                 match=match,
@@ -389,6 +403,7 @@ def _play(
             now = time.perf_counter()
             if now - last_commit >= COMMIT_SECONDS:
                 session.commit()
+                sequence = None
                 last_commit = now
             if progress is not None:
                 progress(done, total)

@@ -38,6 +38,7 @@ from c8league.storage.models import (
     utcnow,
 )
 from c8league.storage.repo import get_league, rating_settings
+from c8league.storage.results import hold_write_lock
 
 __all__ = [
     "PROVISIONAL_MATCHES",
@@ -153,6 +154,7 @@ def rebuild_ratings(
     Raises :class:`NotFoundError` for an unknown league.
     """
     started = time.perf_counter()
+    hold_write_lock(session)  # no result is stored while the ratings are replayed
     league = session.get(League, league_id)
     if league is None:
         raise NotFoundError(f"no league with id {league_id}")

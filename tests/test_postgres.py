@@ -10,6 +10,7 @@ import json
 import re
 import subprocess
 import sys
+import time
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -17,12 +18,13 @@ import pytest
 from dbs import BOT_ENTRANTS, query, results
 
 from c8league.cli.main import main
-from c8league.errors import StorageError
+from c8league.errors import BusyError, StorageError
 from c8league.players import registry
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.storage import open_database, postgres
 from c8league.storage.models import SCHEMA_VERSION
+from c8league.storage.runlock import event_run_lock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -177,6 +179,84 @@ def test_two_event_runs_of_one_league_at_once_count_every_result(
     # Each result updated both its seats' ratings: no update was lost to the other run.
     assert query(db_url, "SELECT sum(matches) FROM rating") == [(360,)]
     assert query(db_url, "SELECT count(*) FROM rating_history") == [(360,)]
+    # The runs took sequence numbers in turn, never the same one, in the order their
+    # ratings were updated: a rebuild from the stored results gives the same ratings.
+    sequences = [row[0] for row in query(db_url, "SELECT sequence FROM match ORDER BY 1")]
+    assert sequences == list(range(1, 181))
+    ratings = "SELECT entrant_id, mu, sigma, matches FROM rating ORDER BY 1"
+    before = query(db_url, ratings)
+    assert main(["--db", db_url, "ratings", "rebuild", "two"]) == 0
+    assert query(db_url, ratings) == before
+
+
+def test_a_second_run_of_a_running_event_stops_and_stores_nothing(
+    db_url: str, tmp_path: Path
+) -> None:
+    league = tmp_path / "two.toml"
+    league.write_text(TWO_EVENTS)
+    assert main(["--db", db_url, "league", "import", str(league)]) == 0
+    db = open_database(db_url)
+    try:
+        (event_id,) = query(db_url, "SELECT id FROM event WHERE name = 'a'")[0]
+        assert isinstance(event_id, int)
+        with event_run_lock(db, event_id, "a"):  # as a run in this process would
+            second = subprocess.run(
+                [sys.executable, "-m", "c8league", "--db", db_url, "event", "run", "a"],
+                capture_output=True,
+                text=True,
+                timeout=120,
+            )
+            # Another event of the league is not held up.
+            assert main(["--db", db_url, "event", "run", "b"]) == 0
+    finally:
+        db.close()
+    assert second.returncode == 1, second.stderr
+    (line,) = second.stderr.strip().splitlines()
+    assert "event 'a' is being run by another process" in line
+    assert query(db_url, "SELECT count(*) FROM match WHERE status = 'done'") == [(90,)]
+    # The lock went with its holder: the event runs now.
+    assert main(["--db", db_url, "event", "run", "a"]) == 0
+    assert query(db_url, "SELECT count(*), count(DISTINCT sequence) FROM match") == [(180, 180)]
+
+
+HOLDER = """
+import sys, time
+from c8league.storage import open_database
+from c8league.storage.runlock import event_run_lock
+with event_run_lock(open_database(sys.argv[1]), 7, "e"):
+    print("held", flush=True)
+    time.sleep(600)
+"""
+
+
+def test_a_killed_run_leaves_its_event_free(db_url: str) -> None:
+    assert main(["--db", db_url, "init"]) == 0
+    holder = subprocess.Popen(
+        [sys.executable, "-c", HOLDER, db_url], stdout=subprocess.PIPE, text=True
+    )
+    try:
+        assert holder.stdout is not None and holder.stdout.readline() == "held\n"
+        db = open_database(db_url)
+        try:
+            with pytest.raises(BusyError), event_run_lock(db, 7, "e"):
+                pass
+            with event_run_lock(db, 8, "other"):  # another event is free all along
+                pass
+            holder.kill()  # SIGKILL: no clean-up runs
+            holder.wait(timeout=30)
+            deadline = time.monotonic() + 30
+            while True:
+                try:
+                    with event_run_lock(db, 7, "e"):
+                        break
+                except BusyError:
+                    assert time.monotonic() < deadline, "the killed holder's lock stayed"
+                    time.sleep(0.1)
+        finally:
+            db.close()
+    finally:
+        holder.kill()
+        holder.wait(timeout=30)
 
 
 OPENER = """

@@ -91,14 +91,19 @@ def _run(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    with Progress(*columns, console=err, transient=False) as bar:
-        task = bar.add_task(f"{event} ({where})", total=None, rate="")
+    # The bar appears when play begins: a run that stops first (another run holds the
+    # event, a bad plugin) prints only its error.
+    bar = Progress(*columns, console=err, transient=False)
+    task = bar.add_task(f"{event} ({where})", total=None, rate="")
 
-        def progress(done: int, total: int) -> None:
-            elapsed = bar.tasks[0].elapsed or 0.0
-            rate = f"{bar.tasks[0].completed / elapsed:.1f}" if elapsed > 0 else ""
-            bar.update(task, completed=done, total=total, rate=rate)
+    def progress(done: int, total: int) -> None:
+        if not bar.live.is_started:
+            bar.start()
+        elapsed = bar.tasks[0].elapsed or 0.0
+        rate = f"{bar.tasks[0].completed / elapsed:.1f}" if elapsed > 0 else ""
+        bar.update(task, completed=done, total=total, rate=rate)
 
+    try:
         summary = events.run_event(
             db,
             event,
@@ -109,6 +114,9 @@ def _run(
             executor=executor.value,
             address=address,
         )
+    finally:
+        if bar.live.is_started:
+            bar.stop()
     status = events.event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
     out.print(

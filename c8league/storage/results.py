@@ -3,7 +3,11 @@
 A result and its rating updates are written in one transaction: a match is stored
 whole or not at all. Results count for ratings in the order of their ``sequence``,
 which the writer assigns in match order, so the ratings do not depend on which
-worker finished first.
+worker finished first. A writer takes the next sequence numbers only while it holds
+the database's write lock (:func:`hold_write_lock`), so two processes writing one
+league's results at once (two events run side by side, a result entered by hand
+meanwhile) never take the same number, and the numbers follow the order in which the
+ratings were updated.
 """
 
 from __future__ import annotations
@@ -11,7 +15,7 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import insert
+from sqlalchemy import insert, text
 from sqlmodel import Session, col, func, select
 
 from c8league.ratings import Rating as RatingValue
@@ -29,8 +33,16 @@ from c8league.storage.models import (
 )
 
 
+def hold_write_lock(session: Session) -> None:
+    """Make ``session``'s transaction the database's one writer until it ends (SQLite's
+    write lock; on PostgreSQL the writer lock of ``postgres.one_writer_at_a_time``), so
+    that what it reads next, such as the last sequence number, stays true until commit."""
+    session.execute(text("UPDATE meta SET value = value WHERE key = 'schema_version'"))
+
+
 def next_sequence(session: Session, league_id: int) -> int:
-    """The sequence number the next result of this league counts at."""
+    """The sequence number the next result of this league counts at. Read it under
+    :func:`hold_write_lock`."""
     query = (
         select(func.max(Match.sequence))
         .join(Event, col(Match.event_id) == col(Event.id))
@@ -105,8 +117,6 @@ def store_result(
                     for number, hand in enumerate(hands, start=1)
                 ],
             )
-        if not rate:
-            return
         if not rate:
             return
         entrant_ids = [s.entrant_id for s in seats]

@@ -1,0 +1,122 @@
+"""One run of an event at a time, across processes.
+
+``event run``/``event resume`` hold their event's run lock while they pair and play,
+so a second run of the same event (a second terminal, a scheduled job) stops at once
+with a one-line error instead of playing the same matches and storing them twice.
+Runs of different events, of one league or not, go on side by side: their results
+take sequence numbers in the order they are written (see ``storage.results``).
+
+The lock belongs to the process and goes when it ends, however it ends (``kill -9``
+included): on SQLite a POSIX record lock on one byte, the event's id, of
+``<database file>.lock``; on PostgreSQL a session advisory lock on a connection of
+its own. An in-memory SQLite database has no other process to fear and takes no lock.
+"""
+
+from __future__ import annotations
+
+import os
+import threading
+from collections.abc import Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import make_url, text
+
+from c8league.errors import BusyError
+from c8league.storage.database import Database, safe_url
+
+#: First key of the two-key advisory locks on PostgreSQL (the second is the event id).
+PG_LOCK_CLASS = 0x6338
+
+
+@contextmanager
+def event_run_lock(db: Database, event_id: int, event: str) -> Iterator[None]:
+    """Hold ``event``'s run lock for the ``with`` block; raise :class:`BusyError` if
+    another process holds it."""
+    if not db.is_sqlite:
+        with _advisory_lock(db, event_id, event):
+            yield
+        return
+    path = _sqlite_file(db.url)
+    if path is None:
+        yield
+        return
+    with _file_lock(path, event_id, event):
+        yield
+
+
+def _sqlite_file(url: str) -> Path | None:
+    database = make_url(url).database
+    if not database or database == ":memory:" or "mode=memory" in url:
+        return None
+    return Path(database)
+
+
+def _busy(event: str, where: str) -> BusyError:
+    return BusyError(
+        f"event {event!r} is being run by another process ({where}): wait for it to "
+        "finish, or stop it (a stopped run goes on with `c8league event resume`)"
+    )
+
+
+#: The lock files this process holds locks in: POSIX record locks belong to the
+#: process, and closing any descriptor of the file drops them all, so each file is
+#: opened once, kept open while any of its locks is held, and the events held are
+#: counted here (which also keeps a second thread of this process out).
+_held: dict[Path, tuple[int, set[int]]] = {}
+_held_guard = threading.Lock()
+
+
+@contextmanager
+def _file_lock(database: Path, event_id: int, event: str) -> Iterator[None]:
+    try:
+        import fcntl
+    except ImportError:  # no POSIX record locks on this platform: nothing to hold
+        yield
+        return
+    path = database.with_name(database.name + ".lock").resolve()
+    with _held_guard:
+        fd, events = _held.get(path) or (os.open(path, os.O_RDWR | os.O_CREAT, 0o644), set())
+        try:
+            if event_id in events:
+                raise _busy(event, str(database))
+            try:
+                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, event_id)
+            except OSError:
+                raise _busy(event, str(database)) from None
+        except BusyError:
+            if not events:
+                os.close(fd)
+            raise
+        events.add(event_id)
+        _held[path] = (fd, events)
+    try:
+        yield
+    finally:
+        with _held_guard:
+            fcntl.lockf(fd, fcntl.LOCK_UN, 1, event_id)
+            events.discard(event_id)
+            if not events:
+                del _held[path]
+                os.close(fd)
+
+
+@contextmanager
+def _advisory_lock(db: Database, event_id: int, event: str) -> Iterator[None]:
+    keys: dict[str, Any] = {"cls": PG_LOCK_CLASS, "event": event_id}
+    conn = db.engine.connect()
+    try:
+        if not conn.execute(text("SELECT pg_try_advisory_lock(:cls, :event)"), keys).scalar():
+            raise _busy(event, safe_url(db.url))
+        conn.commit()
+        try:
+            yield
+        finally:
+            try:
+                conn.execute(text("SELECT pg_advisory_unlock(:cls, :event)"), keys)
+                conn.commit()
+            except Exception:
+                conn.invalidate()  # closing the server session releases the lock
+    finally:
+        conn.close()
