@@ -34,6 +34,9 @@ from c8league.storage.results import hold_write_lock, next_sequence, store_resul
 from c8league.storage.runlock import event_run_lock
 
 COMMIT_SECONDS = 0.5
+#: The default time limit of a match of bots: far beyond any sound bot's match (the
+#: Monte Carlo bot's take about a second), it stops one stuck in a loop.
+MATCH_SECONDS = 600.0
 """Finished matches are committed at least this often (each match whole)."""
 
 Progress = Callable[[int, int], None]
@@ -269,12 +272,16 @@ def run_event(
     progress: Progress | None = None,
     executor: str = "processes",
     address: str | None = None,
+    match_seconds: float | None = MATCH_SECONDS,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
     not depend on results, so they are paired ahead and played as one batch; a Swiss
     round is paired when the one before it is complete. ``executor`` and ``address``
-    choose where the matches are played (see ``runner.dask_executor.make_runner``)."""
+    choose where the matches are played (see ``runner.dask_executor.make_runner``). A
+    player still deciding when its match passes ``match_seconds`` forfeits it (in a
+    process pool or this process; Dask runs matches in threads, where no timer can
+    interrupt them)."""
     summary = RunSummary()
     started = time.perf_counter()
     with db.session() as session:
@@ -293,7 +300,7 @@ def run_event(
                         f"event {ev.name!r} is played by people: pair rounds and enter results"
                     )
                 assert ev.id is not None
-                pending = _pending_tasks(session, ev.id)
+                pending = _pending_tasks(session, ev.id, match_seconds)
                 if not pending:
                     if rounds is not None and summary.rounds_paired >= rounds:
                         break
@@ -327,7 +334,9 @@ def status_total(session: Session, event_id: int) -> int:
     )
 
 
-def _pending_tasks(session: Session, event_id: int) -> list[MatchTask]:
+def _pending_tasks(
+    session: Session, event_id: int, match_seconds: float | None = None
+) -> list[MatchTask]:
     matches = session.exec(
         select(Match)
         .where(Match.event_id == event_id, Match.status == "pending")
@@ -350,7 +359,9 @@ def _pending_tasks(session: Session, event_id: int) -> list[MatchTask]:
             )
         seats.setdefault(match_id, []).append(SeatSpec(entrant.plugin, entrant.options))
     return [
-        MatchTask(m.id, m.rules, tuple(seats[m.id]), m.seed) for m in matches if m.id is not None
+        MatchTask(m.id, m.rules, tuple(seats[m.id]), m.seed, match_seconds)
+        for m in matches
+        if m.id is not None
     ]
 
 

@@ -54,6 +54,7 @@ PLAYERS = {
     "illegal": IllegalPlayer,
     "unseeded": UnseededPlayer,
     "crashing": CrashingPlayer,
+    "stuck": lambda: StuckPlayer(),
 }
 
 
@@ -184,6 +185,13 @@ def test_bots_check_fails_on_a_crash(capsys: pytest.CaptureFixture[str]) -> None
     assert "RuntimeError: out of ideas" in capsys.readouterr().out
 
 
+def test_bots_check_stops_a_stuck_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    args = ["bots", "check", "stuck", "--games", "2", "--presets", "pagat,basic"]
+    assert main([*args, "--match-seconds", "0.2"]) == 1
+    text = capsys.readouterr().out
+    assert "timeout at its move 5" in text and "limit of 0.2 s" in text
+
+
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
@@ -217,6 +225,26 @@ def test_check_player_reports_each_kind_of_fault() -> None:
     assert {f.check for f in unseeded.faults} == {"deterministic"}
     with pytest.raises(AssertionError, match="deterministic: pagat game 1"):
         assert_conforms(UnseededPlayer, games=1, presets=["pagat"])
+
+
+class StuckPlayer(BasePlayer):
+    """Never returns from its fifth decision."""
+
+    def __init__(self) -> None:
+        self.calls = 0
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        self.calls += 1
+        while self.calls >= 5:
+            pass
+        return legal[-1]
+
+
+def test_check_player_stops_a_stuck_player() -> None:
+    report = check_player(StuckPlayer, games=3, presets=["pagat", "basic"], match_seconds=0.2)
+    assert [(f.check, f.preset, f.game) for f in report.faults] == [("time", "pagat", 0)]
+    assert "timeout at its move 5" in report.failures()[0]
+    assert [p.games for p in report.presets] == [1, 0]
 
 
 def test_check_player_time_limit() -> None:

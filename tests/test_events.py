@@ -56,10 +56,26 @@ class Crasher(BasePlayer):
         return legal[0]
 
 
+class Stuck(BasePlayer):
+    """Loops for ever on its second decision, swallowing every exception it can."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        self.count += 1
+        while self.count == 2:
+            try:
+                time.sleep(0.01)
+            except Exception:
+                continue
+        return legal[0]
+
+
 @pytest.fixture(autouse=True)
 def builtin_players() -> Iterator[None]:
     with registry.only_registered(
-        {"greedy": GreedyPlayer, "random": RandomPlayer, "crasher": Crasher}
+        {"greedy": GreedyPlayer, "random": RandomPlayer, "crasher": Crasher, "stuck": Stuck}
     ):
         yield
 
@@ -178,6 +194,29 @@ def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
     ).fetchall()
     assert len(rows) == 5  # every match of the crasher
     assert all(r == ("exception", 3, 2) for r in rows)
+    assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
+
+
+@pytest.mark.parametrize("workers", ["1", "2"])
+def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: str) -> None:
+    extra = '[[entrants]]\nname = "Stuck"\nbot = "stuck"\n'
+    league = write_league(tmp_path, extra=extra)
+    db = tmp_path / "s.db"
+    assert run(db, "league", "import", str(league)) == 0
+    started = time.monotonic()
+    args = ("event", "run", "ev", "--workers", workers, "--match-seconds", "0.3")
+    assert run(db, *args) == 0
+    assert time.monotonic() - started < 60
+    con = sqlite3.connect(db)
+    rows = con.execute(
+        "SELECT m.forfeit_reason, m.forfeit_move, m.forfeit_detail, e.name FROM match m "
+        "JOIN match_seat s ON s.match_id = m.id AND s.seat = m.forfeit_seat "
+        "JOIN entrant e ON e.id = s.entrant_id"
+    ).fetchall()
+    assert len(rows) == 5  # every match of the stuck bot, and no other
+    for reason, move, detail, name in rows:
+        assert (reason, move, name) == ("timeout", 2, "Stuck")
+        assert "limit of 0.3 s" in detail
     assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
 
 

@@ -119,6 +119,14 @@ def check(
     time_limit: Annotated[
         float | None, typer.Option(help="Fail if a move takes longer (seconds).")
     ] = None,
+    match_seconds: Annotated[
+        float,
+        typer.Option(
+            "--match-seconds",
+            min=0.001,
+            help="Stop a game still running after this long: the player is stuck (fails).",
+        ),
+    ] = 60.0,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play a player through seeded matches under each preset and check that it makes
@@ -130,7 +138,13 @@ def check(
     options = registry.parse_options(option or [])
     if as_json:
         report = check_player(
-            name, options, games=games, presets=names, seed=seed, time_limit=time_limit
+            name,
+            options,
+            games=games,
+            presets=names,
+            seed=seed,
+            time_limit=time_limit,
+            match_seconds=match_seconds,
         )
         print_json(report.to_dict())
     else:
@@ -146,6 +160,7 @@ def check(
                 presets=names,
                 seed=seed,
                 time_limit=time_limit,
+                match_seconds=match_seconds,
                 progress=progress,
             )
         _print_report(report)

@@ -35,6 +35,14 @@ ExecutorOpt = Annotated[
     Executor,
     typer.Option(help="Where matches are played: processes on this machine, or a Dask cluster."),
 ]
+MatchSecondsOpt = Annotated[
+    float,
+    typer.Option(
+        "--match-seconds",
+        help="A bot still deciding when its match has taken this long forfeits it.",
+        min=0.001,
+    ),
+]
 AddressOpt = Annotated[
     str | None,
     typer.Option(
@@ -74,6 +82,7 @@ def _run(
     rounds: int | None,
     executor: Executor = Executor.processes,
     address: str | None = None,
+    match_seconds: float = 600.0,
 ) -> None:
     from c8league import events
     from c8league.runner.pool import default_workers
@@ -113,6 +122,7 @@ def _run(
             progress=progress,
             executor=executor.value,
             address=address,
+            match_seconds=match_seconds,
         )
     finally:
         if bar.live.is_started:
@@ -140,9 +150,10 @@ def run(
     ] = None,
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
+    match_seconds: MatchSecondsOpt = 600.0,
 ) -> None:
     """Play an event's bot matches in parallel until it is complete (resumes if stopped)."""
-    _run(event, league, workers, rounds, executor, address)
+    _run(event, league, workers, rounds, executor, address, match_seconds)
 
 
 @app.command("resume")
@@ -152,9 +163,10 @@ def resume(
     workers: Annotated[int | None, typer.Option(help="Worker processes.", min=1)] = None,
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
+    match_seconds: MatchSecondsOpt = 600.0,
 ) -> None:
     """Continue an interrupted event: plays exactly the matches without a result."""
-    _run(event, league, workers, None, executor, address)
+    _run(event, league, workers, None, executor, address, match_seconds)
 
 
 @app.command("status")

@@ -38,6 +38,8 @@ from c8league.runner.loop import MatchOutcome, play_match
 
 DEFAULT_PRESETS: tuple[str, ...] = ("pagat", "basic", "encyclopedia", "olsen", "countdown")
 DEFAULT_GAMES = 5
+#: The time limit of one game of the check: a player still deciding then is stuck.
+CHECK_MATCH_SECONDS = 60.0
 
 CHECKS: tuple[str, ...] = ("legal", "crash", "deterministic", "time")
 """The kinds of fault: an illegal move, an exception, different choices on a replay of
@@ -160,6 +162,7 @@ def check_player(
     presets: Sequence[str] = DEFAULT_PRESETS,
     seed: int = 0,
     time_limit: float | None = None,
+    match_seconds: float | None = CHECK_MATCH_SECONDS,
     progress: Callable[[str, int], None] | None = None,
 ) -> ConformanceReport:
     """Play ``player`` through ``games`` seeded matches per preset and check it.
@@ -169,7 +172,8 @@ def check_player(
     bad preset raise at once (:class:`~c8league.errors.PluginError`,
     :class:`~c8league.errors.RulesError`); everything the player does wrong afterwards
     is reported as a :class:`Fault`. ``progress(preset, game)`` is called before each
-    game.
+    game. A game still running after ``match_seconds`` is a ``time`` fault, and the
+    check stops there (a player stuck in a loop would hold up every game after it).
     """
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -189,12 +193,16 @@ def check_player(
 
     rule_sets = [(preset, Rules.from_options(preset)) for preset in presets]
     reports = []
+    stuck = False
     for preset, rules in rule_sets:
         report = PresetReport(preset)
         for game in range(games):
+            if stuck:
+                break
             if progress is not None:
                 progress(preset, game)
-            _check_game(report, rules, make, game, derive_seed(seed, "conformance", preset, game))
+            game_seed = derive_seed(seed, "conformance", preset, game)
+            stuck = _check_game(report, rules, make, game, game_seed, match_seconds)
             report.games += 1
         if time_limit is not None and report.max_seconds > time_limit:
             report.faults.append(
@@ -231,7 +239,10 @@ def _check_game(
     make: Callable[[], Player],
     game: int,
     seed: int,
-) -> None:
+    match_seconds: float | None = None,
+) -> bool:
+    """Play one game twice (the second time to check determinism); return whether the
+    tested player ran out of time."""
     opponents = _TABLES[game % len(_TABLES)]
     seat = game % (len(opponents) + 1)
 
@@ -244,10 +255,18 @@ def _check_game(
             tested = _Timed(make())
         except Exception as exc:
             fault("crash", f"the player could not be built: {type(exc).__name__}: {exc}")
-            return
+            return False
         seats: list[Player] = [_OPPONENTS[n]() for n in opponents]
         seats.insert(seat, tested)
-        runs.append((play_match(rules, seats, seed), tested))
+        outcome = play_match(rules, seats, seed, match_seconds=match_seconds)
+        forfeit = outcome.forfeit
+        if forfeit is not None and forfeit.seat == seat and forfeit.reason == "timeout":
+            report.moves += len(tested.seconds)
+            report.total_seconds += sum(tested.seconds)
+            report.max_seconds = max([report.max_seconds, *tested.seconds])
+            fault("time", f"timeout at its move {forfeit.move_number}: {forfeit.detail}")
+            return True
+        runs.append((outcome, tested))
 
     (outcome, timed), (again, _) = runs
     report.moves += len(timed.seconds)
@@ -271,6 +290,7 @@ def _check_game(
     difference = _first_difference(outcome, again)
     if difference is not None:
         fault("deterministic", f"the same seed gave different play: {difference}")
+    return False
 
 
 def _first_difference(first: MatchOutcome, second: MatchOutcome) -> str | None:

@@ -3,13 +3,22 @@
 It belongs neither to the game nor to the players. A player that raises, returns
 a move that is not legal, or reports a fault (time, memory, crash, protocol)
 forfeits the match: it is placed last, the others keep their places by score.
+
+A match may be given a time limit (``match_seconds``): where the operating system
+allows it (a POSIX system, the main thread of the process, as in the runner's
+workers), a timer interrupts a player that is still deciding when the limit passes
+(one stuck in a loop, say), and that player forfeits with ``timeout``. Players run in
+this process, so this is the only way to stop one that never returns.
 """
 
 from __future__ import annotations
 
 import contextlib
+import signal
+import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from types import FrameType, TracebackType
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
 from c8league.engine.match import placements
@@ -40,16 +49,91 @@ class MatchOutcome:
 HandCallback = Callable[[int, HandResult], None]
 
 
+class _MatchTimeout(BaseException):
+    """Raised by the match timer wherever the match is. Not an ``Exception``, so that a
+    player's own ``except Exception`` does not swallow it."""
+
+
+class _Deadline:
+    """A one-shot timer that raises :class:`_MatchTimeout` after ``seconds``; inert
+    without a limit, off the main thread, or where ``setitimer`` does not exist."""
+
+    def __init__(self, seconds: float | None) -> None:
+        self.seconds = seconds
+        self.armed = (
+            seconds is not None
+            and hasattr(signal, "setitimer")
+            and threading.current_thread() is threading.main_thread()
+        )
+        self._previous: object = None
+
+    def __enter__(self) -> None:
+        if self.armed and self.seconds is not None:
+            self._previous = signal.signal(signal.SIGALRM, _raise_timeout)
+            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-3))
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.armed:
+            try:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+            finally:
+                signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+
+
+def _raise_timeout(signum: int, frame: FrameType | None) -> None:
+    raise _MatchTimeout
+
+
 def play_match(
     rules: Rules,
     players: Sequence[Player],
     seed: int,
     *,
     on_hand: HandCallback | None = None,
+    match_seconds: float | None = None,
 ) -> MatchOutcome:
-    """Play one match with ``players`` in seat order, seeded by ``seed``."""
+    """Play one match with ``players`` in seat order, seeded by ``seed``, within
+    ``match_seconds`` if given (see the module docstring)."""
     match = Match(rules, len(players), seed)
     decisions = [0] * len(players)
+    forfeit: Forfeit | None = None
+    try:
+        with _Deadline(match_seconds):
+            forfeit = _play(match, players, seed, decisions, on_hand, match_seconds)
+    except _MatchTimeout:
+        pass  # the timer went off as the match ended: the match stands as it ended
+    result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
+    assert result is not None
+    for p in players:
+        with contextlib.suppress(Exception):  # the result stands whatever a player does now
+            _hook(p, "end_match", result)
+    for p in players:
+        with contextlib.suppress(Exception):
+            _hook(p, "close")
+    return MatchOutcome(
+        result=result,
+        hand_results=list(match.hand_results),
+        records=list(match.records),
+        decisions=sum(decisions),
+        forfeit=forfeit,
+        totals=tuple(match.totals),
+    )
+
+
+def _play(
+    match: Match,
+    players: Sequence[Player],
+    seed: int,
+    decisions: list[int],
+    on_hand: HandCallback | None,
+    match_seconds: float | None,
+) -> Forfeit | None:
+    """Play the match until it ends or a seat forfeits; return the forfeit if any."""
     forfeit: Forfeit | None = None
     seat = 0
     try:
@@ -70,6 +154,9 @@ def play_match(
                     on_hand(len(match.hand_results), ended)
                 if match.result is None:
                     _tell(players, "start_hand", lambda s: (match.hand.observation(s),))
+    except _MatchTimeout:
+        detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
+        forfeit = Forfeit(seat, "timeout", decisions[seat], detail)
     except _SeatFault as fault:
         seat = fault.seat
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
@@ -77,22 +164,7 @@ def play_match(
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
     except Exception as exc:  # a player's own bug: it forfeits, the event goes on
         forfeit = Forfeit(seat, "exception", decisions[seat], f"{type(exc).__name__}: {exc}")
-    result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
-    assert result is not None
-    for p in players:
-        with contextlib.suppress(Exception):  # the result stands whatever a player does now
-            _hook(p, "end_match", result)
-    for p in players:
-        with contextlib.suppress(Exception):
-            _hook(p, "close")
-    return MatchOutcome(
-        result=result,
-        hand_results=list(match.hand_results),
-        records=list(match.records),
-        decisions=sum(decisions),
-        forfeit=forfeit,
-        totals=tuple(match.totals),
-    )
+    return forfeit
 
 
 def _end_hand_args(hand: Hand, result: HandResult) -> Callable[[int], tuple[object, ...]]:
@@ -123,6 +195,8 @@ def _tell(players: Sequence[Player], hook: str, args: Callable[[int], tuple[obje
     for seat, player in enumerate(players):
         try:
             _hook(player, hook, *args(seat))
+        except _MatchTimeout:
+            raise _SeatFault(seat, "timeout", f"{hook}: still running at the time limit") from None
         except PlayerFault as fault:
             raise _SeatFault(seat, fault.reason, fault.detail) from None
         except Exception as exc:

@@ -35,6 +35,8 @@ class MatchTask:
     """Every rule option as canonical JSON (``Rules.to_json``)."""
     seats: tuple[SeatSpec, ...]
     seed: int
+    match_seconds: float | None = None
+    """The match's time limit (see ``runner.loop``); None: none."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,7 +76,7 @@ def play_task(task: MatchTask) -> MatchReport:
         for p in players:
             _close(p)
         return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, str(exc))
-    outcome = play_match(rules, players, task.seed)
+    outcome = play_match(rules, players, task.seed, match_seconds=task.match_seconds)
     hands = hand_reports(outcome)
     return MatchReport(
         match_id=task.match_id,
