@@ -55,7 +55,12 @@ class Phase(IntEnum):
     OVER = 2
 
 
+# Enum members as module constants: the compiled engine reads these directly instead
+# of looking the member up on its class each time.
 _PLAY: Final = Phase.PLAY
+_OVER: Final = Phase.OVER
+_DRAW_KIND: Final = MoveKind.DRAW
+_PASS_KIND: Final = MoveKind.PASS
 
 
 @dataclass(frozen=True, slots=True)
@@ -163,7 +168,7 @@ class Hand:
         self.drawn_card: Card | None = None
         self.passes = 0
         self.turns = 0
-        self.phase = Phase.PLAY
+        self.phase = _PLAY
         self.result: HandResult | None = None
         self.rng = random.Random(seed) if rng is None else rng
         # The history as two parallel lists: appending a seat and a move allocates nothing.
@@ -432,7 +437,7 @@ class Hand:
 
     @property
     def over(self) -> bool:
-        return self.phase is Phase.OVER
+        return self.phase is _OVER
 
     @property
     def top(self) -> Card:
@@ -511,7 +516,7 @@ class Hand:
     def _generate(self) -> list[Move]:
         phase = self.phase
         if phase is not _PLAY:
-            return [] if phase is Phase.OVER else [NOMINATE[s] for s in _ALL_SUITS]
+            return [] if phase is _OVER else [NOMINATE[s] for s in _ALL_SUITS]
         p = self.current
         hand = self.hands[p]
         if self.pending:
@@ -536,7 +541,7 @@ class Hand:
         if moves and self._must_play:
             return moves
         if self.drawn == 0:
-            can_draw = self.stock or (self._can_reshuffle and len(self.discard) > 1)
+            can_draw = len(self.stock) > 0 or (self._can_reshuffle and len(self.discard) > 1)
             moves.append(DRAW if can_draw else PASS)
         elif self._draw_rule == "up_to" and self.drawn < self.rules.draw_limit and self.can_draw():
             moves.append(DRAW)
@@ -699,9 +704,9 @@ class Hand:
             self._play(p, move)
             return
         kind = move.kind
-        if kind is MoveKind.DRAW:
+        if kind is _DRAW_KIND:
             self._draw_move(p)
-        elif kind is MoveKind.PASS:
+        elif kind is _PASS_KIND:
             if self.drawn == 0:
                 self.passes += 1
             self._end_turn(p, (p + self.direction) % self.n)
@@ -875,7 +880,7 @@ class Hand:
         self._legal = None
 
     def _finish(self, kind: EndKind, winners: tuple[int, ...]) -> None:
-        self.phase = Phase.OVER
+        self.phase = _OVER
         self._legal = None
         penalties = self.penalties()
         n = self.n
