@@ -279,9 +279,8 @@ def run_event(
     not depend on results, so they are paired ahead and played as one batch; a Swiss
     round is paired when the one before it is complete. ``executor`` and ``address``
     choose where the matches are played (see ``runner.dask_executor.make_runner``). A
-    player still deciding when its match passes ``match_seconds`` forfeits it (in a
-    process pool or this process; Dask runs matches in threads, where no timer can
-    interrupt them)."""
+    player still deciding when its match passes ``match_seconds`` forfeits it (see
+    ``runner.loop``)."""
     summary = RunSummary()
     started = time.perf_counter()
     with db.session() as session:

@@ -9,6 +9,7 @@ import signal
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -18,11 +19,12 @@ from dbs import BOT_ENTRANTS
 from dbs import results as stored_results
 
 from c8league.cli.main import main
-from c8league.engine import Move, Observation
+from c8league.engine import Move, Observation, Rules
 from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.runner.loop import MatchOutcome, play_match
 
 LEAGUE = """
 name = "test-league"
@@ -218,6 +220,33 @@ def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: s
         assert (reason, move, name) == ("timeout", 2, "Stuck")
         assert "limit of 0.3 s" in detail
     assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
+
+
+def test_the_match_limit_stops_a_stuck_bot_in_any_thread() -> None:
+    """As on a Dask worker, where matches run in threads."""
+    rules = Rules.from_options("pagat")
+    outcomes: list[MatchOutcome] = []
+
+    def play() -> None:
+        outcomes.append(play_match(rules, [GreedyPlayer(), Stuck()], seed=3, match_seconds=0.3))
+
+    worker = threading.Thread(target=play)
+    worker.start()
+    worker.join(timeout=30)
+    assert not worker.is_alive()
+    (outcome,) = outcomes
+    assert outcome.forfeit is not None
+    assert (outcome.forfeit.seat, outcome.forfeit.reason) == (1, "timeout")
+    assert outcome.result.placements == (1, 2)
+    # Nothing is left set to go off in the thread after its match.
+    time.sleep(0.4)
+
+
+def test_a_match_within_its_limit_is_untouched() -> None:
+    rules = Rules.from_options("pagat")
+    limited = play_match(rules, [GreedyPlayer(), RandomPlayer()], seed=5, match_seconds=30)
+    free = play_match(rules, [GreedyPlayer(), RandomPlayer()], seed=5)
+    assert limited.forfeit is None and limited.result == free.result
 
 
 def test_import_is_idempotent_and_rules_are_locked_after_results(

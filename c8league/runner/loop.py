@@ -4,11 +4,10 @@ It belongs neither to the game nor to the players. A player that raises, returns
 a move that is not legal, or reports a fault (time, memory, crash, protocol)
 forfeits the match: it is placed last, the others keep their places by score.
 
-A match may be given a time limit (``match_seconds``): where the operating system
-allows it (a POSIX system, the main thread of the process, as in the runner's
-workers), a timer interrupts a player that is still deciding when the limit passes
-(one stuck in a loop, say), and that player forfeits with ``timeout``. Players run in
-this process, so this is the only way to stop one that never returns.
+A match may be given a time limit (``match_seconds``): a timer interrupts a player
+that is still deciding when the limit passes (one stuck in a loop, say), and that
+player forfeits with ``timeout``. Players run in this process, so this is the only
+way to stop one that never returns (see :class:`_Deadline` for how, and its limits).
 """
 
 from __future__ import annotations
@@ -55,22 +54,46 @@ class _MatchTimeout(BaseException):
 
 
 class _Deadline:
-    """A one-shot timer that raises :class:`_MatchTimeout` after ``seconds``; inert
-    without a limit, off the main thread, or where ``setitimer`` does not exist."""
+    """A one-shot timer that raises :class:`_MatchTimeout` in this thread after
+    ``seconds`` (none without a limit).
+
+    In the main thread of a POSIX process (the process pool's workers, or a run with
+    one worker) it is ``SIGALRM``, which also cuts a blocking call such as a long
+    ``sleep`` short. In any other thread (a Dask worker's) a timer thread sets the
+    exception asynchronously in this one; that takes effect at the next Python
+    instruction, so it stops a player looping in Python but not one blocked in C.
+    """
 
     def __init__(self, seconds: float | None) -> None:
         self.seconds = seconds
-        self.armed = (
-            seconds is not None
-            and hasattr(signal, "setitimer")
-            and threading.current_thread() is threading.main_thread()
-        )
+        if seconds is None:
+            self.mode = ""
+        elif hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
+            self.mode = "signal"
+        else:
+            self.mode = "thread"
         self._previous: object = None
+        self._target = threading.get_ident()
+        self._guard = threading.Lock()
+        self._done = False
+        self._timer: threading.Timer | None = None
 
     def __enter__(self) -> None:
-        if self.armed and self.seconds is not None:
+        if self.seconds is None:
+            return
+        seconds = max(self.seconds, 1e-3)
+        if self.mode == "signal":
             self._previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, max(self.seconds, 1e-3))
+            signal.setitimer(signal.ITIMER_REAL, seconds)
+        else:
+            self._timer = threading.Timer(seconds, self._fire)
+            self._timer.daemon = True
+            self._timer.start()
+
+    def _fire(self) -> None:
+        with self._guard:
+            if not self._done:
+                _set_async_exception(self._target, _MatchTimeout)
 
     def __exit__(
         self,
@@ -78,11 +101,26 @@ class _Deadline:
         value: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
-        if self.armed:
+        if self.mode == "signal":
             try:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             finally:
                 signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+        elif self._timer is not None:
+            self._timer.cancel()
+            with self._guard:
+                self._done = True
+                _set_async_exception(self._target, None)  # drop one not yet raised
+
+
+def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
+    """Raise ``exception`` in thread ``thread_id`` at its next Python instruction (None:
+    cancel one set and not yet raised)."""
+    import ctypes
+
+    ctypes.pythonapi.PyThreadState_SetAsyncExc(
+        ctypes.c_ulong(thread_id), None if exception is None else ctypes.py_object(exception)
+    )
 
 
 def _raise_timeout(signum: int, frame: FrameType | None) -> None:
