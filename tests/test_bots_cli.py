@@ -190,6 +190,7 @@ def test_bots_check_stops_a_stuck_bot(capsys: pytest.CaptureFixture[str]) -> Non
     assert main([*args, "--match-seconds", "0.2"]) == 1
     text = capsys.readouterr().out
     assert "timeout at its move 5" in text and "limit of 0.2 s" in text
+    assert re.search(r"basic\s+│\s+—\s+│ not played", text)
 
 
 @pytest.mark.parametrize(

@@ -178,6 +178,9 @@ def _print_report(report: ConformanceReport) -> None:
     table.add_column("time/move", justify="right")
     table.add_column("max", justify="right")
     for preset in report.presets:
+        if preset.games == 0:  # the check stopped at a stuck game before this preset
+            table.add_row(preset.preset, "—", *[Text("not played", style="dim")] * 3, "", "")
+            continue
         slow = bool(preset.faults_of("time"))
         table.add_row(
             preset.preset,
