@@ -15,12 +15,13 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from enum import IntEnum
 from itertools import product
 from typing import Final, Literal, TypeAlias
 
 from c8league.engine.cards import Card, Suit, pack, parse_cards
+from c8league.engine.frozen import reduce_by_fields
 from c8league.engine.moves import (
     DRAW,
     NOMINATE,
@@ -80,9 +81,7 @@ class HandResult:
     """Countdown only: each seat's score when play stopped (lower is better)."""
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
-        # call the constructor instead.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+        return reduce_by_fields(self)
 
 
 def card_penalty(card: Card, wild_rank: int) -> int:

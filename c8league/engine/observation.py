@@ -15,6 +15,7 @@ from dataclasses import dataclass, fields
 from typing import TYPE_CHECKING, Any, Protocol, overload
 
 from c8league.engine.cards import Card, Rank, Suit
+from c8league.engine.frozen import reduce_by_fields
 from c8league.engine.moves import Move
 from c8league.engine.rules import Rules  # at run time: the compiled snapshot class needs it
 from c8league.errors import C8LeagueError
@@ -279,9 +280,7 @@ class ObservationSnapshot(_Conveniences):
     rules: Rules
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
-        # call the constructor instead.
-        return (type(self), tuple(getattr(self, f.name) for f in fields(self)))
+        return reduce_by_fields(self)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Final, Literal, TypeAlias, cast
 
 from c8league.engine.cards import Card, Rank, Suit
+from c8league.engine.frozen import reduce_by_fields
 from c8league.errors import CardError, RulesError
 
 DrawRule: TypeAlias = Literal["one", "one_then_play", "up_to", "until_playable"]
@@ -56,9 +57,7 @@ class Rules:
     equal_rank_on_wild: bool = False
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
-        # Compiled frozen dataclasses cannot be rebuilt field by field: pickle and copy
-        # call the constructor instead.
-        return (type(self), tuple(getattr(self, f.name) for f in dataclasses.fields(self)))
+        return reduce_by_fields(self)
 
     # -- derived values -------------------------------------------------
 
