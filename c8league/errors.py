@@ -70,6 +70,12 @@ class BusyError(C8LeagueError):
     """Another process is writing the same league's results (see storage.runlock)."""
 
 
+class Interrupted(C8LeagueError):
+    """The user stopped a long command (Ctrl-C); the message says what was kept."""
+
+    exit_code = 130
+
+
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
 

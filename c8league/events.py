@@ -19,10 +19,10 @@ from dataclasses import dataclass, field
 from sqlmodel import Session, col, func, select
 
 from c8league.engine import derive_seed
-from c8league.errors import PluginError, UsageError
+from c8league.errors import Interrupted, PluginError, UsageError
 from c8league.ratings import RatingModel
 from c8league.runner.dask_executor import Runner, make_runner
-from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
 from c8league.schedule import BalanceReport, balance_report, round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import SeatResult as StandingSeat
@@ -30,7 +30,7 @@ from c8league.standings import Standing, TableResult, standings
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
 from c8league.storage.repo import get_event, league_members, rating_settings
-from c8league.storage.results import hold_write_lock, next_sequence, store_result
+from c8league.storage.results import next_sequence, store_result
 from c8league.storage.runlock import event_run_lock
 
 COMMIT_SECONDS = 0.5
@@ -287,11 +287,50 @@ def run_event(
         _, ev = get_event(session, name, league)
         event_id, event_name = ev.id, ev.name
     assert event_id is not None
+    try:
+        _run_rounds(
+            db,
+            name,
+            league,
+            event_id,
+            event_name,
+            summary,
+            rounds,
+            progress,
+            executor,
+            workers,
+            address,
+            match_seconds,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"interrupted: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: c8league event resume {event_name}"
+        ) from None
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _run_rounds(
+    db: Database,
+    name: str,
+    league: str | None,
+    event_id: int,
+    event_name: str,
+    summary: RunSummary,
+    rounds: int | None,
+    progress: Progress | None,
+    executor: str,
+    workers: int | None,
+    address: str | None,
+    match_seconds: float | None,
+) -> None:
     with (
         event_run_lock(db, event_id, event_name),
         make_runner(executor, workers, address) as runner,
     ):
         while True:
+            ahead = 0
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
                 if ev.played_by != "bots":
@@ -300,7 +339,10 @@ def run_event(
                     )
                 assert ev.id is not None
                 pending = _pending_tasks(session, ev.id, match_seconds)
-                if not pending:
+                if pending:
+                    total = status_total(session, ev.id)
+                    done_before = total - len(pending)
+                else:
                     if rounds is not None and summary.rounds_paired >= rounds:
                         break
                     status = event_status_in(session, lg, ev)
@@ -311,18 +353,16 @@ def run_event(
                         ahead = 1
                     if rounds is not None:
                         ahead = min(ahead, rounds - summary.rounds_paired)
+            if ahead:
+                with db.writing() as session:
+                    lg, ev = get_event(session, name, league)
                     for _ in range(ahead):
                         pair_next_round(session, lg, ev, ahead=True)
-                    session.commit()
-                    summary.rounds_paired += ahead
-                    continue
-                total = status_total(session, ev.id)
-                done_before = total - len(pending)
+                summary.rounds_paired += ahead
+                continue
             _play(db, lg, pending, runner, summary, progress, done_before, total)
             if rounds is not None and summary.rounds_paired >= rounds:
                 break
-    summary.seconds = time.perf_counter() - started
-    return summary
 
 
 def status_total(session: Session, event_id: int) -> int:
@@ -374,28 +414,52 @@ def _play(
     done_before: int,
     total: int,
 ) -> None:
+    """Play ``tasks`` and store their results in batches, each batch one short write
+    transaction (at least every :data:`COMMIT_SECONDS`). An interrupt drops the batch
+    not yet written: those matches are played again, identically, on resume."""
     assert league.id is not None
     model = RatingModel(rating_settings(league))
     done = done_before
-    session = Session(db.engine, expire_on_commit=False)
+    batch: list[MatchReport] = []
     last_commit = time.perf_counter()
-    # Sequence numbers are taken under the write lock, once per transaction.
-    sequence: int | None = None
     if progress is not None:
         progress(done, total)
-    try:
-        for report in runner.run(tasks):
-            if report.error is not None:
-                raise PluginError(f"match {report.match_id}: {report.error}")
-            match = session.get(Match, report.match_id)
-            assert match is not None
-            if sequence is None:
-                hold_write_lock(session)
-                sequence = next_sequence(session, league.id)
+    for report in runner.run(tasks):
+        if report.error is not None:
+            _store_batch(db, league.id, model, batch, summary)
+            raise PluginError(f"match {report.match_id}: {report.error}")
+        batch.append(report)
+        done += 1
+        now = time.perf_counter()
+        if now - last_commit >= COMMIT_SECONDS:
+            _store_batch(db, league.id, model, batch, summary)
+            batch = []
+            last_commit = now
+        if progress is not None:
+            progress(done, total)
+    _store_batch(db, league.id, model, batch, summary)
+
+
+def _store_batch(
+    db: Database,
+    league_id: int,
+    model: RatingModel,
+    reports: Sequence[MatchReport],
+    summary: RunSummary,
+) -> None:
+    """Store finished matches, each whole with its rating updates, in one transaction.
+    Sequence numbers are taken under the write lock, in task order."""
+    if not reports:
+        return
+    with db.writing(wait=None) as session:
+        sequence = next_sequence(session, league_id)
+        ids = [r.match_id for r in reports]
+        matches = {m.id: m for m in session.exec(select(Match).where(col(Match.id).in_(ids)))}
+        for report in reports:
             store_result(
                 session,
-                match=match,
-                league_id=league.id,
+                match=matches[report.match_id],
+                league_id=league_id,
                 model=model,
                 sequence=sequence,
                 placements=report.placements,
@@ -406,26 +470,9 @@ def _play(
                 forfeit=report.forfeit,
             )
             sequence += 1
-            summary.played += 1
-            summary.decisions += report.decisions
-            summary.forfeits += report.forfeit is not None
-            done += 1
-            now = time.perf_counter()
-            if now - last_commit >= COMMIT_SECONDS:
-                session.commit()
-                sequence = None
-                last_commit = now
-            if progress is not None:
-                progress(done, total)
-        session.commit()
-    except KeyboardInterrupt:
-        session.commit()  # every stored match is whole: keep them
-        raise
-    except BaseException:
-        session.rollback()
-        raise
-    finally:
-        session.close()
+    summary.played += len(reports)
+    summary.decisions += sum(r.decisions for r in reports)
+    summary.forfeits += sum(r.forfeit is not None for r in reports)
 
 
 # -- status and standings ----------------------------------------------------------------

@@ -26,6 +26,7 @@ from sqlmodel import Session, SQLModel, col, select
 from c8league.errors import NotFoundError, UsageError
 from c8league.ratings import Rating as RatingValue
 from c8league.ratings import RatingModel
+from c8league.storage.database import Database
 from c8league.storage.models import (
     Entrant,
     Event,
@@ -38,7 +39,11 @@ from c8league.storage.models import (
     utcnow,
 )
 from c8league.storage.repo import get_league, rating_settings
-from c8league.storage.results import hold_write_lock
+from c8league.storage.results import (
+    bump_results_generation,
+    hold_write_lock,
+    results_generation,
+)
 
 __all__ = [
     "PROVISIONAL_MATCHES",
@@ -52,6 +57,7 @@ __all__ = [
     "league_for_entrants",
     "model_for",
     "predict_table",
+    "rebuild_league",
     "rebuild_ratings",
     "resolve_league",
 ]
@@ -137,7 +143,8 @@ def rebuild_ratings(
     *,
     model: RatingModel | None = None,
 ) -> RebuildSummary:
-    """Recompute a league's ratings and rating history from its stored results.
+    """Recompute a league's ratings and rating history from its stored results, inside
+    the caller's transaction (which this makes the database's one writer).
 
     Every finished match (``status == "done"``) of the league's events is rated
     in the order of ``Match.sequence``, from its seats' places, with a forfeiting
@@ -151,10 +158,63 @@ def rebuild_ratings(
 
     ``model`` defaults to the league's own rating model. Pending changes of
     ``session`` are flushed first; nothing is committed (the caller commits).
-    Raises :class:`NotFoundError` for an unknown league.
+    Raises :class:`NotFoundError` for an unknown league. A rebuild of its own, which
+    holds the write lock only while it writes, is :func:`rebuild_league`.
     """
     started = time.perf_counter()
     hold_write_lock(session)  # no result is stored while the ratings are replayed
+    plan = _replay(session, league_id, from_sequence, model)
+    _write_replay(session, plan)
+    return plan.summary(time.perf_counter() - started)
+
+
+def rebuild_league(
+    db: Database,
+    league_id: int,
+    from_sequence: int | None = None,
+    *,
+    model: RatingModel | None = None,
+) -> RebuildSummary:
+    """:func:`rebuild_ratings` as a transaction of its own that keeps other writers
+    waiting only while it writes: the results are read and replayed first, outside the
+    write lock, and written if no result of the league changed meanwhile (otherwise
+    the replay is done again under the lock). All or nothing, like any transaction."""
+    started = time.perf_counter()
+    with db.session() as session:
+        generation = results_generation(session, league_id)
+        plan = _replay(session, league_id, from_sequence, model)
+    with db.writing() as session:
+        if results_generation(session, league_id) != generation:
+            plan = _replay(session, league_id, from_sequence, model)
+        _write_replay(session, plan)
+    return plan.summary(time.perf_counter() - started)
+
+
+@dataclass
+class _Replay:
+    """A league's ratings replayed from its results, ready to be written."""
+
+    league_id: int
+    from_sequence: int | None
+    history: list[tuple[Any, ...]]
+    ratings: dict[int, RatingValue]
+    counts: dict[int, int]
+    matches: int
+
+    def summary(self, seconds: float) -> RebuildSummary:
+        return RebuildSummary(
+            league_id=self.league_id,
+            from_sequence=self.from_sequence,
+            matches=self.matches,
+            entrants=len(self.ratings),
+            seconds=seconds,
+        )
+
+
+def _replay(
+    session: Session, league_id: int, from_sequence: int | None, model: RatingModel | None
+) -> _Replay:
+    """Read the league's results (from ``from_sequence`` on) and rate them in order."""
     league = session.get(League, league_id)
     if league is None:
         raise NotFoundError(f"no league with id {league_id}")
@@ -164,18 +224,8 @@ def rebuild_ratings(
 
     ratings: dict[int, RatingValue] = {}
     counts: dict[int, int] = {}
-    stale = delete(RatingHistory)
     if from_sequence is not None:
         ratings, counts = _ratings_before(session, league_id, from_sequence)
-        stale = stale.where(
-            col(RatingHistory.league_id) == league_id,
-            col(RatingHistory.sequence) >= from_sequence,
-        )
-    elif _other_leagues_have_history(session, league_id):
-        stale = stale.where(col(RatingHistory.league_id) == league_id)
-    # else the whole table is this league's: an unqualified DELETE empties it fastest.
-    session.execute(stale, execution_options={"synchronize_session": "evaluate"})
-
     query = (
         sa_select(
             col(Match.id),
@@ -196,13 +246,10 @@ def rebuild_ratings(
     )
     if from_sequence is not None:
         query = query.where(col(Match.sequence) >= from_sequence)
-    connection = session.connection()
-    rows = fetch_rows(connection, query)
-    write = _HistoryWriter(connection)
+    rows = fetch_rows(session.connection(), query)
 
     initial = model.initial()
     rate = model.rate
-    now = write.stamp(utcnow())
     history: list[tuple[Any, ...]] = []
     matches = 0
     index = 0
@@ -223,23 +270,32 @@ def rebuild_ratings(
             ratings[entrant] = new
             counts[entrant] = counts.get(entrant, 0) + 1
             history.append(
-                (league_id, entrant, match_id, sequence, old.mu, old.sigma, new.mu, new.sigma, now)
+                (league_id, entrant, match_id, sequence, old.mu, old.sigma, new.mu, new.sigma)
             )
         matches += 1
-        if len(history) >= _INSERT_BATCH:
-            write(history)
-            history = []
-    if history:
-        write(history)
+    return _Replay(league_id, from_sequence, history, ratings, counts, matches)
 
-    _store_current(session, league_id, ratings, counts)
-    return RebuildSummary(
-        league_id=league_id,
-        from_sequence=from_sequence,
-        matches=matches,
-        entrants=len(ratings),
-        seconds=time.perf_counter() - started,
-    )
+
+def _write_replay(session: Session, plan: _Replay) -> None:
+    """Replace the league's rating history (from the replay's first sequence on) and
+    current ratings with the replay's. Call under the write lock."""
+    league_id = plan.league_id
+    stale = delete(RatingHistory)
+    if plan.from_sequence is not None:
+        stale = stale.where(
+            col(RatingHistory.league_id) == league_id,
+            col(RatingHistory.sequence) >= plan.from_sequence,
+        )
+    elif _other_leagues_have_history(session, league_id):
+        stale = stale.where(col(RatingHistory.league_id) == league_id)
+    # else the whole table is this league's: an unqualified DELETE empties it fastest.
+    session.execute(stale, execution_options={"synchronize_session": "evaluate"})
+    write = _HistoryWriter(session.connection())
+    now = write.stamp(utcnow())
+    for start in range(0, len(plan.history), _INSERT_BATCH):
+        write([(*row, now) for row in plan.history[start : start + _INSERT_BATCH]])
+    _store_current(session, league_id, plan.ratings, plan.counts)
+    bump_results_generation(session, league_id)
 
 
 def _other_leagues_have_history(session: Session, league_id: int) -> bool:

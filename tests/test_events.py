@@ -328,7 +328,7 @@ def test_unknown_event_lists_the_known_ones(
 
 @pytest.mark.slow
 def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> None:
-    league = write_league(tmp_path, cycles=40, preset="basic")
+    league = write_league(tmp_path, cycles=100, preset="pagat")
     whole, broken = tmp_path / "whole.db", tmp_path / "broken.db"
     for db in (whole, broken):
         assert run(db, "league", "import", str(league)) == 0

@@ -2,11 +2,15 @@
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
+import signal
+import threading
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from types import FrameType
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from c8league.cli import (
     bots_cmd,
@@ -22,8 +26,11 @@ from c8league.cli import (
     rules_cmd,
     state,
 )
+from c8league.cli import run as cli_run
 from c8league.cli.output import err
-from c8league.errors import C8LeagueError
+from c8league.errors import C8LeagueError, Interrupted
+
+INTERRUPTED = Interrupted.exit_code
 
 app = typer.Typer(
     name="c8league",
@@ -64,6 +71,36 @@ def _root(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    with _noting_interrupts() as interrupts:
+        code = _main(argv)
+        if code == INTERRUPTED and interrupts:
+            # Typer turns a KeyboardInterrupt inside a command into this exit status.
+            err.print("[bold red]interrupted[/]", markup=True)
+    return code
+
+
+@contextmanager
+def _noting_interrupts() -> Iterator[list[int]]:
+    """Count Ctrl-Cs during the block (each still raises KeyboardInterrupt)."""
+    seen: list[int] = []
+    previous = signal.getsignal(signal.SIGINT)
+    main_thread = threading.current_thread() is threading.main_thread()
+    if not main_thread or previous is not signal.default_int_handler:
+        yield seen
+        return
+
+    def note(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+        raise KeyboardInterrupt
+
+    signal.signal(signal.SIGINT, note)
+    try:
+        yield seen
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     command = typer.main.get_command(app)
     try:
         result = command.main(
@@ -71,6 +108,9 @@ def main(argv: Sequence[str] | None = None) -> int:
             prog_name="c8league",
             standalone_mode=False,
         )
+    except Interrupted as exc:
+        err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
+        return exc.exit_code
     except C8LeagueError as exc:
         err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
         return exc.exit_code
@@ -78,7 +118,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return int(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
         err.print("[bold red]interrupted[/]", markup=True)
-        return 130
+        return INTERRUPTED
     except BrokenPipeError:
         return 0
     except Exception as exc:
@@ -96,6 +136,5 @@ def main(argv: Sequence[str] | None = None) -> int:
     return result if isinstance(result, int) else 0
 
 
-def run() -> None:
-    """Console-script entry point."""
-    sys.exit(main())
+run = cli_run
+"""The console-script entry point (``c8league.cli.run``), under its earlier name."""

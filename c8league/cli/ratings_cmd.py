@@ -77,13 +77,13 @@ def rebuild(
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
-    from c8league.rating_store import rebuild_ratings, resolve_league
+    from c8league.rating_store import rebuild_league, resolve_league
 
-    with state.database().session() as session:
+    db = state.database()
+    with db.session() as session:
         lg = resolve_league(session, league)
-        assert lg.id is not None
-        summary = rebuild_ratings(session, lg.id, from_sequence)
-        session.commit()
+    assert lg.id is not None
+    summary = rebuild_league(db, lg.id, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
     out.print(
         f"{lg.name}: ratings rebuilt{start} from {summary.matches} matches, "

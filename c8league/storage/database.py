@@ -11,24 +11,36 @@ upgraded on open, a newer one is refused.
 from __future__ import annotations
 
 import os
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import event, inspect
+from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
-from sqlalchemy.exc import ArgumentError, OperationalError, SQLAlchemyError
+from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from c8league.errors import StorageError
+from c8league.errors import BusyError, C8LeagueError, StorageError
+from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
 
 DEFAULT_URL = "sqlite:///c8league.db"
 ENV_VAR = "C8LEAGUE_DB"
 SQLITE_BUSY_MS = 30_000
+"""How long a statement waits for another process's write lock (a safety net: writers
+take the lock through :meth:`Database.writing`, which waits in short steps)."""
+LOCK_TRY_MS = 100
+"""One attempt at the write lock in :meth:`Database.writing`."""
+WRITE_WAIT_SECONDS = 120.0
+"""How long :meth:`Database.writing` waits for the write lock by default."""
+WAIT_NOTICE_SECONDS = 1.0
+"""A wait for the write lock longer than this is announced through ``on_wait``."""
+
+_LOCK_STATEMENT = text("UPDATE meta SET value = value WHERE key = 'schema_version'")
 
 
 def resolve_url(db: str | None) -> str:
@@ -46,16 +58,80 @@ class Database:
 
     url: str
     engine: Engine
+    on_wait: Callable[[str], None] | None = None
+    """Told, in words, when a write waits for another process (the CLI prints it)."""
 
     @contextmanager
     def session(self) -> Iterator[Session]:
-        """A short-lived session; commit explicitly, roll back on error."""
+        """A short-lived session; commit explicitly, roll back on error. The database's
+        own errors (locked, read-only, damaged) become one-line :class:`StorageError`."""
         with Session(self.engine, expire_on_commit=False) as session:
             try:
                 yield session
+            except DBAPIError as exc:
+                session.rollback()
+                raise database_error(self.url, exc) from None
             except BaseException:
                 session.rollback()
                 raise
+
+    @contextmanager
+    def writing(self, *, wait: float | None = WRITE_WAIT_SECONDS) -> Iterator[Session]:
+        """One write transaction: the block's changes are committed together when it
+        ends, or rolled back together if it raises (whatever the signal or error).
+
+        The database's write lock is taken first, so what the block reads stays true
+        until it commits. While another process holds the lock this waits, in short
+        steps that Ctrl-C can cut, saying so once through :attr:`on_wait` after
+        :data:`WAIT_NOTICE_SECONDS`; after ``wait`` seconds (None: no limit) it raises
+        :class:`BusyError`. Ctrl-C during the block itself is held back until the
+        transaction has ended (see ``c8league.interrupts``). Keep the block short:
+        other writers wait for it.
+        """
+        with self.session() as session:
+            self._take_write_lock(session, wait)
+            with deferred_interrupts():
+                yield session
+                session.commit()
+
+    def _take_write_lock(self, session: Session, wait: float | None) -> None:
+        started = time.monotonic()
+        told = False
+        while not self._try_write_lock(session):
+            session.rollback()
+            waited = time.monotonic() - started
+            if wait is not None and waited >= wait:
+                raise BusyError(
+                    f"the database {safe_url(self.url)} stayed busy for {waited:.0f} s "
+                    "(another c8league process is writing to it); nothing was changed: "
+                    "try again"
+                )
+            if not told and waited >= WAIT_NOTICE_SECONDS and self.on_wait is not None:
+                self.on_wait(
+                    f"waiting for the database {safe_url(self.url)}: another c8league "
+                    "process is writing to it"
+                )
+                told = True
+            if not self.is_sqlite:
+                time.sleep(LOCK_TRY_MS / 1000)
+
+    def _try_write_lock(self, session: Session) -> bool:
+        connection = session.connection()
+        if connection.dialect.name == "postgresql":
+            return postgres.try_write_lock(connection)
+        if not self.is_sqlite:
+            session.execute(_LOCK_STATEMENT)
+            return True
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={LOCK_TRY_MS}")
+        try:
+            session.execute(_LOCK_STATEMENT)
+        except OperationalError as exc:
+            if not _is_locked(exc):
+                raise
+            return False
+        finally:
+            connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        return True
 
     def close(self) -> None:
         self.engine.dispose()
@@ -121,29 +197,102 @@ def _engine(url: str) -> Engine:
 
 
 def _prepare(conn: Any, url: str) -> None:
-    """Create a fresh schema, upgrade an older one, refuse a newer one."""
+    """Create a fresh schema, finish a half-made one, upgrade an older one, refuse a newer
+    or a damaged one.
+
+    Creating or upgrading happens in one transaction that holds the database's write
+    lock (on SQLite ``BEGIN IMMEDIATE``; on PostgreSQL an advisory lock), so a process
+    killed half-way leaves the database as it was, and two processes opening a new
+    database do not both create it. Opening an up-to-date database takes no lock.
+    """
     if conn.dialect.name == "postgresql":
         postgres.lock_schema(conn)
-    tables = set(inspect(conn).get_table_names())
-    if not tables:
+    state = _schema_state(conn, url)
+    if state == "current":
+        return
+    if conn.dialect.name == "sqlite":
+        conn.exec_driver_sql("BEGIN IMMEDIATE")
+        state = _schema_state(conn, url)  # as it is now that no one else may change it
+    if state == "empty":
         SQLModel.metadata.create_all(conn)
         conn.execute(
             models.Meta.__table__.insert().values(  # type: ignore[attr-defined]
                 key="schema_version", value=str(models.SCHEMA_VERSION)
             )
         )
-        return
-    if "meta" not in tables:
-        raise StorageError(f"{safe_url(url)} is not a c8league database (no meta table)")
-    row = conn.execute(select(models.Meta.value).where(models.Meta.key == "schema_version")).first()
-    version = int(row[0]) if row else 0
+    elif state == "older":
+        version = _schema_version(conn, url)
+        assert version is not None
+        upgrade(conn, version)
+
+
+def _schema_state(conn: Any, url: str) -> str:
+    """``empty`` (nothing of c8league's, or only the empty tables a creation killed half-way
+    left), ``older`` or ``current``; raises :class:`StorageError` for a database that is
+    newer, damaged or not c8league's."""
+    tables = set(inspect(conn).get_table_names())
+    ours = set(SQLModel.metadata.tables)
+    if not tables:
+        return "empty"
+    version = _schema_version(conn, url) if "meta" in tables else None
+    if version is None:
+        if tables <= ours and all(_is_empty(conn, table) for table in tables):
+            return "empty"
+        if "meta" not in tables:
+            raise StorageError(f"{safe_url(url)} is not a c8league database (no meta table)")
+        raise StorageError(f"database {safe_url(url)} has no schema version: it is damaged")
     if version > models.SCHEMA_VERSION:
         raise StorageError(
             f"database {safe_url(url)} has schema version {version}, newer than this c8league "
             f"understands ({models.SCHEMA_VERSION}); upgrade c8league"
         )
     if version < models.SCHEMA_VERSION:
-        upgrade(conn, version)
+        return "older"
+    missing = sorted(ours - tables)
+    if missing:
+        raise StorageError(
+            f"database {safe_url(url)} lacks the table{'s' if len(missing) > 1 else ''} "
+            f"{', '.join(missing)}: it is damaged (restore it from a copy)"
+        )
+    return "current"
+
+
+def _schema_version(conn: Any, url: str) -> int | None:
+    """The stored schema version (None when no version row exists)."""
+    row = conn.execute(select(models.Meta.value).where(models.Meta.key == "schema_version")).first()
+    if row is None:
+        return None
+    text = str(row[0]).strip()
+    if not text.isdigit() or len(text) > 9:
+        raise StorageError(
+            f"database {safe_url(url)} has schema version {row[0]!r}, not one c8league wrote"
+        )
+    return int(text)
+
+
+def _is_empty(conn: Any, table: str) -> bool:
+    return conn.execute(SQLModel.metadata.tables[table].select().limit(1)).first() is None
+
+
+def database_error(url: str, exc: DBAPIError) -> C8LeagueError:
+    """The database driver's error ``exc`` as one line naming the database."""
+    where = safe_url(url)
+    detail = str(exc.orig).splitlines()[0] if exc.orig is not None else str(exc)
+    if _is_locked(exc):
+        return BusyError(
+            f"the database {where} stayed busy (another c8league process is writing to it); "
+            "nothing was changed: try again"
+        )
+    if "readonly" in detail or "read-only" in detail:
+        return StorageError(f"the database {where} is read-only: {detail}")
+    if "no such table" in detail or "no such column" in detail or "does not exist" in detail:
+        return StorageError(f"the database {where} is damaged ({detail}): restore it from a copy")
+    return StorageError(f"database {where}: {type(exc.orig or exc).__name__}: {detail}")
+
+
+def _is_locked(exc: BaseException) -> bool:
+    text = str(exc)
+    return "database is locked" in text or "database table is locked" in text
 
 
 def safe_url(url: str) -> str:

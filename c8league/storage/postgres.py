@@ -96,3 +96,16 @@ def one_writer_at_a_time(engine: Engine) -> None:
     @event.listens_for(engine, "checkin")
     def _returned(dbapi_conn: Any, record: Any) -> None:
         record.info.pop(_HOLDS_WRITE_LOCK, None)
+
+
+def try_write_lock(conn: Any) -> bool:
+    """Take :data:`WRITE_LOCK` for ``conn``'s transaction if no other transaction holds
+    it; return whether it was taken (without waiting)."""
+    if conn.info.get(_HOLDS_WRITE_LOCK):
+        return True
+    taken = bool(
+        conn.execute(text("SELECT pg_try_advisory_xact_lock(:key)"), {"key": WRITE_LOCK}).scalar()
+    )
+    if taken:
+        conn.info[_HOLDS_WRITE_LOCK] = True
+    return taken

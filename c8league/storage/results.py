@@ -27,6 +27,7 @@ from c8league.storage.models import (
     HandRow,
     Match,
     MatchSeat,
+    Meta,
     Rating,
     RatingHistory,
     utcnow,
@@ -38,6 +39,28 @@ def hold_write_lock(session: Session) -> None:
     write lock; on PostgreSQL the writer lock of ``postgres.one_writer_at_a_time``), so
     that what it reads next, such as the last sequence number, stays true until commit."""
     session.execute(text("UPDATE meta SET value = value WHERE key = 'schema_version'"))
+
+
+def _generation_key(league_id: int) -> str:
+    return f"results:{league_id}"
+
+
+def results_generation(session: Session, league_id: int) -> int:
+    """A number that changes whenever a result of the league is stored, changed or
+    re-rated: a reader compares it before and after to know that nothing changed."""
+    value = session.exec(select(Meta.value).where(Meta.key == _generation_key(league_id))).first()
+    return int(value) if value is not None and value.isdigit() else 0
+
+
+def bump_results_generation(session: Session, league_id: int) -> None:
+    """Advance :func:`results_generation` (in the caller's write transaction)."""
+    key = _generation_key(league_id)
+    row = session.get(Meta, key)
+    if row is None:
+        session.add(Meta(key=key, value="1"))
+    else:
+        row.value = str(int(row.value) + 1 if row.value.isdigit() else 1)
+        session.add(row)
 
 
 def next_sequence(session: Session, league_id: int) -> int:
@@ -166,3 +189,5 @@ def apply_rating(
             }
         )
     session.execute(insert(RatingHistory), history)
+    bump_results_generation(session, league_id)
+    session.flush()  # the next result in this transaction reads these ratings
