@@ -36,10 +36,12 @@ Sources (the formulas are re-derived and written anew here, not copied):
 * fastchess, ``app/src/matchmaking/sprt/sprt.cpp`` and
   ``app/src/matchmaking/elo/elo_pentanomial.cpp`` (https://github.com/Disservin/fastchess):
   the pentanomial Elo, normalized Elo, LOS and their 95% intervals.
-* Michel Van den Bergh: *The maximum likelihood estimate of a multinomial distribution
-  with given expectation value* (https://www.cantate.be/Fishtest/support_MLE_multinomial.pdf),
-  *Comments on normalized Elo* (https://www.cantate.be/Fishtest/normalized_elo_practical.pdf),
-  *A simple approximation of the GSPRT* (https://www.cantate.be/Fishtest/GSPRT_approximation.pdf).
+* Michel Van den Bergh's notes, which these sources cite: the maximum-likelihood
+  multinomial with a given expectation (Proposition 1.1 of
+  https://www.cantate.be/Fishtest/support_MLE_multinomial.pdf), *Comments on
+  Normalized Elo* (https://www.cantate.be/Fishtest/normalized_elo_practical.pdf, §4.1:
+  the fit with a given t-value) and the GSPRT's normal approximation
+  (https://www.cantate.be/Fishtest/GSPRT_approximation.pdf).
 * A. Wald, *Sequential tests of statistical hypotheses*, Ann. Math. Statist. 16 (1945):
   the bounds log(β/(1−α)) and log((1−β)/α).
 """
