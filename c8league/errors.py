@@ -88,6 +88,13 @@ class LeagueFileError(C8LeagueError):
     exit_code = 2
 
 
+class StatsError(C8LeagueError, ValueError):
+    """Bad duel statistics input: SPRT bounds or error rates out of range, or an outcome
+    that is not a placement share (see ``c8league.duel.stats``)."""
+
+    exit_code = 2
+
+
 class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
 
