@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 
 from c8league.cli import (
     bots_cmd,
@@ -72,7 +73,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             standalone_mode=False,
         )
     except C8LeagueError as exc:
-        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return exc.exit_code
     except typer.Exit as exc:
         return int(exc.exit_code)
@@ -91,7 +92,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             return 0  # the help has been printed
         ctx = getattr(exc, "ctx", None)
         hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
-        err.print(f"[bold red]error:[/] {message()}{hint}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(message())}{hint}", markup=True, highlight=False)
         return code
     return result if isinstance(result, int) else 0
 
