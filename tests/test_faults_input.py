@@ -533,3 +533,26 @@ def test_every_shipped_league_file_imports(tmp_path: Path, path: Path) -> None:
     db = tmp_path / "s.db"
     assert run(db, "league", "import", str(path)) == 0
     assert run(db, "league", "import", str(path)) == 0
+
+
+def test_declared_options_match_the_factories_parameters() -> None:
+    """A declared model names exactly the keyword options its factory takes (a new
+    parameter of a built-in player needs its field, or entering the bot refuses it)."""
+    import inspect
+
+    for name in ("random", "greedy", "external", "montecarlo"):
+        if name == "montecarlo" and MonteCarloPlayer is None:
+            continue
+        info = registry.get(name)
+        model = info.options_model
+        assert model is not None, name
+        params = {
+            p.name: p.default
+            for p in inspect.signature(info.factory).parameters.values()  # type: ignore[arg-type]
+            if p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        }
+        fields = {n: f.default for n, f in model.model_fields.items()}
+        assert set(fields) == set(params), name
+        for option, default in params.items():
+            if default is not inspect.Parameter.empty:
+                assert fields[option] == default, (name, option)
