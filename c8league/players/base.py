@@ -145,7 +145,10 @@ def _option_error(
     player: str, key: str, value: Any, annotation: Any, exc: ValidationError
 ) -> PluginError:
     errors = exc.errors()
-    where = f"player {player!r} option {key!r}: {value!r}"
+    shown = repr(value)
+    if len(shown) > 60:
+        shown = shown[:57] + "..."
+    where = f"player {player!r} option {key!r}: {shown}"
     if all(e["type"].endswith(("_type", "_parsing")) for e in errors):
         return PluginError(f"{where} is not {_type_name(annotation)}")
     message = errors[0]["msg"].removeprefix("Value error, ")
