@@ -20,6 +20,7 @@ from c8league.engine import Rules
 from c8league.engine.match import placements as rank_places
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import NotFoundError, ResultError, UsageError
+from c8league.league import printable, same_name
 from c8league.rating_store import rebuild_ratings
 from c8league.runner.loop import Forfeit, MatchOutcome
 from c8league.runner.tasks import HandReport, hand_reports
@@ -368,20 +369,32 @@ class EnteredHand:
     blocked: bool = False
 
 
+SCORE_MAX = 10_000_000
+"""The highest score a result may give: above it is surely a typo (the highest target
+a rule set may set is 1,000,000)."""
+
+
 def parse_scores(text: str) -> dict[str, int]:
     """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``."""
     result: dict[str, int] = {}
     for item in [p.strip() for p in text.split(",") if p.strip()]:
-        name, sep, value = item.rpartition("=")
-        if not sep or not name.strip():
+        raw, sep, value = item.rpartition("=")
+        name = same_name(raw.strip())
+        if not sep or not name:
             raise ResultError(f"expected name=score, got {item!r}")
         try:
             points = int(value.strip())
         except ValueError:
-            raise ResultError(f"score of {name.strip()} is not a whole number: {value!r}") from None
-        if name.strip() in result:
-            raise ResultError(f"{name.strip()} is given twice")
-        result[name.strip()] = points
+            raise ResultError(
+                f"score of {printable(name)} is not a whole number: {value.strip()[:40]!r}"
+            ) from None
+        if points > SCORE_MAX:
+            raise ResultError(
+                f"score of {printable(name)} is too high: {points} (at most {SCORE_MAX:,})"
+            )
+        if name in result:
+            raise ResultError(f"{printable(name)} is given twice")
+        result[name] = points
     return result
 
 
@@ -432,12 +445,19 @@ def check_result(
     """Validate an entered result for a table seating ``seats`` (in order); raises
     :class:`ResultError` naming the problem."""
     seat_of = {name: i for i, name in enumerate(seats)}
+    scores = None if scores is None else {same_name(k): v for k, v in scores.items()}
+    hands = (
+        None
+        if hands is None
+        else [EnteredHand({same_name(k): v for k, v in h.points.items()}, h.blocked) for h in hands]
+    )
+    forfeit = None if forfeit is None else same_name(forfeit)
     n = len(seats)
     countdown = rules.countdown
     target = COUNTDOWN_START if countdown else rules.target_for(n)
 
     def check_names(given: Mapping[str, int], what: str, partial: bool = False) -> None:
-        unknown = [x for x in given if x not in seat_of]
+        unknown = [printable(x) for x in given if x not in seat_of]
         if unknown:
             raise ResultError(
                 f"{where}: {what}: {', '.join(unknown)} not seated at this table "
@@ -449,13 +469,18 @@ def check_result(
         negative = [x for x, v in given.items() if v < 0]
         if negative:
             raise ResultError(f"{where}: {what}: negative score for {', '.join(negative)}")
+        too_high = [x for x, v in given.items() if v > SCORE_MAX]
+        if too_high:
+            raise ResultError(
+                f"{where}: {what}: score above {SCORE_MAX:,} for {', '.join(too_high)}"
+            )
 
     if scores is not None and hands is not None:
         raise ResultError(f"{where}: give final scores or hand-by-hand scores, not both")
     if scores is None and hands is None:
         raise ResultError(f"{where}: no scores given")
     if forfeit is not None and forfeit not in seat_of:
-        raise ResultError(f"{where}: {forfeit} is not seated at this table")
+        raise ResultError(f"{where}: {printable(forfeit)} is not seated at this table")
     reports: list[HandReport] = []
     if hands is not None:
         if countdown:

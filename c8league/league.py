@@ -9,8 +9,9 @@ file, the field and the problem.
 from __future__ import annotations
 
 import json
-import re
+import math
 import tomllib
+import unicodedata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -20,11 +21,83 @@ from c8league.engine.rules import Rules
 from c8league.errors import C8LeagueError, LeagueFileError
 from c8league.ratings import RatingSettings
 
-_NAME = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_.\- ]*$")
+NAME_MAX = 64
+"""The longest name (in characters) of a person, a bot, a league or an event."""
+
+_RESERVED = {
+    "=": "it separates a name from its score in --scores and --hands",
+    ",": "it separates the entries of --scores and --hands",
+    ";": "it separates the hands of --hands",
+    ":": "it marks a blocked hand in --hands",
+    "/": "it separates league and event in LEAGUE/EVENT",
+    "[": "the terminal would read it as markup",
+    "]": "the terminal would read it as markup",
+    "\\": "the terminal would read it as markup",
+}
+"""Characters of the command line's own syntax, with the reason each is refused."""
+
+_JOINERS = frozenset("\u200c\u200d")
+"""Zero-width (non-)joiners: invisible, but part of how some scripts write words."""
+
+OPTIONS_DEPTH = 8
+"""How deeply a bot's options may nest lists and tables."""
+
+
+def name_problem(name: str) -> str | None:
+    """Why ``name`` cannot be a name, or None if it can.
+
+    Names are written as people write them: any letters (``Zoë``, ``José García``),
+    digits, spaces, apostrophes, hyphens, dots (``O'Brien``, ``Anne-Marie``,
+    ``J. R. R.``). Refused: the empty name, spaces at either end, a leading ``-``
+    (it would read as an option), the characters of the command line's own syntax
+    (``= , ; : /`` and the terminal's markup ``[ ] \\``), control and other
+    invisible characters, and spaces other than the plain space.
+    """
+    if not name:
+        return "a name cannot be empty"
+    if name != name.strip():
+        return "a name cannot start or end with a space"
+    if name.startswith("-"):
+        return "a name cannot start with '-': it would read as a command-line option"
+    if len(name) > NAME_MAX:
+        return f"a name is at most {NAME_MAX} characters (this one has {len(name)})"
+    for char in name:
+        reason = _RESERVED.get(char)
+        if reason is not None:
+            return f"a name cannot hold {char!r}: {reason}"
+        category = unicodedata.category(char)
+        if category == "Zs" and char != " ":
+            return f"a name's spaces must be plain spaces (it holds U+{ord(char):04X})"
+        if (category[0] == "C" and char not in _JOINERS) or category in ("Zl", "Zp"):
+            code = f"U+{ord(char):04X}"
+            return f"a name cannot hold control or invisible characters (it holds {code})"
+    return None
+
+
+def check_name(name: str) -> str:
+    """``name`` in its canonical form (Unicode NFC, so that ``Zoë`` is one name however
+    it was typed); raises ``ValueError`` saying why a name is refused."""
+    name = unicodedata.normalize("NFC", name)
+    problem = name_problem(name)
+    if problem is not None:
+        raise ValueError(problem)
+    return name
+
+
+def same_name(name: str) -> str:
+    """The form a name is stored and looked up in (Unicode NFC)."""
+    return unicodedata.normalize("NFC", name)
+
+
+def printable(text: str) -> str:
+    """``text`` with control and invisible characters escaped, so it stays one line."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class _Model(BaseModel):
-    model_config = ConfigDict(extra="forbid", frozen=True)
+    # Strict: a league file says what it means (``cycles = true``, ``seed = 0.0`` or
+    # ``duplicate = 1`` are mistakes, not conversions); ``inf`` and ``nan`` are refused.
+    model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
 
 
 class RulesSpec(_Model):
@@ -66,13 +139,19 @@ class EntrantSpec(_Model):
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
-        value = value.strip()
-        if not _NAME.match(value) or len(value) > 64:
-            raise ValueError(
-                "a name is 1-64 letters, digits, spaces, '.', '_' or '-', starting with a "
-                "letter or digit"
-            )
+        return check_name(value)
+
+    @field_validator("options")
+    @classmethod
+    def _options(cls, value: dict[str, Any]) -> dict[str, Any]:
+        _check_plain(value, 1)
         return value
+
+    @model_validator(mode="after")
+    def _person(self) -> EntrantSpec:
+        if self.bot is None and self.options:
+            raise ValueError("a person has no options; options are for a bot ('bot = ...')")
+        return self
 
     @property
     def kind(self) -> str:
@@ -123,9 +202,9 @@ class LeagueFile(_Model):
         ):
             seen: set[str] = set()
             for n in names:
-                if n.lower() in seen:
+                if n.casefold() in seen:
                     raise ValueError(f"duplicate {what} name {n!r}")
-                seen.add(n.lower())
+                seen.add(n.casefold())
         return self
 
     def table_size_of(self, event: EventSpec) -> int:
@@ -146,6 +225,10 @@ def load_league_file(path: str | Path) -> LeagueFile:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise LeagueFileError(f"{file}: not valid TOML: {exc}") from None
+    except RecursionError:
+        raise LeagueFileError(
+            f"{file}: not valid TOML: arrays or tables nested too deeply"
+        ) from None
     return parse_league(data, str(file))
 
 
@@ -155,10 +238,12 @@ def parse_league(data: dict[str, Any], where: str = "league") -> LeagueFile:
         league = LeagueFile.model_validate(data)
     except ValidationError as exc:
         first = exc.errors()[0]
-        field = _field_path(first["loc"], data)
-        message = first["msg"].removeprefix("Value error, ")
+        field = printable(_field_path(first["loc"], data))
+        message = printable(first["msg"].removeprefix("Value error, ") + _got(first))
         extra = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise LeagueFileError(f"{where}: {field}: {message}{extra}") from None
+    except RecursionError:
+        raise LeagueFileError(f"{where}: arrays or tables nested too deeply") from None
     try:
         rules = league.rules.build()
         league.rating.settings()
@@ -171,7 +256,8 @@ def parse_league(data: dict[str, Any], where: str = "league") -> LeagueFile:
 
 
 def _field_path(loc: tuple[int | str, ...], data: Any) -> str:
-    """``entrants[2].bot`` (with the entrant's name when there is one)."""
+    """``entrants[2].bot`` (with the entrant's name when there is one). The location
+    stops where the file's data does (pydantic adds the type tried, e.g. ``.int``)."""
     parts: list[str] = []
     node = data
     for item in loc:
@@ -179,13 +265,47 @@ def _field_path(loc: tuple[int | str, ...], data: Any) -> str:
             label = f"[{item}]"
             if isinstance(node, list) and item < len(node):
                 node = node[item]
-                if isinstance(node, dict) and "name" in node:
+                if isinstance(node, dict) and isinstance(node.get("name"), str):
                     label = f"[{item}] ({node['name']})"
             parts.append(label)
-        else:
+        elif isinstance(node, dict):
             parts.append(("." if parts else "") + item)
-            node = node.get(item) if isinstance(node, dict) else None
+            node = node.get(item)
+        else:
+            break
     return "".join(parts) or "(top level)"
+
+
+def _got(error: Any) -> str:
+    """`` (got true)`` after a wrong type, as the value was written in the file."""
+    value = error.get("input")
+    if not str(error.get("type", "")).endswith("_type"):
+        return ""
+    if isinstance(value, bool):
+        return f" (got {str(value).lower()})"
+    if isinstance(value, int | float | str):
+        return f" (got {value!r})"
+    return ""
+
+
+def _check_plain(value: Any, depth: int) -> None:
+    """Bot options are plain data (text, numbers, booleans, arrays and tables of them),
+    so they can be stored as JSON and given to the plugin as they were written."""
+    if depth > OPTIONS_DEPTH:
+        raise ValueError(f"options nest at most {OPTIONS_DEPTH} deep")
+    if isinstance(value, dict):
+        for item in value.values():
+            _check_plain(item, depth + 1)
+    elif isinstance(value, list):
+        for item in value:
+            _check_plain(item, depth + 1)
+    elif isinstance(value, float) and not math.isfinite(value):
+        raise ValueError(f"an option value must be a finite number, not {value}")
+    elif not isinstance(value, str | int | float | bool):
+        raise ValueError(
+            "option values are text, numbers, booleans, arrays or tables, not "
+            f"{type(value).__name__}"
+        )
 
 
 def options_json(options: dict[str, Any]) -> str:

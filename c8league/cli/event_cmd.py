@@ -18,6 +18,7 @@ from rich.table import Table
 
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
+from c8league.cli.result_cmd import ROUND_MAX, TABLE_MAX
 
 app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_is_help=True)
 
@@ -297,7 +298,8 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
 def sheet(
     event: EventArg,
     round_number: Annotated[
-        int | None, typer.Option("--round", help="Round (default: latest).")
+        int | None,
+        typer.Option("--round", help="Round (default: latest).", min=1, max=ROUND_MAX),
     ] = None,
     fmt: FormatOpt = "terminal",
     path: OutOpt = None,
@@ -326,7 +328,9 @@ def swap(
 def move(
     event: EventArg,
     name: Annotated[str, typer.Argument(help="An entrant of the draft round.")],
-    table: Annotated[int, typer.Option("--table", help="The table to move to.")],
+    table: Annotated[
+        int, typer.Option("--table", help="The table to move to.", min=1, max=TABLE_MAX)
+    ],
 ) -> None:
     """Move an entrant to another table of the draft round."""
     from c8league import club

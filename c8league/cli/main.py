@@ -112,7 +112,7 @@ def _main(argv: Sequence[str] | None) -> int:
         err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
         return exc.exit_code
     except C8LeagueError as exc:
-        err.print(f"[bold red]error:[/] {exc}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return exc.exit_code
     except typer.Exit as exc:
         return int(exc.exit_code)
@@ -131,7 +131,7 @@ def _main(argv: Sequence[str] | None) -> int:
             return 0  # the help has been printed
         ctx = getattr(exc, "ctx", None)
         hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
-        err.print(f"[bold red]error:[/] {message()}{hint}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(message())}{hint}", markup=True, highlight=False)
         return code
     return result if isinstance(result, int) else 0
 

@@ -90,6 +90,12 @@ def play(
 ) -> None:
     """Play one match in the terminal against bots, to the target score (you sit in seat 0).
     With --event, play your seat of a league event's table of bots; the result is stored."""
+    from c8league.league import check_name
+
+    try:
+        name = check_name(name)
+    except ValueError as exc:
+        raise UsageError(f"--name {name!r}: {exc}") from None
     if event is not None:
         _play_event(f"{league}/{event}" if league else event, name)
         return

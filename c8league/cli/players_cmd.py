@@ -1,4 +1,4 @@
-"""``c8league players``: register, list and remove entrants."""
+"""``c8league players``: register, list, edit and remove entrants."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import typer
 from rich.table import Table
 
 from c8league.cli import state
-from c8league.cli.output import out, print_json
+from c8league.cli.output import err, out, print_json
 
 app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
@@ -26,7 +26,13 @@ def add(
         str | None, typer.Option(help="Also enter the player in this league.")
     ] = None,
 ) -> None:
-    """Register a person or a bot."""
+    """Register a person or a bot.
+
+    Names are written as people write them (Zoë, O'Brien, José García, Anne-Marie,
+    J. R. R.); refused are the empty name, spaces at either end, a leading '-', the
+    characters = , ; : / (they separate names in --scores, --hands and LEAGUE/EVENT),
+    [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
+    """
     from c8league.players.registry import parse_options
     from c8league.storage.repo import add_player
 
@@ -34,6 +40,42 @@ def add(
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
     out.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
+
+
+@app.command("edit")
+def edit(
+    name: Annotated[str, typer.Argument(help="A registered bot.")],
+    option: Annotated[
+        list[str] | None, typer.Option("--option", help="Set option key=value (repeatable).")
+    ] = None,
+    unset: Annotated[
+        list[str] | None,
+        typer.Option("--unset", help="Drop an option: back to its default (repeatable)."),
+    ] = None,
+) -> None:
+    """Change a bot's options (they are checked as on players add).
+
+    The bot stays the same entrant: matches not yet played, in events already paired
+    too, use the new options from the next event run or resume (this mends an event
+    stopped by a bad option). Its stored results stay and keep counting for its
+    rating; to rate a changed bot apart, register it under a new name instead.
+    """
+    from c8league.errors import UsageError
+    from c8league.players.registry import parse_options
+    from c8league.storage.repo import edit_bot_options
+
+    if not option and not unset:
+        raise UsageError("nothing to change: give --option key=value or --unset key")
+    change = edit_bot_options(
+        state.database(), name, set_options=parse_options(option or []), unset=unset or []
+    )
+    if not change.changed:
+        out.print(f"player [bold]{change.name}[/]: options unchanged")
+        return
+    shown = ", ".join(f"{k}={v}" for k, v in change.after.items()) or "defaults"
+    out.print(f"player [bold]{change.name}[/] (bot {change.plugin}): options {shown}")
+    if change.warning:
+        err.print(f"[yellow]warning:[/] {change.warning}")
 
 
 @app.command("list")

@@ -73,7 +73,12 @@ def rebuild(
     league: LeagueArg = None,
     from_sequence: Annotated[
         int | None,
-        typer.Option("--from", help="Recompute only from this result's sequence number on.", min=1),
+        typer.Option(
+            "--from",
+            help="Recompute only from this result's sequence number on.",
+            min=1,
+            max=2**63 - 1,  # a database integer
+        ),
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""

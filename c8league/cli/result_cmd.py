@@ -17,9 +17,21 @@ app = typer.Typer(
     help="Results of club matches: add, edit, void, list, history.", no_args_is_help=True
 )
 
+TABLE_MAX = 100_000
+"""The highest table number a command accepts (numbers go to the database as 64-bit
+integers; far above any real table count, a bigger one is a typo)."""
+ROUND_MAX = 1_000_000
+"""The highest round number a command accepts."""
+
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
-TableOpt = Annotated[int, typer.Option("--table", help="Table number on the pairing sheet.")]
-RoundOpt = Annotated[int | None, typer.Option("--round", help="Round (default: the latest).")]
+TableOpt = Annotated[
+    int,
+    typer.Option("--table", help="Table number on the pairing sheet.", min=1, max=TABLE_MAX),
+]
+RoundOpt = Annotated[
+    int | None,
+    typer.Option("--round", help="Round (default: the latest).", min=1, max=ROUND_MAX),
+]
 ScoresOpt = Annotated[
     str | None,
     typer.Option("--scores", help='Final scores: "Ada=200,Ben=150,Cleo=80,Dev=35".'),
@@ -41,6 +53,7 @@ def _gather(
     event: str, table: int, round_number: int | None, scores: str | None, hands: str | None
 ) -> tuple[dict[str, int] | None, list[EnteredHand] | None]:
     from c8league import club
+    from c8league.club import SCORE_MAX
     from c8league.errors import ResultError
 
     if scores is not None or hands is not None:
@@ -56,10 +69,10 @@ def _gather(
             text = typer.prompt(f"  {name}")
             try:
                 value = int(text.strip())
-                if value < 0:
+                if not 0 <= value <= SCORE_MAX:
                     raise ValueError
             except ValueError:
-                out.print("  [red]a score is a whole number, 0 or more[/]")
+                out.print(f"  [red]a score is a whole number from 0 to {SCORE_MAX:,}[/]")
                 continue
             result[name] = value
             break

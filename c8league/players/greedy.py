@@ -19,7 +19,7 @@ from collections import Counter
 from collections.abc import Sequence
 
 from c8league.engine import Card, Move, Observation, Suit, card_penalty
-from c8league.players.base import BasePlayer
+from c8league.players.base import BasePlayer, PlayerOptions
 
 
 class GreedyPlayer(BasePlayer):
@@ -29,6 +29,7 @@ class GreedyPlayer(BasePlayer):
     """
 
     name = "greedy"
+    options_model = PlayerOptions  # no options
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         obs = observation

@@ -5,8 +5,17 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
+from pydantic import Field
+
 from c8league.engine import Move, Observation
-from c8league.players.base import BasePlayer
+from c8league.players.base import BasePlayer, PlayerOptions
+
+
+class RandomOptions(PlayerOptions):
+    """The options of the ``random`` player."""
+
+    seed: int = Field(0, ge=-(2**63), lt=2**63)
+    playable_first: bool = False
 
 
 class RandomPlayer(BasePlayer):
@@ -17,6 +26,7 @@ class RandomPlayer(BasePlayer):
     """
 
     name = "random"
+    options_model = RandomOptions
 
     def __init__(self, seed: int = 0, playable_first: bool = False) -> None:
         self.rng = random.Random(seed)

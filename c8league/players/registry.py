@@ -5,11 +5,18 @@ options. The built-in players are registered the same way, in c8league's own
 ``pyproject.toml``. A plugin that fails to import is listed as broken with the reason;
 the others still work. Tests and programs can also :func:`register` a factory
 directly, which takes precedence over an installed plugin of the same name.
+
+Options are checked against the factory's declared
+:class:`~c8league.players.base.PlayerOptions` (its ``options_model``) when it has
+one, otherwise against its signature; :func:`check_options`, used when a bot is
+entered, also builds a player without a declared model once, so that its own checks
+run before any match is played.
 """
 
 from __future__ import annotations
 
 import inspect
+import shlex
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -18,8 +25,10 @@ from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
+from pydantic import Field, field_validator
+
 from c8league.errors import PluginError
-from c8league.players.base import Player
+from c8league.players.base import Player, PlayerOptions
 
 ENTRY_POINT_GROUP = "c8league.players"
 
@@ -50,6 +59,11 @@ class PlayerInfo:
         if self.factory is None:
             return {}
         return _parameters(self.factory)
+
+    @property
+    def options_model(self) -> type[PlayerOptions] | None:
+        """The factory's declared options, if it declares them."""
+        return options_model(self.factory) if self.factory is not None else None
 
 
 _registered: dict[str, PlayerInfo] = {}
@@ -154,7 +168,11 @@ def create(name: str, options: Mapping[str, Any] | None = None) -> Player:
 
 
 def validate_options(info: PlayerInfo, options: Mapping[str, Any]) -> dict[str, Any]:
-    """Check option names against the factory's parameters and convert their values."""
+    """Check options against the factory's declared model (or, without one, their names
+    against its parameters) and convert their values; raises :class:`PluginError`."""
+    model = info.options_model
+    if model is not None:
+        return model.check(info.name, options)
     params = info.options()
     takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
     named = {
@@ -178,6 +196,46 @@ def validate_options(info: PlayerInfo, options: Mapping[str, Any]) -> dict[str, 
     if missing:
         raise PluginError(f"player {info.name!r} needs option(s): {', '.join(missing)}")
     return result
+
+
+def check_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
+    """The options of a bot being entered, checked and converted (see
+    :func:`validate_options`). A plugin that declares no options model is built once
+    with them and closed, so that what its factory refuses is refused now."""
+    info = get(name)
+    kwargs = validate_options(info, options)
+    if info.options_model is None:
+        assert info.factory is not None
+        try:
+            player = info.factory(**kwargs)
+        except PluginError:
+            raise
+        except Exception as exc:
+            raise PluginError(
+                f"player {name!r} refused these options: {type(exc).__name__}: {exc}"
+            ) from exc
+        _close(player)
+    return kwargs
+
+
+def _close(player: Player) -> None:
+    close = getattr(player, "close", None)
+    if callable(close):
+        try:
+            close()
+        except Exception as exc:
+            raise PluginError(f"player {type(player).__name__}: close() failed: {exc}") from exc
+
+
+def options_model(factory: object) -> type[PlayerOptions] | None:
+    """The :class:`PlayerOptions` a factory declares (its ``options_model``), if any."""
+    model = getattr(factory, "options_model", None)
+    if model is None:
+        key = f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
+        model = _DECLARED.get(key)
+    if isinstance(model, type) and issubclass(model, PlayerOptions):
+        return model
+    return None
 
 
 def parse_options(items: list[str]) -> dict[str, str]:
@@ -282,3 +340,50 @@ def _plain_types(annotation: Any) -> list[type]:
     if origin is not None:
         return [origin] if isinstance(origin, type) else []
     return [annotation] if isinstance(annotation, type) else []
+
+
+# -- declared options of built-in players that do not carry them -----------------------
+
+_SECONDS_MAX = 86_400.0
+_MEMORY_MB_MAX = 1 << 20  # 1 TiB
+
+
+class ExternalOptions(PlayerOptions):
+    """The options of the ``external`` player
+    (:class:`~c8league.players.external.ExternalPlayer`)."""
+
+    command: str | list[str]
+    name: str = ""
+    move_time: float = Field(5.0, gt=0, le=_SECONDS_MAX)
+    startup_time: float = Field(10.0, gt=0, le=_SECONDS_MAX)
+    memory_mb: int = Field(1024, ge=0, le=_MEMORY_MB_MAX)
+    cwd: str | None = None
+    log_dir: str | None = None
+    env: dict[str, str] | None = None
+
+    @field_validator("command")
+    @classmethod
+    def _command(cls, value: str | list[str]) -> str | list[str]:
+        try:
+            argv = shlex.split(value) if isinstance(value, str) else value
+        except ValueError as exc:
+            raise ValueError(f"cannot split the command: {exc}") from None
+        if not argv or not argv[0]:
+            raise ValueError("the command is empty")
+        if any("\0" in arg for arg in argv):
+            raise ValueError("the command holds a NUL character")
+        return value
+
+    @field_validator("env")
+    @classmethod
+    def _env(cls, value: dict[str, str] | None) -> dict[str, str] | None:
+        for key, item in (value or {}).items():
+            if not key or "=" in key or "\0" in key or "\0" in item:
+                raise ValueError(f"{key!r} is not an environment variable name and value")
+        return value
+
+
+_DECLARED: dict[str, type[PlayerOptions]] = {
+    "c8league.players.external:ExternalPlayer": ExternalOptions,
+}
+"""Declared options of factories that do not name them themselves, by ``module:name``."""

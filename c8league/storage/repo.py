@@ -7,11 +7,20 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from pydantic import ValidationError
 from sqlmodel import Session, col, func, select
 
 from c8league.engine import Rules
-from c8league.errors import NotFoundError, PluginError, StorageError
-from c8league.league import EntrantSpec, EventSpec, LeagueFile, options_json
+from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
+from c8league.league import (
+    EntrantSpec,
+    EventSpec,
+    LeagueFile,
+    check_name,
+    options_json,
+    printable,
+    same_name,
+)
 from c8league.players import registry
 from c8league.ratings import RatingSettings
 from c8league.storage.database import Database
@@ -39,6 +48,7 @@ class ImportSummary:
 
 
 def get_league(session: Session, name: str) -> League:
+    name = same_name(name)
     league = session.exec(select(League).where(League.name == name)).first()
     if league is None:
         names = ", ".join(session.exec(select(League.name)).all()) or "none (league import FILE)"
@@ -50,6 +60,8 @@ def get_event(session: Session, name: str, league: str | None = None) -> tuple[L
     """An event by name (``event`` or ``league/event``; ``league`` narrows the search)."""
     if league is None and "/" in name:
         league, name = name.split("/", 1)
+    name = same_name(name)
+    league = None if league is None else same_name(league)
     query = select(League, Event).join(Event, col(Event.league_id) == col(League.id))
     query = query.where(Event.name == name)
     if league is not None:
@@ -71,6 +83,7 @@ def get_event(session: Session, name: str, league: str | None = None) -> tuple[L
 
 
 def get_entrant(session: Session, name: str) -> Entrant:
+    name = same_name(name)
     entrant = session.exec(select(Entrant).where(Entrant.name == name)).first()
     if entrant is None:
         raise NotFoundError(f"no player named {name!r} (c8league players list)")
@@ -117,11 +130,13 @@ def league_members(session: Session, league_id: int, *, active_only: bool = Fals
 
 
 def import_league(
-    db: Database, league_file: LeagueFile, source: str | None = None
+    db: Database, league_file: LeagueFile, source: str | None = None, *, update: bool = False
 ) -> ImportSummary:
     """Create or update a league from its file. Idempotent: importing the same file twice
     changes nothing. Changing the rules or rating settings of a league with results,
-    or an event that has started, is refused."""
+    or an event that has started, is refused. A bot already registered with other
+    options is refused too, unless ``update``: then its stored options become the
+    file's (see :func:`edit_bot_options` for what that means for its results)."""
     rules = league_file.rules.build()
     rating = league_file.rating.settings()
     rating_json = json.dumps(
@@ -181,7 +196,10 @@ def import_league(
             session.add(league)
         assert league.id is not None
         for index, spec in enumerate(league_file.entrants):
-            entrant = _import_entrant(session, spec, f"entrants[{index}] ({spec.name})", summary)
+            where = f"entrants[{index}] ({spec.name})"
+            if source is not None:
+                where = f"{source}: {where}"
+            entrant = _import_entrant(session, spec, where, summary, update=update)
             assert entrant.id is not None
             member = session.get(LeagueEntrant, (league.id, entrant.id))
             if member is None:
@@ -193,35 +211,47 @@ def import_league(
 
 
 def _import_entrant(
-    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary
+    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary, *, update: bool
 ) -> Entrant:
     version: str | None = None
-    options = options_json(spec.options)
+    options = spec.options
     if spec.bot is not None:
         try:
-            info = registry.get(spec.bot)
-            registry.validate_options(info, spec.options)
+            version = registry.get(spec.bot).version
+            options = registry.check_options(spec.bot, spec.options)
         except PluginError as exc:
             raise PluginError(f"{where}: {exc}") from None
-        version = info.version
     entrant = session.exec(select(Entrant).where(Entrant.name == spec.name)).first()
     if entrant is None:
         entrant = Entrant(
             name=spec.name,
             kind=spec.kind,
             plugin=spec.bot,
-            options=options,
+            options=options_json(options),
             plugin_version=version,
         )
         session.add(entrant)
         session.flush()
         summary.created.append(f"entrant {spec.name}")
         return entrant
-    if (entrant.kind, entrant.plugin, entrant.options) != (spec.kind, spec.bot, options):
+    if (entrant.kind, entrant.plugin) != (spec.kind, spec.bot):
         raise StorageError(
             f"{where}: a player named {spec.name!r} already exists as "
             f"{_describe_entrant(entrant)}; a changed bot needs a new name"
         )
+    if _stored_options(entrant) != options:
+        if not update:
+            raise StorageError(
+                f"{where}: a player named {spec.name!r} already exists as "
+                f"{_describe_entrant(entrant)}; a changed bot needs a new name (or import "
+                "with --update to change its options)"
+            )
+        played = _results_of(session, entrant)
+        entrant.options = options_json(options)
+        session.add(entrant)
+        summary.updated.append(f"entrant {spec.name} (options)")
+        if played:
+            summary.warnings.append(_played_warning(spec.name, played))
     if version is not None and entrant.plugin_version != version:
         summary.warnings.append(
             f"{spec.name}: plugin {spec.bot} is now version {version} (registered with "
@@ -230,6 +260,36 @@ def _import_entrant(
     if entrant.retired:
         raise StorageError(f"{where}: player {spec.name!r} is retired")
     return entrant
+
+
+def _stored_options(entrant: Entrant) -> dict[str, Any]:
+    """A bot's stored options as its plugin reads them today (options stored as typed
+    on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
+    stored: dict[str, Any] = json.loads(entrant.options)
+    if entrant.plugin is None:
+        return stored
+    try:
+        return registry.validate_options(registry.get(entrant.plugin), stored)
+    except PluginError:
+        return stored
+
+
+def _results_of(session: Session, entrant: Entrant) -> int:
+    """How many stored results (done matches) the entrant has."""
+    query = (
+        select(func.count())
+        .select_from(MatchSeat)
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(MatchSeat.entrant_id == entrant.id, Match.status == "done")
+    )
+    return int(session.exec(query).one())
+
+
+def _played_warning(name: str, played: int) -> str:
+    return (
+        f"{name}: {played} result(s) played with the former options stay and count for "
+        "its rating; to rate the changed bot apart, register it under a new name"
+    )
 
 
 def _import_event(
@@ -288,14 +348,28 @@ def add_player(
     options: dict[str, Any] | None = None,
     league: str | None = None,
 ) -> Entrant:
-    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``."""
-    spec = EntrantSpec(name=name, bot=bot, options=options or {})
+    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
+    A name that cannot be a name (see :func:`c8league.league.name_problem`), a bot's
+    bad options, raise before anything is written."""
+    try:
+        name = check_name(name)
+    except ValueError as exc:
+        raise UsageError(f"player name {printable(repr(name))}: {exc}") from None
+    if bot is None and options:
+        raise UsageError(f"{name}: a person has no options; --option is for a bot (--bot)")
+    try:
+        spec = EntrantSpec(name=name, bot=bot, options=options or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = "".join(f"{part}: " for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise UsageError(f"{name}: {field}{printable(message)}") from None
     summary = ImportSummary(league or "")
     with db.session() as session:
         existing = session.exec(select(Entrant).where(Entrant.name == spec.name)).first()
         if existing is not None and league is None:
             raise StorageError(f"a player named {spec.name!r} already exists")
-        entrant = _import_entrant(session, spec, f"player {spec.name}", summary)
+        entrant = _import_entrant(session, spec, spec.name, summary, update=False)
         if league is not None:
             lg = get_league(session, league)
             assert lg.id is not None and entrant.id is not None
@@ -303,6 +377,71 @@ def add_player(
                 session.add(LeagueEntrant(league_id=lg.id, entrant_id=entrant.id))
         session.commit()
         return entrant
+
+
+@dataclass(frozen=True)
+class OptionsChange:
+    """What :func:`edit_bot_options` did."""
+
+    name: str
+    plugin: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+    results: int
+    """Stored results of the bot, played with the former options."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    @property
+    def warning(self) -> str | None:
+        if not self.changed or not self.results:
+            return None
+        return _played_warning(self.name, self.results)
+
+
+def edit_bot_options(
+    db: Database,
+    name: str,
+    *,
+    set_options: dict[str, Any] | None = None,
+    unset: list[str] | None = None,
+) -> OptionsChange:
+    """Change a registered bot's options: ``set_options`` are set (text is converted as
+    on ``players add``), the options named in ``unset`` go back to the plugin's
+    defaults. The new options are checked as when the bot was entered, and nothing is
+    written if they fail.
+
+    The entrant stays the same entrant: matches not yet played (of events already
+    paired, too) use the new options from the next run or resume, while its stored
+    results stay and keep counting for its rating. This mends an event stopped by a
+    bot's bad options; to rate a changed bot apart, register it under a new name."""
+    with db.session() as session:
+        entrant = get_entrant(session, name)
+        if entrant.plugin is None:
+            raise UsageError(f"{entrant.name} is a person: only a bot has options")
+        if entrant.retired:
+            raise StorageError(f"player {entrant.name!r} is retired")
+        before: dict[str, Any] = json.loads(entrant.options)
+        for key in unset or []:
+            if key not in before:
+                stored = ", ".join(before) or "none"
+                raise UsageError(f"{entrant.name} has no option {key!r} set; set: {stored}")
+        merged = {k: v for k, v in before.items() if k not in (unset or [])}
+        merged.update(set_options or {})
+        try:
+            after = registry.check_options(entrant.plugin, merged)
+        except PluginError as exc:
+            raise PluginError(f"{entrant.name}: {exc}") from None
+        change = OptionsChange(
+            entrant.name, entrant.plugin, before, after, _results_of(session, entrant)
+        )
+        if options_json(after) != entrant.options:
+            entrant.options = options_json(after)
+            session.add(entrant)
+            session.commit()
+        return change
 
 
 def remove_player(db: Database, name: str) -> str:

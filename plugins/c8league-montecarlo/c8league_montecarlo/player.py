@@ -19,11 +19,12 @@ import math
 import random
 import time
 from collections.abc import Callable, Sequence
-from typing import Final
+from typing import Final, Literal
+
+from pydantic import Field
 
 from c8league.engine import Hand, Move, Observation, derive_seed
-from c8league.errors import PluginError
-from c8league.players.base import BasePlayer
+from c8league.players.base import BasePlayer, PlayerOptions
 from c8league_montecarlo.knowledge import HandTracker, Knowledge, candidates
 from c8league_montecarlo.playout import Policy, copy_position, run, win_chances
 
@@ -33,6 +34,19 @@ HORIZON: Final = 16
 (in Countdown, where the hand is the whole match, the match's end)."""
 
 Evaluate = Callable[[Hand], float]
+
+
+class MonteCarloOptions(PlayerOptions):
+    """The bot's options, declared so that c8league checks them when the bot is entered
+    in a league (``league import``, ``players add``), before any match is played."""
+
+    playouts: int = Field(800, ge=1, le=10_000_000)
+    time_ms: float = Field(0.0, ge=0, le=3_600_000)
+    seed: int = Field(0, ge=-(2**63), lt=2**63)
+    horizon: int = Field(0, ge=0, le=100_000)
+    objective: Literal["match", "points", "hand"] = "match"
+    infer: bool = True
+    confidence: float = Field(1.5, ge=0, le=1_000)
 
 
 class MonteCarloPlayer(BasePlayer):
@@ -60,6 +74,7 @@ class MonteCarloPlayer(BasePlayer):
     """
 
     name = "montecarlo"
+    options_model = MonteCarloOptions
 
     def __init__(
         self,
@@ -71,32 +86,26 @@ class MonteCarloPlayer(BasePlayer):
         infer: bool = True,
         confidence: float = 1.5,
     ) -> None:
-        if isinstance(playouts, bool) or not isinstance(playouts, int) or playouts < 1:
-            raise PluginError(f"montecarlo option playouts: {playouts!r} is not a whole number ≥ 1")
-        if isinstance(time_ms, bool) or not isinstance(time_ms, int | float) or time_ms < 0:
-            raise PluginError(f"montecarlo option time_ms: {time_ms!r} is not a number ≥ 0")
-        if isinstance(horizon, bool) or not isinstance(horizon, int) or horizon < 0:
-            raise PluginError(f"montecarlo option horizon: {horizon!r} is not a whole number ≥ 0")
-        if isinstance(seed, bool) or not isinstance(seed, int):
-            raise PluginError(f"montecarlo option seed: {seed!r} is not a whole number")
-        if (
-            isinstance(confidence, bool)
-            or not isinstance(confidence, int | float)
-            or confidence < 0
-        ):
-            raise PluginError(f"montecarlo option confidence: {confidence!r} is not a number ≥ 0")
-        if objective not in OBJECTIVES:
-            raise PluginError(
-                f"montecarlo option objective: {objective!r} is not one of {', '.join(OBJECTIVES)}"
-            )
-        self.playouts = playouts
-        self.time_ms = float(time_ms)
-        self.seed = seed
-        self.horizon = horizon
-        self.objective = objective
-        self.infer = bool(infer)
-        self.confidence = float(confidence)
-        self._rng = random.Random(derive_seed("montecarlo", seed))
+        options = MonteCarloOptions.check(
+            "montecarlo",
+            {
+                "playouts": playouts,
+                "time_ms": time_ms,
+                "seed": seed,
+                "horizon": horizon,
+                "objective": objective,
+                "infer": infer,
+                "confidence": confidence,
+            },
+        )
+        self.playouts: int = options["playouts"]
+        self.time_ms = float(options["time_ms"])
+        self.seed: int = options["seed"]
+        self.horizon: int = options["horizon"]
+        self.objective: str = options["objective"]
+        self.infer: bool = options["infer"]
+        self.confidence = float(options["confidence"])
+        self._rng = random.Random(derive_seed("montecarlo", self.seed))
         self._tracker: HandTracker | None = None
         self._policy: tuple[object, Policy] | None = None
 
