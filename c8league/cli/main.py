@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated
 
 import typer
@@ -29,7 +31,6 @@ app = typer.Typer(
     name="c8league",
     help="Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 # --- sub-apps, one per noun (keep one line each) ---
@@ -47,6 +48,14 @@ app.command("report")(report_cmd.report)
 # --- end of sub-apps ---
 
 
+def _version(value: bool) -> None:
+    if value:
+        from c8league import about
+
+        typer.echo(about.report())
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     db: Annotated[
@@ -57,6 +66,16 @@ def _root(
             help="Database: a SQLite file or any SQLAlchemy URL (default: c8league.db).",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Show the version, the engine (compiled or source, and why), Python and "
+            "the player plugins, and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports."""
     state.db_option = db
@@ -98,4 +117,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def run() -> None:
     """Console-script entry point."""
+    from c8league import about
+
+    completing = "_C8LEAGUE_COMPLETE" in os.environ
+    notice = None if completing else about.install_notice(Path(typer.get_app_dir("c8league")))
+    if notice is not None:
+        err.print(notice, style="yellow", highlight=False, markup=False)
     sys.exit(main())
