@@ -255,7 +255,10 @@ def test_reading_setup_py_leaves_an_editable_build_in_place(tmp_path: Path) -> N
     assert len(before) == len(COMPILED_MODULES) + 2
     assert _engine_line(bin_dir, tmp_path) == f"engine: compiled (mypyc {PINNED_MYPY})"
     generated = sorted(p.stat().st_mtime for p in (source / "build").glob("*.c"))
+    assert generated  # what mypyc wrote for the build
     _run([sys.executable, "setup.py", "--name"], source)
+    pip = [bin_dir / "python", "-m", "pip", "install", "-q", "--no-deps", "--dry-run"]
+    _run([*pip, source], source)  # pip's metadata step
     _run([bin_dir / "python", "setup.py", "-q", "sdist", "-d", tmp_path / "sdist"], source)
     assert built() == before
     assert sorted(p.stat().st_mtime for p in (source / "build").glob("*.c")) == generated

@@ -143,14 +143,14 @@ def _choose() -> tuple[bool, str | None]:
     if not present:
         return False, _not_built(info)
     pure = os.environ.get("C8LEAGUE_PURE", "") not in ("", "0")
-    missing = [f"{leaf}.py" for leaf in COMPILED_MODULES if leaf not in present]
+    missing = [leaf for leaf in COMPILED_MODULES if leaf not in present]
     if not _library() and importlib.util.find_spec(f"{GROUP}__mypyc") is None:
         missing.append(f"{GROUP}__mypyc")
     stale = [] if pure or missing else _stale(info)
     if pure:
         reason = "C8LEAGUE_PURE is set"
     elif missing:
-        reason = f"the compiled engine is incomplete (no {', '.join(missing)}); {_rebuild_hint()}"
+        reason = f"the compiled engine lacks {', '.join(missing)}; {_rebuild_hint()}"
     elif stale:
         reason = f"the source is newer than the build ({', '.join(stale)}); {_rebuild_hint()}"
         warnings.warn(
