@@ -33,7 +33,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from c8league.engine import COMPILED, Hand, Move, Observation, Rules
+from c8league import about
+from c8league.engine import Hand, Move, Observation, Rules
 
 Policy = Callable[[Observation, list[Move], random.Random], Move]
 POLICIES = ("random_playable", "random")
@@ -115,6 +116,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--no-peer", action="store_true", help="skip OpenSpiel")
     args = parser.parse_args(argv)
+    print(f"{about.header()}; one process, one core", flush=True)
     rules = Rules.from_options("pagat", {"turn_cap": 100_000})
     peer = None
     if not args.no_peer:
@@ -131,7 +133,6 @@ def main(argv: Sequence[str] | None = None) -> None:
         "greedy": greedy_policy(),
         "random/in-engine": "engine_loop",
     }
-    print(f"engine: {'compiled (mypyc)' if COMPILED else 'Python source'}; one process, one core")
     header = f"{'players':>7} {'policy':<17} {'hands/s':>10} {'decisions/s':>12} {'dec/hand':>9}"
     if peer is not None:
         header += f" {'OS-py dec/s':>12} {'ratio':>6} {'OS-C++ dec/s':>13} {'ratio':>6}"

@@ -35,6 +35,7 @@ from typing import Any
 
 from sqlalchemy import insert, update
 
+from c8league import about
 from c8league.engine import Rules
 from c8league.rating_store import rebuild_ratings
 from c8league.reports import build_report, render
@@ -245,6 +246,7 @@ def main() -> int:
     parser.add_argument("--hands", type=int, default=3, help="hand rows stored per match")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(about.header(), flush=True)
 
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "bench.db"

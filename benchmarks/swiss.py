@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from c8league import about
 from c8league.schedule import Round, rank_entrants, swiss_round, table_layout
 from c8league.schedule.ledger import Ledger, index_entrants, ledger_of
 from c8league.schedule.matching import BAND_WIDTH
@@ -91,6 +92,7 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=4, help="rounds played before the timed one")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
+    print(about.header(), flush=True)
     print(f"{'entrants':>9} {'table':>5} {'seconds':>8} {'repeats':>8} {'cut repeats':>12}")
     for k in args.tables:
         for n in args.sizes:

@@ -32,7 +32,7 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from c8league import events
+from c8league import about, events
 from c8league.league import load_league_file, parse_league
 from c8league.runner import pool
 from c8league.runner.dask_executor import DaskRunner, Runner
@@ -182,6 +182,7 @@ def main() -> None:
     )
     parser.add_argument("--no-dask", action="store_true", help="measure the process pool only")
     args = parser.parse_args()
+    print(about.header(), flush=True)
     BUILTINS["events"][0]["cycles"] = args.cycles  # type: ignore[index]
 
     cluster: Any = None

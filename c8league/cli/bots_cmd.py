@@ -10,6 +10,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
+from c8league import about
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.players import registry
@@ -61,6 +62,7 @@ def list_bots(
     out.print(table)
     if not players:
         out.print("No player plugins are installed.")
+    out.print(Text(f"Engine: {about.engine()}", style="dim"))
 
 
 @app.command("show")

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import os
 import signal
 import threading
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
+from pathlib import Path
 from types import FrameType
 from typing import Annotated
 
@@ -36,7 +38,6 @@ app = typer.Typer(
     name="c8league",
     help="Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports.",
     no_args_is_help=True,
-    add_completion=False,
     pretty_exceptions_enable=False,
 )
 # --- sub-apps, one per noun (keep one line each) ---
@@ -54,6 +55,14 @@ app.command("report")(report_cmd.report)
 # --- end of sub-apps ---
 
 
+def _version(value: bool) -> None:
+    if value:
+        from c8league import about
+
+        typer.echo(about.report())
+        raise typer.Exit()
+
+
 @app.callback()
 def _root(
     db: Annotated[
@@ -64,6 +73,16 @@ def _root(
             help="Database: a SQLite file or any SQLAlchemy URL (default: c8league.db).",
         ),
     ] = None,
+    version: Annotated[
+        bool,
+        typer.Option(
+            "--version",
+            callback=_version,
+            is_eager=True,
+            help="Show the version, the engine (compiled or source, and why), Python and "
+            "the player plugins, and exit.",
+        ),
+    ] = False,
 ) -> None:
     """Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports."""
     state.db_option = db
@@ -71,6 +90,7 @@ def _root(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    _install_notice()
     with _noting_interrupts() as interrupts:
         code = _main(argv)
         if code == INTERRUPTED and interrupts:
@@ -134,6 +154,17 @@ def _main(argv: Sequence[str] | None) -> int:
         err.print(f"[bold red]error:[/] {escape(message())}{hint}", markup=True, highlight=False)
         return code
     return result if isinstance(result, int) else 0
+
+
+def _install_notice() -> None:
+    """Once per install: say that the engine runs from source because it was not compiled."""
+    from c8league import about
+
+    if "_C8LEAGUE_COMPLETE" in os.environ:
+        return
+    notice = about.install_notice(Path(typer.get_app_dir("c8league")))
+    if notice is not None:
+        err.print(notice, style="yellow", highlight=False, markup=False)
 
 
 run = cli_run

@@ -6,11 +6,13 @@
 ...     match.apply(match.legal_moves()[0])
 
 The modules on the hot path are compiled with mypyc when the package is built (see
-``setup.py``); ``COMPILED`` says whether this process runs them compiled, and
+``setup.py``); ``COMPILED`` says whether this process runs them compiled,
+``SOURCE_REASON`` why it runs the source (``None`` when compiled), and
 ``C8LEAGUE_PURE=1`` runs the source.
 """
 
 from c8league.engine._build import COMPILED
+from c8league.engine._build import REASON as SOURCE_REASON
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, pack, parse_cards
 from c8league.engine.hand import Hand, HandResult, Phase, card_penalty
 from c8league.engine.match import Match, MatchResult, placements
@@ -27,6 +29,7 @@ __all__ = [
     "OPTIONS",
     "PASS",
     "PRESETS",
+    "SOURCE_REASON",
     "Card",
     "Hand",
     "HandRecord",

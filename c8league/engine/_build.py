@@ -1,17 +1,20 @@
-"""Which engine runs: the compiled one (mypyc) or its Python source.
+"""Which engine runs: the compiled one (mypyc) or its Python source, and why.
 
-``setup.py`` compiles the engine's hot modules into C extensions that sit beside their
-sources. This module, imported first by the package, decides which of the two is
-imported:
+A build (``setup.py``) compiles the engine's hot modules into C extensions that sit
+beside their sources, and writes ``_build.json`` beside them: whether it compiled,
+with which mypyc and from which sources, or why it did not. This module, imported
+first by the package, decides which of the two is imported:
 
 * ``C8LEAGUE_PURE=1`` in the environment imports the source even where compiled
   modules exist (to debug, or to test the source as it runs without a compiler);
+* a compiled engine missing some of its modules is not used: the source runs;
 * in a source checkout, a compiled module is stale when its source differs from the
-  one it was built from (``_compiled_from.json``, written by the build, holds their
-  SHA-256; without it, when the source is newer than the module): the source is
-  imported instead, with a warning to rebuild.
+  one it was built from (``_build.json`` holds their SHA-256; without it, when the
+  source is newer than the module): the source is imported instead, with a warning
+  to rebuild.
 
-``COMPILED`` tells which engine was imported.
+``COMPILED`` tells which engine was imported; ``REASON`` why it is the source, and
+``describe()`` both in words (``c8league --version`` prints it).
 """
 
 from __future__ import annotations
@@ -27,11 +30,21 @@ import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
-#: The modules ``setup.py`` compiles (keep the two lists equal).
+#: The modules the build compiles, in dependency order. ``setup.py`` reads this tuple
+#: from this file (it parses it, without importing the package): keep it a literal.
 COMPILED_MODULES = ("cards", "moves", "rules", "seeds", "observation", "hand")
+#: mypyc's group: the compiled code of all the modules is in one shared library,
+#: ``<GROUP>__mypyc``, beside the package; each module is a small shim that loads it.
+GROUP = "c8league_engine"
+#: What the build writes beside the modules: see the module's docstring.
+BUILD_INFO = "_build.json"
+
 _HERE = Path(__file__).resolve().parent
 _PACKAGE = __name__.rpartition(".")[0]
+#: The record of builds before ``_build.json`` (its sources only).
+_LEGACY_INFO = "_compiled_from.json"
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
@@ -57,52 +70,107 @@ def _compiled_files(leaf: str) -> list[Path]:
     ]
 
 
-def _stale() -> list[str]:
+def _library() -> list[Path]:
+    """The group's shared library beside the package, for this interpreter."""
+    root = _HERE.parent.parent
+    return [
+        root / f"{GROUP}__mypyc{suffix}"
+        for suffix in importlib.machinery.EXTENSION_SUFFIXES
+        if (root / f"{GROUP}__mypyc{suffix}").exists()
+    ]
+
+
+def _in_checkout() -> bool:
+    return (_HERE.parent.parent / "pyproject.toml").exists()
+
+
+def build_info() -> dict[str, Any]:
+    """What the build recorded (``{}`` where nothing was built or the file is unreadable)."""
+    for name in (BUILD_INFO, _LEGACY_INFO):
+        try:
+            info = json.loads((_HERE / name).read_text())
+        except (OSError, ValueError):
+            continue
+        if isinstance(info, dict):
+            return info if name == BUILD_INFO else {"compiled": True, "sources": info}
+    return {}
+
+
+def _stale(info: dict[str, Any] | None = None) -> list[str]:
     """Sources changed since their compiled module was built. Only in a source checkout:
     an installed package is built from its files as they are."""
-    if not (_HERE.parent.parent / "pyproject.toml").exists():
+    if not _in_checkout():
         return []
-    try:
-        built_from: dict[str, str] | None = json.loads((_HERE / "_compiled_from.json").read_text())
-    except (OSError, ValueError):
-        built_from = None
+    built_from = (build_info() if info is None else info).get("sources")
     stale = []
     for leaf in COMPILED_MODULES:
         compiled = _compiled_files(leaf)
         if not compiled:
             continue
         source = _HERE / f"{leaf}.py"
-        if built_from is not None:
+        if isinstance(built_from, dict):
             changed = hashlib.sha256(source.read_bytes()).hexdigest() != built_from.get(leaf)
         else:
             # The module files are shims that a rebuild may leave untouched; the code is
             # in the group's shared library beside the package, when there is one.
-            library = list(_HERE.parent.parent.glob("*__mypyc.*"))
-            built = max(f.stat().st_mtime for f in library or compiled)
+            built = max(f.stat().st_mtime for f in _library() or compiled)
             changed = source.stat().st_mtime > built
         if changed:
             stale.append(f"{leaf}.py")
     return stale
 
 
-def _choose() -> bool:
-    """Install the source finder if the source is to run; return whether it is compiled."""
-    if not any(_compiled_files(leaf) for leaf in COMPILED_MODULES):
-        return False
-    if os.environ.get("C8LEAGUE_PURE", "") not in ("", "0"):
-        sys.meta_path.insert(0, _SourceFinder())
-        return False
-    stale = _stale()
-    if stale:
+def _rebuild_hint() -> str:
+    return "rebuild with: pip install -e ." if _in_checkout() else "reinstall c8league"
+
+
+def _not_built(info: dict[str, Any]) -> str:
+    """Why no compiled module is here."""
+    if info.get("compiled") is False:
+        return f"not compiled at install: {info.get('reason') or 'no reason recorded'}"
+    if info.get("compiled"):
+        return f"the compiled modules are missing; {_rebuild_hint()}"
+    if _in_checkout():
+        return "a source checkout not yet built; pip install -e . compiles it"
+    return "not compiled at install"
+
+
+def _choose() -> tuple[bool, str | None]:
+    """Install the source finder if the source is to run; return whether the compiled
+    engine runs, and if not, why."""
+    present = [leaf for leaf in COMPILED_MODULES if _compiled_files(leaf)]
+    info = build_info()
+    if not present:
+        return False, _not_built(info)
+    pure = os.environ.get("C8LEAGUE_PURE", "") not in ("", "0")
+    missing = [leaf for leaf in COMPILED_MODULES if leaf not in present]
+    if not _library() and importlib.util.find_spec(f"{GROUP}__mypyc") is None:
+        missing.append(f"{GROUP}__mypyc")
+    stale = [] if pure or missing else _stale(info)
+    if pure:
+        reason = "C8LEAGUE_PURE is set"
+    elif missing:
+        reason = f"the compiled engine lacks {', '.join(missing)}; {_rebuild_hint()}"
+    elif stale:
+        reason = f"the source is newer than the build ({', '.join(stale)}); {_rebuild_hint()}"
         warnings.warn(
             f"c8league: the compiled engine is older than {', '.join(stale)}; running the "
-            "source instead (rebuild with: pip install -e .)",
+            f"source instead ({_rebuild_hint()})",
             RuntimeWarning,
             stacklevel=2,
         )
-        sys.meta_path.insert(0, _SourceFinder())
-        return False
-    return True
+    else:
+        return True, None
+    sys.meta_path.insert(0, _SourceFinder())
+    return False, reason
 
 
-COMPILED: bool = _choose()
+COMPILED, REASON = _choose()
+
+
+def describe() -> str:
+    """The engine that runs, in words: ``compiled (mypyc 2.4.1)`` or ``source (why)``."""
+    if COMPILED:
+        mypyc = build_info().get("mypyc")
+        return f"compiled (mypyc {mypyc})" if mypyc else "compiled (mypyc)"
+    return f"source ({REASON})"
