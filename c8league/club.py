@@ -37,7 +37,7 @@ from c8league.storage.models import (
     Round,
 )
 from c8league.storage.repo import get_entrant, get_event, get_league
-from c8league.storage.results import hold_write_lock, next_sequence, store_result
+from c8league.storage.results import next_sequence, store_result
 
 # -- pairing sheets ------------------------------------------------------------------------
 
@@ -296,7 +296,7 @@ def _rewrite_tables(session: Session, round_row: Round, tables: dict[int, list[i
 
 def swap(db: Database, event_name: str, first: str, second: str) -> ChangeResult:
     """Swap two entrants of the draft round (their tables and seats)."""
-    with db.session() as session:
+    with db.writing() as session:
         _, event = get_event(session, event_name)
         round_row = _draft_round(session, event)
         tables = _table_seats(session, round_row)
@@ -310,13 +310,12 @@ def swap(db: Database, event_name: str, first: str, second: str) -> ChangeResult
         changed = {ta: tables[ta], tb: tables[tb]}
         _rewrite_tables(session, round_row, changed)
         warnings = _repeat_warnings(session, event, round_row, changed)
-        session.commit()
         return ChangeResult(warnings)
 
 
 def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
     """Move one entrant of the draft round to another table (last seat there)."""
-    with db.session() as session:
+    with db.writing() as session:
         league, event = get_event(session, event_name)
         round_row = _draft_round(session, event)
         tables = _table_seats(session, round_row)
@@ -343,20 +342,18 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
         changed = {source: tables[source], table: tables[table]}
         _rewrite_tables(session, round_row, changed)
         warnings = _repeat_warnings(session, event, round_row, changed)
-        session.commit()
         return ChangeResult(warnings)
 
 
 def publish(db: Database, event_name: str) -> int:
     """Publish the draft round: its tables are fixed and results may be entered."""
-    with db.session() as session:
+    with db.writing() as session:
         _, event = get_event(session, event_name)
         round_row = _round(session, event, None)
         if round_row.published:
             raise UsageError(f"round {round_row.number} of {event.name!r} is already published")
         round_row.published = True
         session.add(round_row)
-        session.commit()
         return round_row.number
 
 
@@ -677,13 +674,11 @@ def add_result(
     db: Database, event_name: str, table: int, entry: Entry, *, round_number: int | None = None
 ) -> CheckedResult:
     """Enter the result of a published table; it counts for ratings from now on."""
-    with db.session() as session:
-        hold_write_lock(session)  # before the table is checked: one entry at a time
+    with db.writing() as session:
         league, match = _open_table(session, event_name, table, round_number, "pending")
         checked = _check_entry(session, match, entry)
         _write(session, league, match, checked, next_sequence(session, league.id or 0))
         _audit(session, match, "add", None, checked.to_dict(), entry.note)
-        session.commit()
         return checked
 
 
@@ -692,8 +687,7 @@ def edit_result(
 ) -> CheckedResult:
     """Correct a stored result; it keeps its place in the order of results, and the
     ratings are recomputed from it on."""
-    with db.session() as session:
-        hold_write_lock(session)
+    with db.writing() as session:
         league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
         checked = _check_entry(session, match, entry)
@@ -703,7 +697,6 @@ def edit_result(
         _write(session, league, match, checked, sequence, rate=False)
         rebuild_ratings(session, league.id or 0, from_sequence=sequence)
         _audit(session, match, "edit", before, checked.to_dict(), entry.note)
-        session.commit()
         return checked
 
 
@@ -711,8 +704,7 @@ def void_result(
     db: Database, event_name: str, table: int, *, round_number: int | None = None, note: str = ""
 ) -> None:
     """Void a stored result: it no longer counts for standings or ratings (recomputed)."""
-    with db.session() as session:
-        hold_write_lock(session)
+    with db.writing() as session:
         league, match = _open_table(session, event_name, table, round_number, "done")
         before = _stored_result(session, match)
         sequence = match.sequence
@@ -722,7 +714,6 @@ def void_result(
         session.add(match)
         rebuild_ratings(session, league.id or 0, from_sequence=sequence)
         _audit(session, match, "void", before, None, note)
-        session.commit()
 
 
 def _clear(session: Session, match: Match) -> None:
@@ -789,7 +780,7 @@ def audit_trail(db: Database, event_name: str) -> list[dict[str, Any]]:
 
 def withdraw(db: Database, league_name: str, name: str) -> None:
     """No more pairings for ``name`` in the league; its results stay."""
-    with db.session() as session:
+    with db.writing() as session:
         league = get_league(session, league_name)
         entrant = get_entrant(session, name)
         member = session.get(LeagueEntrant, (league.id, entrant.id))
@@ -799,12 +790,11 @@ def withdraw(db: Database, league_name: str, name: str) -> None:
             raise UsageError(f"{name} has already withdrawn from {league_name!r}")
         member.withdrawn = True
         session.add(member)
-        session.commit()
 
 
 def reinstate(db: Database, league_name: str, name: str) -> None:
     """Undo a withdrawal: paired again from the next round."""
-    with db.session() as session:
+    with db.writing() as session:
         league = get_league(session, league_name)
         entrant = get_entrant(session, name)
         member = session.get(LeagueEntrant, (league.id, entrant.id))
@@ -812,7 +802,6 @@ def reinstate(db: Database, league_name: str, name: str) -> None:
             raise UsageError(f"{name} has not withdrawn from {league_name!r}")
         member.withdrawn = False
         session.add(member)
-        session.commit()
 
 
 __all__ = [
@@ -907,8 +896,7 @@ def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> No
     from c8league.rating_store import model_for
 
     hands = hand_reports(outcome)
-    with db.session() as session:
-        hold_write_lock(session)  # before the match is checked: one result at a time
+    with db.writing() as session:
         match = session.get(Match, seated.match_id)
         assert match is not None
         if match.status != "pending":
@@ -939,4 +927,3 @@ def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> No
             {"scores": dict(zip(seated.names, outcome.result.scores, strict=True))},
             "played in the terminal",
         )
-        session.commit()

@@ -20,6 +20,7 @@ from sqlmodel import Session, col, func, select
 
 from c8league.engine import derive_seed
 from c8league.errors import Interrupted, PluginError, UsageError
+from c8league.players import registry
 from c8league.ratings import RatingModel
 from c8league.runner.dask_executor import Runner, make_runner
 from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
@@ -37,6 +38,7 @@ COMMIT_SECONDS = 0.5
 #: The default time limit of a match of bots: far beyond any sound bot's match (the
 #: Monte Carlo bot's take about a second), it stops one stuck in a loop.
 MATCH_SECONDS = 600.0
+MAX_MATCH_SECONDS = 86_400.0
 """Finished matches are committed at least this often (each match whole)."""
 
 Progress = Callable[[int, int], None]
@@ -283,9 +285,15 @@ def run_event(
     ``runner.loop``)."""
     summary = RunSummary()
     started = time.perf_counter()
+    check_match_seconds(match_seconds)
     with db.session() as session:
-        _, ev = get_event(session, name, league)
+        lg, ev = get_event(session, name, league)
         event_id, event_name = ev.id, ev.name
+        if ev.played_by != "bots":
+            raise UsageError(
+                f"event {ev.name!r} is played by people: pair rounds and enter results"
+            )
+        _check_players(session, lg, ev)
     assert event_id is not None
     try:
         _run_rounds(
@@ -329,14 +337,11 @@ def _run_rounds(
         event_run_lock(db, event_id, event_name),
         make_runner(executor, workers, address) as runner,
     ):
+        runner.prepare()  # an unreachable cluster stops the run before anything is paired
         while True:
             ahead = 0
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
-                if ev.played_by != "bots":
-                    raise UsageError(
-                        f"event {ev.name!r} is played by people: pair rounds and enter results"
-                    )
                 assert ev.id is not None
                 pending = _pending_tasks(session, ev.id, match_seconds)
                 if pending:
@@ -363,6 +368,41 @@ def _run_rounds(
             _play(db, lg, pending, runner, summary, progress, done_before, total)
             if rounds is not None and summary.rounds_paired >= rounds:
                 break
+
+
+def check_match_seconds(match_seconds: float | None) -> None:
+    """Refuse a match time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a
+    number) with one line, before anything is written."""
+    if match_seconds is None:
+        return
+    if not 0.001 <= match_seconds <= MAX_MATCH_SECONDS:
+        raise UsageError(
+            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {match_seconds:g}"
+        )
+
+
+def _check_players(session: Session, league: League, event: Event) -> None:
+    """Every bot that may be seated (the league's active members, and whoever sits at a
+    match still to play) has its plugin installed and valid options: checked before a
+    round is paired, so that a run that cannot play writes nothing."""
+    assert league.id is not None and event.id is not None
+    entrants = {e.id: e for e in league_members(session, league.id, active_only=True)}
+    seated = session.exec(
+        select(Entrant)
+        .join(MatchSeat, col(MatchSeat.entrant_id) == col(Entrant.id))
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(Match.event_id == event.id, Match.status == "pending")
+    ).all()
+    entrants.update({e.id: e for e in seated})
+    for entrant in sorted(entrants.values(), key=lambda e: e.name):
+        if entrant.plugin is None:
+            continue
+        try:
+            info = registry.get(entrant.plugin)
+            registry.validate_options(info, json.loads(entrant.options or "{}"))
+        except PluginError as exc:
+            raise PluginError(f"entrant {entrant.name!r}: {exc}") from None
 
 
 def status_total(session: Session, event_id: int) -> int:

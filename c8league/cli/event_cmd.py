@@ -42,6 +42,7 @@ MatchSecondsOpt = Annotated[
         "--match-seconds",
         help="A bot still deciding when its match has taken this long forfeits it.",
         min=0.001,
+        max=86_400.0,
     ),
 ]
 AddressOpt = Annotated[
@@ -67,10 +68,9 @@ def pair(
     from c8league.storage.repo import get_event
 
     db = state.database()
-    with db.session() as session:
+    with db.writing() as session:
         lg, ev = get_event(session, event, league)
         round_row = events.pair_next_round(session, lg, ev)
-        session.commit()
         number = round_row.number
     out.print(f"{lg.name}/{ev.name}: round {number} paired")
     show_sheet(f"{lg.name}/{ev.name}", number, fmt, path)

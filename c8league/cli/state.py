@@ -12,6 +12,21 @@ db_option: str | None = None
 
 def database(*, create: bool = True) -> Database:
     """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``."""
+    from c8league.errors import UsageError
     from c8league.storage import open_database
+    from c8league.storage.database import is_in_memory, resolve_url
 
-    return open_database(db_option, create=create)
+    if is_in_memory(resolve_url(db_option)):
+        raise UsageError(
+            f"--db {db_option or resolve_url(None)} is a database in memory, gone when the "
+            "command ends: name a file (--db league.db) or a server"
+        )
+    db = open_database(db_option, create=create)
+    db.on_wait = _say_waiting
+    return db
+
+
+def _say_waiting(message: str) -> None:
+    from c8league.cli.output import err
+
+    err.print(f"{message}…", style="yellow", highlight=False, markup=False)

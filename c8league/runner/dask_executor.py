@@ -53,6 +53,8 @@ class Runner(Protocol):
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]: ...
 
+    def prepare(self) -> None: ...
+
     def close(self) -> None: ...
 
     def __enter__(self) -> Runner: ...
@@ -152,6 +154,10 @@ class DaskRunner(ClosingRunner):
         except (OSError, ValueError, TypeError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         return self._client
+
+    def prepare(self) -> None:
+        """Connect to the scheduler (or start the local cluster) now."""
+        self.connect()
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster

@@ -38,6 +38,10 @@ class ClosingRunner:
     ) -> None:
         self.close()
 
+    def prepare(self) -> None:
+        """Connect to whatever plays the matches, so that a run that cannot play stops
+        before it writes anything (nothing to do by default)."""
+
     def close(self) -> None:
         """Release workers and connections (nothing by default)."""
 

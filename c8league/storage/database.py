@@ -36,11 +36,20 @@ take the lock through :meth:`Database.writing`, which waits in short steps)."""
 LOCK_TRY_MS = 100
 """One attempt at the write lock in :meth:`Database.writing`."""
 WRITE_WAIT_SECONDS = 120.0
-"""How long :meth:`Database.writing` waits for the write lock by default."""
+"""How long :meth:`Database.writing` waits for the write lock by default (the
+environment variable ``C8LEAGUE_LOCK_WAIT`` sets another number of seconds)."""
+LOCK_WAIT_VAR = "C8LEAGUE_LOCK_WAIT"
 WAIT_NOTICE_SECONDS = 1.0
 """A wait for the write lock longer than this is announced through ``on_wait``."""
 
 _LOCK_STATEMENT = text("UPDATE meta SET value = value WHERE key = 'schema_version'")
+
+
+class Default:
+    """The type of :data:`DEFAULT`: an argument left to its default."""
+
+
+DEFAULT = Default()
 
 
 def resolve_url(db: str | None) -> str:
@@ -76,20 +85,21 @@ class Database:
                 raise
 
     @contextmanager
-    def writing(self, *, wait: float | None = WRITE_WAIT_SECONDS) -> Iterator[Session]:
+    def writing(self, *, wait: float | Default | None = DEFAULT) -> Iterator[Session]:
         """One write transaction: the block's changes are committed together when it
         ends, or rolled back together if it raises (whatever the signal or error).
 
         The database's write lock is taken first, so what the block reads stays true
         until it commits. While another process holds the lock this waits, in short
         steps that Ctrl-C can cut, saying so once through :attr:`on_wait` after
-        :data:`WAIT_NOTICE_SECONDS`; after ``wait`` seconds (None: no limit) it raises
-        :class:`BusyError`. Ctrl-C during the block itself is held back until the
-        transaction has ended (see ``c8league.interrupts``). Keep the block short:
-        other writers wait for it.
+        :data:`WAIT_NOTICE_SECONDS`; after ``wait`` seconds (None: no limit; by default
+        :func:`lock_wait_seconds`) it raises :class:`BusyError`. Ctrl-C during the
+        block itself is held back until the transaction has ended (see
+        ``c8league.interrupts``). Keep the block short: other writers wait for it.
         """
+        limit = lock_wait_seconds() if isinstance(wait, Default) else wait
         with self.session() as session:
-            self._take_write_lock(session, wait)
+            self._take_write_lock(session, limit)
             with deferred_interrupts():
                 yield session
                 session.commit()
@@ -272,6 +282,31 @@ def _schema_version(conn: Any, url: str) -> int | None:
 
 def _is_empty(conn: Any, table: str) -> bool:
     return conn.execute(SQLModel.metadata.tables[table].select().limit(1)).first() is None
+
+
+def lock_wait_seconds() -> float:
+    """How long a write waits for another process's write lock: ``$C8LEAGUE_LOCK_WAIT``
+    seconds, or :data:`WRITE_WAIT_SECONDS`."""
+    value = os.environ.get(LOCK_WAIT_VAR, "").strip()
+    if not value:
+        return WRITE_WAIT_SECONDS
+    try:
+        seconds = float(value)
+    except ValueError:
+        seconds = -1.0
+    if not 0 <= seconds <= 86_400:
+        raise StorageError(
+            f"${LOCK_WAIT_VAR} must be a number of seconds from 0 to 86400, not {value!r}"
+        )
+    return seconds
+
+
+def is_in_memory(url: str) -> bool:
+    """Whether ``url`` is a SQLite database in memory (gone when the process ends)."""
+    if not url.startswith("sqlite"):
+        return False
+    database = url.split("://", 1)[1].removeprefix("/").split("?", 1)[0]
+    return database in ("", ":memory:") or "mode=memory" in url
 
 
 def database_error(url: str, exc: DBAPIError) -> C8LeagueError:

@@ -153,7 +153,7 @@ def import_league(
     )
     sizes = json.dumps(sorted({league_file.table_size}, reverse=True))
     summary = ImportSummary(league_file.name)
-    with db.session() as session:
+    with db.writing() as session:
         league = session.exec(select(League).where(League.name == league_file.name)).first()
         if league is None:
             league = League(
@@ -206,7 +206,6 @@ def import_league(
                 session.add(LeagueEntrant(league_id=league.id, entrant_id=entrant.id))
         for spec_event in league_file.events:
             _import_event(session, league, league_file, spec_event, summary)
-        session.commit()
     return summary
 
 
@@ -365,7 +364,7 @@ def add_player(
         message = first["msg"].removeprefix("Value error, ")
         raise UsageError(f"{name}: {field}{printable(message)}") from None
     summary = ImportSummary(league or "")
-    with db.session() as session:
+    with db.writing() as session:
         existing = session.exec(select(Entrant).where(Entrant.name == spec.name)).first()
         if existing is not None and league is None:
             raise StorageError(f"a player named {spec.name!r} already exists")
@@ -375,7 +374,6 @@ def add_player(
             assert lg.id is not None and entrant.id is not None
             if session.get(LeagueEntrant, (lg.id, entrant.id)) is None:
                 session.add(LeagueEntrant(league_id=lg.id, entrant_id=entrant.id))
-        session.commit()
         return entrant
 
 
@@ -417,7 +415,7 @@ def edit_bot_options(
     paired, too) use the new options from the next run or resume, while its stored
     results stay and keep counting for its rating. This mends an event stopped by a
     bot's bad options; to rate a changed bot apart, register it under a new name."""
-    with db.session() as session:
+    with db.writing() as session:
         entrant = get_entrant(session, name)
         if entrant.plugin is None:
             raise UsageError(f"{entrant.name} is a person: only a bot has options")
@@ -440,13 +438,12 @@ def edit_bot_options(
         if options_json(after) != entrant.options:
             entrant.options = options_json(after)
             session.add(entrant)
-            session.commit()
         return change
 
 
 def remove_player(db: Database, name: str) -> str:
     """Delete a player without results; retire (never delete) one with results."""
-    with db.session() as session:
+    with db.writing() as session:
         entrant = get_entrant(session, name)
         played = session.exec(
             select(func.count()).select_from(MatchSeat).where(MatchSeat.entrant_id == entrant.id)
@@ -454,14 +451,12 @@ def remove_player(db: Database, name: str) -> str:
         if played:
             entrant.retired = True
             session.add(entrant)
-            session.commit()
             return "retired"
         for member in session.exec(
             select(LeagueEntrant).where(LeagueEntrant.entrant_id == entrant.id)
         ).all():
             session.delete(member)
         session.delete(entrant)
-        session.commit()
         return "deleted"
 
 

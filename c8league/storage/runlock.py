@@ -50,6 +50,8 @@ def _sqlite_file(url: str) -> Path | None:
     database = make_url(url).database
     if not database or database == ":memory:" or "mode=memory" in url:
         return None
+    if database.startswith("file:"):  # a URI filename (``?uri=true``)
+        database = database.removeprefix("file:").split("?", 1)[0]
     return Path(database)
 
 
