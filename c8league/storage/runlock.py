@@ -7,15 +7,14 @@ Runs of different events, of one league or not, go on side by side: their result
 take sequence numbers in the order they are written (see ``storage.results``).
 
 The lock belongs to the process and goes when it ends, however it ends (``kill -9``
-included): on SQLite a POSIX record lock on one byte, the event's id, of
-``<database file>.lock``; on PostgreSQL a session advisory lock on a connection of
-its own. An in-memory SQLite database has no other process to fear and takes no lock.
+included): on SQLite an operating-system lock (``flock`` on POSIX, ``LockFileEx`` on
+Windows, through the filelock package) on the event's file in ``<database>.locks/``;
+on PostgreSQL a session advisory lock on a connection of its own. An in-memory SQLite
+database has no other process to fear and takes no lock.
 """
 
 from __future__ import annotations
 
-import os
-import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -33,7 +32,7 @@ PG_LOCK_CLASS = 0x6338
 @contextmanager
 def event_run_lock(db: Database, event_id: int, event: str) -> Iterator[None]:
     """Hold ``event``'s run lock for the ``with`` block; raise :class:`BusyError` if
-    another process holds it."""
+    another process (or another run in this one) holds it."""
     if not db.is_sqlite:
         with _advisory_lock(db, event_id, event):
             yield
@@ -62,46 +61,23 @@ def _busy(event: str, where: str) -> BusyError:
     )
 
 
-#: The lock files this process holds locks in: POSIX record locks belong to the
-#: process, and closing any descriptor of the file drops them all, so each file is
-#: opened once, kept open while any of its locks is held, and the events held are
-#: counted here (which also keeps a second thread of this process out).
-_held: dict[Path, tuple[int, set[int]]] = {}
-_held_guard = threading.Lock()
-
-
 @contextmanager
 def _file_lock(database: Path, event_id: int, event: str) -> Iterator[None]:
+    import filelock
+
+    folder = database.with_name(database.name + ".locks")
+    folder.mkdir(exist_ok=True)
+    # A lock object of its own each time (no thread-local reuse), so a second run of the
+    # same event in this process is refused like one in another process.
+    lock = filelock.FileLock(folder / f"event-{event_id}.lock", thread_local=False)
     try:
-        import fcntl
-    except ImportError:  # no POSIX record locks on this platform: nothing to hold
-        yield
-        return
-    path = database.with_name(database.name + ".lock").resolve()
-    with _held_guard:
-        fd, events = _held.get(path) or (os.open(path, os.O_RDWR | os.O_CREAT, 0o644), set())
-        try:
-            if event_id in events:
-                raise _busy(event, str(database))
-            try:
-                fcntl.lockf(fd, fcntl.LOCK_EX | fcntl.LOCK_NB, 1, event_id)
-            except OSError:
-                raise _busy(event, str(database)) from None
-        except BusyError:
-            if not events:
-                os.close(fd)
-            raise
-        events.add(event_id)
-        _held[path] = (fd, events)
+        lock.acquire(timeout=0)
+    except filelock.Timeout:
+        raise _busy(event, str(database)) from None
     try:
         yield
     finally:
-        with _held_guard:
-            fcntl.lockf(fd, fcntl.LOCK_UN, 1, event_id)
-            events.discard(event_id)
-            if not events:
-                del _held[path]
-                os.close(fd)
+        lock.release()
 
 
 @contextmanager
