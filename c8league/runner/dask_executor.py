@@ -31,7 +31,7 @@ from typing import Any, Protocol
 
 from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.pool import ClosingRunner, MatchRunner, default_workers
+from c8league.runner.pool import ClosingRunner, MatchRunner, check_workers, default_workers
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 
 EXECUTORS = ("processes", "dask")
@@ -70,10 +70,13 @@ def make_runner(
 ) -> Runner:
     """The runner for ``executor``: ``processes`` (a process pool of ``workers``, all
     cores by default) or ``dask`` (the Dask scheduler at ``address``, or a local
-    cluster of ``workers`` processes when no address is given)."""
+    cluster of ``workers`` processes when no address is given). ``workers`` far above
+    this machine's cores is refused (see ``runner.pool.check_workers``); a batch never
+    starts more workers than it has matches."""
     if executor == "processes":
         if address is not None:
             raise UsageError("a scheduler address needs the dask executor (--executor dask)")
+        check_workers(workers)
         return MatchRunner(workers)
     if executor == "dask":
         if address is not None and workers is not None:
@@ -81,6 +84,7 @@ def make_runner(
                 "--workers sets the size of a local Dask cluster; with --address, "
                 "the cluster's own workers play"
             )
+        check_workers(workers)
         return DaskRunner(address, workers)
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")
 
