@@ -7,7 +7,10 @@ process that runs the event writes every result. A bounded window of matches is 
 flight at a time, sent in batches when matches are fast. A match whose worker dies is
 played again on another worker (Dask reschedules it; after repeated deaths it is
 submitted afresh), and each match's report is taken once, so nothing is lost or
-counted twice.
+counted twice. On each worker the matches are played in a process of their own,
+watched as the process pool watches its workers (``runner.pool``): a player that ends
+its process or hangs forfeits there with the same result as on the process pool, and
+the Dask worker never notices.
 
 Workers need c8league and every player plugin of the event installed; before playing,
 the runner asks each connected worker, and a missing or different plugin is an error
@@ -20,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import threading
 import time
 import uuid
 from collections import deque
@@ -33,6 +37,7 @@ from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.pool import ClosingRunner, MatchRunner, check_workers, default_workers
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.worker import exec_worker
 
 EXECUTORS = ("processes", "dask")
 RETRIES = 3
@@ -132,13 +137,15 @@ class DaskRunner(ClosingRunner):
             return f"the Dask scheduler at {self.address}"
         return "the local Dask cluster"
 
-    def connect(self) -> Any:
-        """The client, connecting (or starting the local cluster) on first use."""
+    def connect(self, matches: int | None = None) -> Any:
+        """The client, connecting (or starting the local cluster, of no more workers than
+        ``matches``) on first use."""
         if self._client is not None:
             return self._client
         dask = _distributed()
         if self.address is None:
             count = default_workers() if self.workers is None else max(1, self.workers)
+            count = count if matches is None else max(1, min(count, matches))
             self._cluster = dask.LocalCluster(
                 n_workers=count,
                 threads_per_worker=1,
@@ -169,7 +176,7 @@ class DaskRunner(ClosingRunner):
         """Play ``tasks`` on the cluster and yield their reports in the order of ``tasks``."""
         if not tasks:
             return
-        client = self.connect()
+        client = self.connect(len(tasks))
         self._check_workers(client, tasks)
         threads = self._wait_for_workers(client)
         window = self.window or max(4 * threads, 8)
@@ -331,7 +338,9 @@ def _local_versions(names: Sequence[str]) -> dict[str, str]:
 
 
 def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]:
-    reports = [play(task) for task in tasks]
+    # In a watched process; a custom play (simulated matches in benchmarks) is trusted.
+    watched = play is play_task
+    reports = list(_sandbox().run(tasks)) if watched else [play(task) for task in tasks]
     if all(report.error is None for report in reports):
         return reports
     worker = _distributed().get_worker().address
@@ -339,6 +348,18 @@ def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]
         r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
         for r in reports
     ]
+
+
+_here = threading.local()
+
+
+def _sandbox() -> MatchRunner:
+    """The runner of this Dask worker thread: one worker process, a fresh interpreter (a
+    fork of a Dask worker, with its threads, could inherit a lock held for good)."""
+    runner: MatchRunner | None = getattr(_here, "runner", None)
+    if runner is None:
+        runner = _here.runner = MatchRunner(1, spawn=exec_worker)
+    return runner
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

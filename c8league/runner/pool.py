@@ -44,12 +44,12 @@ from c8league.runner.tasks import (
 )
 from c8league.runner.worker import (
     CLOSE_SECONDS,
-    STRAY_SECONDS,
+    POLL_SECONDS,
     Snapshot,
     Worker,
     can_fork,
     fork_worker,
-    grace,
+    overrun,
     play_match_job,
 )
 
@@ -58,8 +58,6 @@ MAX_WORKERS_PER_CORE = 4
 cores and the memory (each holds a Python interpreter)."""
 PREFETCH = 2
 """Tasks queued on each worker, so that it starts the next as soon as one ends."""
-POLL_SECONDS = 0.05
-"""How often the workers' progress is looked at while one may be about to overrun."""
 
 
 def default_workers() -> int:
@@ -159,12 +157,17 @@ class _Run:
 class MatchRunner(ClosingRunner):
     """Plays batches of match tasks on ``workers`` processes (default: one per core).
 
-    Where processes cannot be forked (not POSIX), tasks are played in this process,
-    without the protection of the module docstring."""
+    ``spawn`` starts a worker (default: a fork of this process, see
+    :func:`~c8league.runner.worker.fork_worker`). Where processes cannot be forked (not
+    POSIX) and no ``spawn`` is given, tasks are played in this process, without the
+    protection of the module docstring."""
 
-    def __init__(self, workers: int | None = None) -> None:
+    def __init__(
+        self, workers: int | None = None, *, spawn: Callable[[], Worker] | None = None
+    ) -> None:
         self.workers = default_workers() if workers is None else max(1, workers)
-        self.isolated = can_fork()
+        self.isolated = spawn is not None or can_fork()
+        self._spawn = spawn or _fork_matches
         self._pool: list[Worker] = []
         self._jobs: dict[Worker, deque[_Job]] = {}
         """The jobs sent to each pool worker, oldest first, until each is done."""
@@ -208,7 +211,7 @@ class MatchRunner(ClosingRunner):
 
     def _dispatch(self, run: _Run) -> None:
         while len(self._pool) < run.size and run.waiting():
-            worker = fork_worker(play_match_job)
+            worker = self._spawn()
             self._pool.append(worker)
             self._jobs[worker] = deque()
         for worker in self._pool:
@@ -223,7 +226,7 @@ class MatchRunner(ClosingRunner):
 
     def _alone(self, job: _Job) -> None:
         """Play ``job`` in a process of its own."""
-        worker = fork_worker(play_match_job)
+        worker = self._spawn()
         self._single[worker] = job
         worker.send((job.key, job.task, job.stop, job.run.play))
         worker.send(None)
@@ -391,25 +394,14 @@ class MatchRunner(ClosingRunner):
         """The job ``worker`` is running, if it is overdue (to be killed), else None; and
         when to look again (None: nothing to watch)."""
         job = self._current(worker)
-        if job is None:
-            queued = [*self._single] if worker in self._single else self._jobs.get(worker)
+        if job is None:  # idle, or about to start a job sent
+            queued = worker in self._single or self._jobs.get(worker)
             return None, (now + POLL_SECONDS if queued else None)
         if job.reported is not None:
-            end = job.reported + CLOSE_SECONDS
-            return (job if now > end else None), end
-        limit = job.task.match_seconds
-        if limit is None:
-            return None, None
-        slot = worker.slot
-        g = grace(limit)
-        end = slot.since + limit + g
-        if now <= end:
-            return None, end
-        if slot.turn >= 0:  # still inside a player's call: it ignores the limit
-            return job, None
-        # Between two calls: most likely sending its report; give it longer.
-        stray = slot.since + limit + STRAY_SECONDS * g
-        return (job if now > stray else None), min(stray, now + POLL_SECONDS)
+            closed = job.reported + CLOSE_SECONDS
+            return (job if now > closed else None), closed
+        late, end = overrun(worker.slot, job.task.match_seconds, now)
+        return (job if late else None), end
 
     def _deadline(self) -> float | None:
         now = time.monotonic()
@@ -435,6 +427,10 @@ class MatchRunner(ClosingRunner):
                 worker.kill()
                 self._pool.remove(worker)
                 del self._jobs[worker]
+
+
+def _fork_matches() -> Worker:
+    return fork_worker(play_match_job)
 
 
 def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:

@@ -37,7 +37,7 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing import Pipe
-from multiprocessing.connection import Connection
+from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from c8league.runner.loop import HOOKS, Stop
@@ -51,6 +51,8 @@ CLOSE_SECONDS = 30.0
 STRAY_SECONDS = 4
 """A worker past its limit, but between two player calls, is given this many grace
 periods before it is killed (it is usually just sending its report)."""
+POLL_SECONDS = 0.05
+"""How often a worker's progress is looked at while it may be about to overrun."""
 
 _PR_SET_PDEATHSIG = 1
 
@@ -341,6 +343,81 @@ def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
             message = ("failed", key, traceback.format_exc())
         slot.phase = IDLE
         send(message)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How one job sent to a worker ended (see :func:`supervise`)."""
+
+    kind: str
+    """``done`` (``value`` is what it sent), ``failed`` (``value`` is the traceback),
+    ``died`` or ``hung`` (the worker was killed; ``snapshot`` says where it was)."""
+    value: Any = None
+    snapshot: Snapshot | None = None
+    how: str = ""
+    """For ``died``: how the worker ended, in words."""
+
+
+def overrun(slot: Slot, limit: float | None, now: float) -> tuple[bool, float | None]:
+    """For a worker that has started a job limited to ``limit`` seconds: whether it has
+    overrun (to be killed), and when to look again (None: no need).
+
+    It has overrun when it is still inside a player's call a grace period past the
+    limit (the player ignores the match timer), or when it is between calls
+    :data:`STRAY_SECONDS` grace periods past it (it is usually sending its report)."""
+    if limit is None:
+        return False, None
+    g = grace(limit)
+    end = slot.since + limit + g
+    if now <= end:
+        return False, end
+    if slot.turn >= 0:
+        return True, None
+    stray = slot.since + limit + STRAY_SECONDS * g
+    return now > stray, min(stray, now + POLL_SECONDS)
+
+
+def supervise(worker: Worker, key: int, limit: float | None) -> Result:
+    """Wait for the job ``key`` sent to ``worker``: its first ``report`` or its ``done``
+    (then the end of its closing, up to :data:`CLOSE_SECONDS`), its death, or its
+    overrun of ``limit`` seconds (see :func:`overrun`), when the worker is killed."""
+    value: Any = None
+    reported: float | None = None
+    while True:
+        now = time.monotonic()
+        slot = worker.slot
+        end: float | None
+        if reported is not None:
+            late, end = now > reported + CLOSE_SECONDS, reported + CLOSE_SECONDS
+        elif slot.job == key and slot.phase != IDLE:
+            late, end = overrun(slot, limit, now)
+        else:
+            late, end = False, now + POLL_SECONDS  # not started yet
+        if late:
+            snapshot = worker.snapshot()
+            worker.kill()
+            if reported is not None:
+                return Result("done", value)
+            return Result("hung", snapshot=snapshot)
+        if not wait([worker.conn], None if end is None else max(0.0, end - now)):
+            continue
+        messages, dead = worker.receive()
+        for kind, got, message in messages:
+            if got != key:
+                continue
+            if kind == "report":
+                value, reported = message, time.monotonic()
+            elif kind == "done":
+                return Result("done", message if reported is None else value)
+            elif kind == "failed":
+                return Result("failed", message)
+        if dead:
+            snapshot = worker.snapshot()
+            if not worker.reap(5.0):
+                worker.kill()
+            if reported is not None:
+                return Result("done", value)
+            return Result("died", snapshot=snapshot, how=worker.how())
 
 
 # -- playing matches --------------------------------------------------------------------------
