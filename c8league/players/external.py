@@ -685,6 +685,9 @@ class _Reaper:
                 return current
             if current is not None:
                 current.drop()
+            while _INHERITED:  # a parent's reaper: let it see its parent's end alone
+                with contextlib.suppress(OSError):
+                    os.close(_INHERITED.pop())
             try:
                 cls._current = _Reaper()
             except OSError:
@@ -707,16 +710,19 @@ class _Reaper:
 
     @classmethod
     def _after_fork(cls) -> None:
-        """In a forked child: the reaper is the parent's; let it go (its pipe closed)."""
+        """In a forked child: the reaper is the parent's. Its pipe is closed when this
+        process starts a reaper of its own, not now: this may be a bot's process about
+        to register with it (``subprocess`` runs these hooks before ``preexec_fn``)."""
         current, cls._current = cls._current, None
         cls._lock = threading.Lock()
         if current is not None:
-            current.drop()
+            _INHERITED.append(current.fd)
             if current.proc is not None:
                 current.proc.returncode = 0  # not this process's child
                 current.proc = None
 
 
+_INHERITED: list[int] = []
 os.register_at_fork(after_in_child=_Reaper._after_fork)
 
 _REAPER = """

@@ -240,7 +240,8 @@ def check_player(
                     report.faults.append(Fault("time", preset, None, None, detail))
                 reports.append(report)
     finally:
-        kept = _tidy(logs)
+        named = " ".join(f.detail for r in reports for f in r.faults)
+        kept = _tidy(logs, named)
     return ConformanceReport(name, games, tuple(reports), time_limit, kept)
 
 
@@ -251,13 +252,14 @@ def _parameters(factory: Callable[..., Player]) -> set[str]:
         return set()
 
 
-def _tidy(folder: str | None) -> str | None:
-    """Remove the empty logs of a check's folder, and the folder if nothing is left."""
+def _tidy(folder: str | None, named: str) -> str | None:
+    """Remove the empty logs of a check's folder but those ``named`` in its faults, and
+    the folder if nothing is left."""
     if folder is None:
         return None
     with contextlib.suppress(OSError):
         for entry in os.scandir(folder):
-            if entry.is_file() and entry.stat().st_size == 0:
+            if entry.is_file() and entry.stat().st_size == 0 and entry.path not in named:
                 os.unlink(entry.path)
         if not any(os.scandir(folder)):
             shutil.rmtree(folder, ignore_errors=True)
