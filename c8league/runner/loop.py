@@ -114,7 +114,10 @@ class _Turns:
         self.target = threading.get_ident()
 
     def call(self, seat: int, hook: int, move: int, fn: Callable[..., Any], *args: Any) -> Any:
-        self.calls = calls = self.calls + 1
+        if fn is _never:  # the loop counted this call itself (see _play)
+            calls = self.calls
+        else:
+            self.calls = calls = self.calls + 1
         watch = self.watch
         if watch is not None:
             watch.calls, watch.move, watch.hook, watch.turn = calls, move, hook, seat
@@ -226,7 +229,8 @@ class _Deadline:
                 _set_async_exception(self.turns.target, None)  # drop one not yet raised
 
 
-_WRAPPER_CODES = (_Turns.call.__code__, _Turns._leave.__code__)
+def _never(*args: object) -> None:
+    raise AssertionError("not to be called")
 
 
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
@@ -326,7 +330,9 @@ def _play(
     """Play the match until it ends or a seat forfeits; return the forfeit if any."""
     forfeit: Forfeit | None = None
     seat = 0
-    call = turns.call
+    watch = turns.watch
+    stop = 0 if turns.stop is None else turns.stop.call
+    choosers = [p.choose for p in players]
     try:
         _tell(players, turns, decisions, START_MATCH, _start_match_args(len(players), seed))
         _tell(players, turns, decisions, START_HAND, lambda s: (match.hand.observation(s),))
@@ -336,7 +342,24 @@ def _play(
             legal = hand.legal_moves()
             decisions[seat] += 1
             observation = hand.observation(seat)
-            move = call(seat, CHOOSE, decisions[seat], players[seat].choose, observation, legal)
+            # turns.call(seat, CHOOSE, ...) written out: this is the loop's hot path.
+            turns.calls = calls = turns.calls + 1
+            if watch is not None:
+                watch.calls, watch.move, watch.hook, watch.turn = calls, decisions[seat], 2, seat
+            if calls == stop or turns.fired:
+                turns.call(seat, CHOOSE, decisions[seat], _never)  # raises
+            try:
+                turns.seat = seat
+                move = choosers[seat](observation, legal)
+            finally:
+                if turns.lock is None:
+                    turns.seat = -1
+                    if watch is not None:
+                        watch.turn = -1 - seat
+                else:
+                    turns._leave(seat)
+            if turns.fired:  # it swallowed the interruption and returned
+                raise _MatchTimeout
             if move not in legal:
                 raise PlayerFault("illegal", f"{move!s} is not a legal move")
             ended = match.apply(move)
@@ -367,6 +390,10 @@ def _play(
             raise
         forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
     return forfeit
+
+
+_WRAPPER_CODES = (_Turns.call.__code__, _Turns._leave.__code__, _play.__code__)
+"""The frames that enter and leave a player's call (see :meth:`_Deadline._on_alarm`)."""
 
 
 def _start_match_args(players: int, seed: int) -> Callable[[int], tuple[object, ...]]:
