@@ -330,14 +330,20 @@ class _Games:
     def __call__(self, index: int, opponents: tuple[str, ...], seat: int, seed: int) -> _Played:
         if not can_fork():
             return self._play((0, index, opponents, seat, seed), None, None)
-        if self.worker is None:
-            self.worker = fork_worker(self._play)
-        key = next(self.keys)
-        self.worker.send((key, index, opponents, seat, seed))
-        result = supervise(self.worker, key, self.match_seconds)
+        for _ in range(2):  # again in a fresh process if this one was gone before the game
+            if self.worker is None:
+                self.worker = fork_worker(self._play)
+            key = next(self.keys)
+            self.worker.send((key, index, opponents, seat, seed))
+            result = supervise(self.worker, key, self.match_seconds)
+            if result.snapshot is None or result.snapshot.job == key:
+                break
+            self.worker.kill()
+            self.worker = None
         if result.kind == "done":
             played: _Played = result.value
             return played
+        assert self.worker is not None
         self.worker.kill()
         self.worker = None
         if result.kind == "failed":

@@ -236,6 +236,8 @@ class MatchRunner(ClosingRunner):
     def _step(self, run: _Run) -> None:
         """Wait for messages, deaths or the next deadline, and handle them."""
         workers = {w.conn: w for w in [*self._pool, *self._single]}
+        if not workers:  # cannot happen: every task waiting is held by a worker
+            raise RuntimeError("no worker process is playing the matches still waiting")
         deadline = self._deadline()
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
         for conn in wait(list(workers), timeout):
