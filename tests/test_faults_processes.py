@@ -270,6 +270,18 @@ def test_a_batch_starts_no_more_workers_than_matches() -> None:
     assert set(_worker_children()) <= before  # closed with the runner
 
 
+def test_a_local_dask_cluster_starts_no_more_workers_than_matches() -> None:
+    pytest.importorskip("distributed")
+    from c8league.runner.dask_executor import DaskRunner
+
+    rules = Rules.from_options("pagat").to_json()
+    task = MatchTask(1, rules, (SeatSpec("greedy"), SeatSpec("random")), seed=1)
+    with DaskRunner(None, 2) as runner:
+        (report,) = runner.run([task])
+        assert report.error is None
+        assert len(runner.connect().nthreads()) == 1
+
+
 # -- item 5: Python bots that take their process down or hang ---------------------------------
 
 
