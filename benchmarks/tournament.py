@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import multiprocessing
 import tempfile
 import time
 from collections.abc import Callable, Sequence
@@ -61,18 +62,18 @@ SLOW_BOT_SECONDS = 2.0
 """A slow bot's match length when the Monte Carlo plugin is not installed to measure one."""
 SCALES = (2, 16, 64, 256, 1024)
 
-play_seconds = 0.0
+play_seconds = multiprocessing.RawValue("d", 0.0)
+"""Play time summed over matches, in memory shared with the worker processes (forks)."""
 
 
 def use_play(play: Callable[[MatchTask], MatchReport]) -> None:
-    """Make the process pool (and its in-process path) run ``play`` for each task."""
+    """Make the process pool's workers run ``play`` for each task."""
     vars(pool)["play_task"] = play
 
 
 def _timed(task: MatchTask) -> MatchReport:
-    global play_seconds
     report = _original(task)
-    play_seconds += report.seconds
+    play_seconds.value += report.seconds
     return report
 
 
@@ -86,8 +87,7 @@ def run_once(
 ) -> tuple[int, float, float]:
     """(matches, wall seconds, summed play seconds) for one fresh run; with ``address``,
     on that Dask scheduler."""
-    global play_seconds
-    play_seconds = 0.0
+    play_seconds.value = 0.0
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(str(Path(tmp) / "bench.db"))
         league = (
@@ -104,7 +104,7 @@ def run_once(
             summary = events.run_event(db, name, executor="dask", address=address)
         wall = time.perf_counter() - start
         db.close()
-    return summary.played, wall, play_seconds
+    return summary.played, wall, play_seconds.value
 
 
 def measure(

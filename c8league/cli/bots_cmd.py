@@ -194,6 +194,8 @@ def _print_report(report: ConformanceReport) -> None:
             Text(_ms(preset.max_seconds), style="red" if slow else ""),
         )
     out.print(table)
+    if report.log_dir is not None:
+        out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
     faults = report.faults
     if not faults:
         out.print(Text(f"{report.player}: all checks passed.", style="bold green"))

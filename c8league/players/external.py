@@ -9,8 +9,14 @@ answer (``hand_start``, ``hand_end``, ``match_end``), then ``quit``.
 A bot that answers too slowly, dies, runs out of memory or breaks the protocol
 raises :class:`~c8league.errors.PlayerFault`, so the match loop records a forfeit
 with the reason. The bot's standard error goes to a log file (``stderr_path``),
-named in every fault's detail. POSIX only: it uses ``select`` on pipes, process
-groups and resource limits.
+named in every fault's detail, capped at :data:`LOG_HEAD` + :data:`LOG_TAIL` bytes a
+match. POSIX only: it uses ``select`` on pipes, process groups and resource limits.
+
+The bot runs in a process group of its own, killed whole when the bot is closed. So
+that it is killed whatever happens to the process that started it (``kill -9``
+included), each such process has a reaper: a tiny process in a session of its own
+that every bot registers with before it runs, and that kills the registered groups
+when its parent's end of their pipe closes, which happens however the parent ends.
 """
 
 from __future__ import annotations
@@ -27,6 +33,7 @@ import signal
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -41,6 +48,11 @@ PROTOCOL_VERSION = 1
 
 MAX_LINE = 1 << 20
 """The longest line (bytes) accepted from a bot."""
+
+LOG_HEAD = 512 * 1024
+LOG_TAIL = 512 * 1024
+"""A match's log of the bot's standard error keeps its first :data:`LOG_HEAD` and its
+last :data:`LOG_TAIL` bytes, with a line saying how many were dropped in between."""
 
 _MEMORY_MARKERS = re.compile(
     rb"MemoryError|out of memory|cannot allocate memory|bad_alloc|OutOfMemoryError"
@@ -106,7 +118,8 @@ class ExternalPlayer(BasePlayer):
         self._in: IO[bytes] | None = None
         self._out: IO[bytes] | None = None
         self._pidfd = -1
-        self._stderr: IO[bytes] | None = None
+        self._log: _Log | None = None
+        self._errors = -1
         self._buffer = bytearray()
         self._fault: PlayerFault | None = None
         self._greeted = False
@@ -210,32 +223,40 @@ class ExternalPlayer(BasePlayer):
         self._encoder = _ObservationEncoder()
         self.returncode = None
         self._max_rss_kb = 0
-        self._stderr = self._open_log(seat)
+        self._log = self._open_log(seat)
         env = None if self.env is None else {**os.environ, **self.env}
+        reaper = _Reaper.here()
+        errors, errors_in = os.pipe()
         try:
             proc = subprocess.Popen(
                 self.command,
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
-                stderr=self._stderr,
+                stderr=errors_in,
                 cwd=self.cwd,
                 env=env,
                 bufsize=0,
                 start_new_session=True,
-                preexec_fn=_limits(self.memory_mb),
+                preexec_fn=_prepare(self.memory_mb, -1 if reaper is None else reaper.fd),
             )
         except (OSError, subprocess.SubprocessError) as exc:
+            os.close(errors)
             self._close_log()
             self._fault = PlayerFault("crash", f"cannot start {shlex.join(self.command)}: {exc}")
             raise self._fault from None
+        finally:
+            os.close(errors_in)
         assert proc.stdin is not None and proc.stdout is not None
         self._proc = proc
         self.pid = proc.pid
         self._started_at = time.monotonic()
         self._in, self._out = proc.stdin, proc.stdout
         os.set_blocking(proc.stdin.fileno(), False)
+        os.set_blocking(errors, False)
+        self._errors = errors
         self._selector = selectors.DefaultSelector()
         self._selector.register(proc.stdout.fileno(), selectors.EVENT_READ)
+        self._selector.register(errors, selectors.EVENT_READ)
         if hasattr(os, "pidfd_open"):
             with contextlib.suppress(OSError):
                 self._pidfd = os.pidfd_open(proc.pid)
@@ -297,12 +318,17 @@ class ExternalPlayer(BasePlayer):
                     self._reap(grace)
             with contextlib.suppress(OSError):  # the bot and anything it started
                 os.killpg(proc.pid, signal.SIGKILL)
+            _Reaper.forget(proc.pid)
             if proc.returncode is None:
                 self._reap(5.0)
         finally:
             if self._selector is not None:
                 self._selector.close()
                 self._selector = None
+            self._read_errors()
+            if self._errors >= 0:
+                os.close(self._errors)
+                self._errors = -1
             self._close_input()
             if self._pidfd >= 0:
                 with contextlib.suppress(OSError):
@@ -336,9 +362,12 @@ class ExternalPlayer(BasePlayer):
             remaining = end - time.monotonic()
             if remaining <= 0:
                 return False
+            self._read_errors()  # a bot blocked writing to a full pipe would never exit
             if self._pidfd >= 0:  # readable when the process exits
                 poll = select.poll()
                 poll.register(self._pidfd, select.POLLIN)
+                if self._errors >= 0:
+                    poll.register(self._errors, select.POLLIN)
                 poll.poll(remaining * 1000)
             else:
                 time.sleep(min(delay, remaining))
@@ -367,7 +396,10 @@ class ExternalPlayer(BasePlayer):
                     self._fail("timeout", f"the bot did not read {what} in time")
                 with selectors.DefaultSelector() as sel:
                     sel.register(fd, selectors.EVENT_WRITE)
+                    if self._errors >= 0:  # it may be blocked writing to standard error
+                        sel.register(self._errors, selectors.EVENT_READ)
                     sel.select(remaining)
+                self._read_errors()
 
     def _write_now(self, data: bytes) -> None:
         """Best effort, never waiting: a bot that does not read misses the message."""
@@ -415,7 +447,10 @@ class ExternalPlayer(BasePlayer):
                 elif not self._answered:
                     hint = " (does the bot flush its output after each line?)"
                 self._fail("timeout", late + hint)
-            if self._selector.select(remaining):
+            for key, _ in self._selector.select(remaining):
+                if key.fd == self._errors:
+                    self._read_errors()
+                    continue
                 chunk = self._read_chunk()
                 if not chunk:
                     self._ended(when)
@@ -431,7 +466,10 @@ class ExternalPlayer(BasePlayer):
     def _check_quiet(self) -> None:
         """A bot writes only to answer a request; anything else is a protocol fault."""
         assert self._selector is not None
-        if self._selector.select(0):
+        for key, _ in self._selector.select(0):
+            if key.fd == self._errors:
+                self._read_errors()
+                continue
             chunk = self._read_chunk()
             if not chunk:
                 self._ended("between moves")
@@ -496,6 +534,7 @@ class ExternalPlayer(BasePlayer):
                 how = f"was killed by signal {-code}"
         else:
             how = f"exited with code {code}"
+        self._read_errors()
         tail = self._stderr_tail()
         marker = _MEMORY_MARKERS.search(tail)
         near_limit = self.memory_mb > 0 and self._max_rss_kb >= 0.9 * self.memory_mb * 1024
@@ -508,7 +547,7 @@ class ExternalPlayer(BasePlayer):
 
     # -- the log of standard error -------------------------------------------------------
 
-    def _open_log(self, seat: int) -> IO[bytes]:
+    def _open_log(self, seat: int) -> _Log:
         if self.stderr_path is None or not os.path.exists(self.stderr_path):
             slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", self.name).strip("-") or "bot"
             directory = self.log_dir if self.log_dir is not None else tempfile.gettempdir()
@@ -518,12 +557,32 @@ class ExternalPlayer(BasePlayer):
             )
             os.close(fd)
             self.stderr_path = path
-        return open(self.stderr_path, "ab")
+        return _Log(self.stderr_path)
+
+    def _read_errors(self) -> None:
+        """Copy what the bot has written to its standard error so far into the log."""
+        if self._errors < 0 or self._log is None:
+            return
+        while True:
+            try:
+                chunk = os.read(self._errors, 65536)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:  # the bot (and everything it started) closed it
+                if self._selector is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._selector.unregister(self._errors)
+                os.close(self._errors)
+                self._errors = -1
+                return
+            self._log.write(chunk)
 
     def _close_log(self) -> None:
-        if self._stderr is not None:
-            self._stderr.close()
-            self._stderr = None
+        if self._log is not None:
+            self._log.close()
+            self._log = None
         path = self.stderr_path
         if self.log_dir is None and path is not None and self._fault is None:
             with contextlib.suppress(OSError):
@@ -534,14 +593,172 @@ class ExternalPlayer(BasePlayer):
         return f" (stderr log: {self.stderr_path})" if self.stderr_path else ""
 
     def _stderr_tail(self, size: int = 8192) -> bytes:
-        if self.stderr_path is None:
-            return b""
+        return b"" if self._log is None else self._log.last(size)
+
+
+class _Log:
+    """A match's log of the bot's standard error: the first :data:`LOG_HEAD` bytes go to
+    the file as they come, the last :data:`LOG_TAIL` are kept here and written after a
+    line saying how many were dropped, when the log is closed."""
+
+    def __init__(self, path: str, head: int = LOG_HEAD, tail: int = LOG_TAIL) -> None:
+        self.file = open(path, "ab", buffering=0)  # noqa: SIM115 (closed by close())
+        self.start = self.file.tell()
+        self.head = head
+        self.size = tail
+        self.written = 0
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def write(self, data: bytes) -> None:
+        if self.written < self.head:
+            part = data[: self.head - self.written]
+            self.file.write(part)
+            self.written += len(part)
+            data = data[len(part) :]
+        if data:
+            self.tail += data
+            extra = len(self.tail) - self.size
+            if extra > 0:
+                del self.tail[:extra]
+                self.dropped += extra
+
+    def last(self, size: int) -> bytes:
+        """The last ``size`` bytes the bot wrote (for a fault's detail)."""
+        recent = bytes(self.tail[-size:])
+        need = size - len(recent)
+        if need <= 0 or not self.written:
+            return recent
+        with open(self.file.name, "rb") as log:
+            log.seek(self.start + max(0, self.written - need))
+            return log.read(min(need, self.written)) + recent
+
+    def close(self) -> None:
+        if self.file.closed:
+            return
         try:
-            with open(self.stderr_path, "rb") as log:
-                log.seek(max(0, os.path.getsize(self.stderr_path) - size))
-                return log.read()
+            if self.dropped:
+                note = (
+                    f"\n[c8league: {self.dropped} bytes of standard error dropped here; the "
+                    f"log of a match keeps its first {self.head} and last {self.size} bytes]\n"
+                )
+                self.file.write(note.encode())
+            if self.tail:
+                self.file.write(bytes(self.tail))
+        finally:
+            self.file.close()
+
+
+class _Reaper:
+    """This process's reaper (see the module docstring): ``python -I -S -c`` running
+    :data:`_REAPER`, started with the first bot. A bot registers its process group by
+    writing ``+GROUP`` to the reaper's pipe before it runs (so that no moment exists
+    when it runs unregistered), and the player writes ``-GROUP`` once it has killed it.
+    Each process has its own: a fork drops its parent's."""
+
+    _lock = threading.Lock()
+    _current: _Reaper | None = None
+
+    def __init__(self) -> None:
+        read, self.fd = os.pipe()
+        try:
+            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _REAPER, "c8league-reaper"],
+                stdin=read,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(self.fd)
+            raise
+        finally:
+            os.close(read)
+        self.owner = os.getpid()
+
+    @classmethod
+    def here(cls) -> _Reaper | None:
+        """This process's reaper, started if need be (None if it cannot be)."""
+        with cls._lock:
+            current = cls._current
+            if current is not None and current.proc is not None and current.proc.poll() is None:
+                return current
+            if current is not None:
+                current.drop()
+            while _INHERITED:  # a parent's reaper: let it see its parent's end alone
+                with contextlib.suppress(OSError):
+                    os.close(_INHERITED.pop())
+            try:
+                cls._current = _Reaper()
+            except OSError:
+                cls._current = None
+            return cls._current
+
+    @classmethod
+    def forget(cls, group: int) -> None:
+        """The group has been killed: nothing to do for it any more."""
+        current = cls._current
+        if current is not None and current.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.write(current.fd, b"-%d\n" % group)
+
+    def drop(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+
+    @classmethod
+    def _after_fork(cls) -> None:
+        """In a forked child: the reaper is the parent's. Its pipe is closed when this
+        process starts a reaper of its own, not now: this may be a bot's process about
+        to register with it (``subprocess`` runs these hooks before ``preexec_fn``)."""
+        current, cls._current = cls._current, None
+        cls._lock = threading.Lock()
+        if current is not None:
+            _INHERITED.append(current.fd)
+            if current.proc is not None:
+                current.proc.returncode = 0  # not this process's child
+                current.proc = None
+
+
+_INHERITED: list[int] = []
+os.register_at_fork(after_in_child=_Reaper._after_fork)
+
+_REAPER = """
+import os, signal
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+def stop(*args):
+    raise SystemExit
+signal.signal(signal.SIGTERM, stop)
+groups, data = set(), b""
+try:
+    while True:
+        try:
+            chunk = os.read(0, 65536)
+        except InterruptedError:
+            continue
         except OSError:
-            return b""
+            break
+        if not chunk:
+            break
+        data += chunk
+        *lines, data = data.split(b"\\n")
+        for line in lines:
+            if line[:1] == b"+":
+                groups.add(int(line[1:]))
+            elif line[:1] == b"-":
+                groups.discard(int(line[1:]))
+finally:
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+"""The reaper's program: reads ``+GROUP``/``-GROUP`` lines until its input ends, then
+kills the groups still registered (see :class:`_Reaper`)."""
 
 
 class _ObservationEncoder:
@@ -601,14 +818,19 @@ class _ObservationEncoder:
         return f'{head[:-1]},"history":[{",".join(self._parts)}]}}'
 
 
-def _limits(memory_mb: int) -> Callable[[], None]:
-    """Resource limits set in the bot's process before it runs (POSIX)."""
+def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
+    """What the bot's process does before it runs (POSIX): register its new process group
+    with the reaper (the pipe's end ``reaper``, closed when the bot's program starts),
+    and set its resource limits."""
     limit = memory_mb * 1024 * 1024
     _, hard = resource.getrlimit(resource.RLIMIT_DATA)
     if hard != resource.RLIM_INFINITY:
         limit = min(limit, hard)
 
     def apply() -> None:
+        if reaper >= 0:
+            with contextlib.suppress(OSError):
+                os.write(reaper, b"+%d\n" % os.getpid())
         # RLIMIT_DATA counts the memory a program writes to (heap and private
         # mappings), not address space reserved but unused: Node.js, Java and Go
         # reserve gigabytes of address space, so RLIMIT_AS would stop them early.

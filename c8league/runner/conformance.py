@@ -11,6 +11,13 @@ seat, and checks that it
 * answers in time, when a ``time_limit`` is given (mean and maximum are reported
   in any case).
 
+The games are played in a process of the check's own (see ``runner.worker``), so that
+a player that ends its process (``os._exit``, a crash in native code) fails ``crash``
+and one stuck where no timer reaches it (a long C call, a loop swallowing every
+exception) fails ``time``, and the check goes on or stops with a report either way.
+A player whose factory takes a ``log_dir`` option (the ``external`` player) writes its
+logs to one folder per check, named in the report (and removed if nothing was kept).
+
 From Python::
 
     from c8league.runner.conformance import assert_conforms, check_player
@@ -24,9 +31,17 @@ From the command line: ``c8league bots check NAME``.
 
 from __future__ import annotations
 
+import contextlib
+import inspect
+import itertools
+import os
+import re
+import shutil
+import tempfile
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from types import TracebackType
 from typing import Any
 
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, derive_seed
@@ -34,7 +49,9 @@ from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
-from c8league.runner.loop import MatchOutcome, play_match
+from c8league.runner.loop import MatchOutcome, describe, play_match, user_interrupt
+from c8league.runner.tasks import PLAYING, STARTING
+from c8league.runner.worker import Slot, Worker, can_fork, fork_worker, supervise
 
 DEFAULT_PRESETS: tuple[str, ...] = ("pagat", "basic", "encyclopedia", "olsen", "countdown")
 DEFAULT_GAMES = 5
@@ -111,6 +128,8 @@ class ConformanceReport:
     """Games per preset."""
     presets: tuple[PresetReport, ...]
     time_limit: float | None = None
+    log_dir: str | None = None
+    """The folder of the logs the player wrote during the check, if any were kept."""
 
     @property
     def passed(self) -> bool:
@@ -130,6 +149,7 @@ class ConformanceReport:
             "games": self.games,
             "time_limit": self.time_limit,
             "passed": self.passed,
+            "log_dir": self.log_dir,
             "presets": [
                 {
                     "preset": p.preset,
@@ -180,42 +200,71 @@ def check_player(
     opts = dict(options or {})
     if isinstance(player, str):
         name = player
-        registry.validate_options(registry.get(name), opts)
+        info = registry.get(name)
+        registry.validate_options(info, opts)
+        params = set(info.options())
 
         def make() -> Player:
             return registry.create(name, opts)
     else:
         name = getattr(player, "__name__", type(player).__name__)
         factory = player
+        params = _parameters(factory)
 
         def make() -> Player:
             return factory(**opts)
 
     rule_sets = [(preset, Rules.from_options(preset)) for preset in presets]
+    logs = None
+    if "log_dir" in params and "log_dir" not in opts:
+        slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "bot"
+        logs = tempfile.mkdtemp(prefix=f"c8league-check-{slug}-")
+        opts["log_dir"] = logs
     reports = []
     stuck = False
-    for preset, rules in rule_sets:
-        report = PresetReport(preset)
-        for game in range(games):
-            if stuck:
-                break
-            if progress is not None:
-                progress(preset, game)
-            game_seed = derive_seed(seed, "conformance", preset, game)
-            stuck = _check_game(report, rules, make, game, game_seed, match_seconds)
-            report.games += 1
-        if time_limit is not None and report.max_seconds > time_limit:
-            report.faults.append(
-                Fault(
-                    "time",
-                    preset,
-                    None,
-                    None,
-                    f"slowest move {report.max_seconds:.3f}s, above the limit {time_limit}s",
-                )
-            )
-        reports.append(report)
-    return ConformanceReport(name, games, tuple(reports), time_limit)
+    try:
+        with _Games([rules for _, rules in rule_sets], make, match_seconds) as play:
+            for index, (preset, _) in enumerate(rule_sets):
+                report = PresetReport(preset)
+                for game in range(games):
+                    if stuck:
+                        break
+                    if progress is not None:
+                        progress(preset, game)
+                    game_seed = derive_seed(seed, "conformance", preset, game)
+                    stuck = _check_game(report, play, index, game, game_seed)
+                    report.games += 1
+                if time_limit is not None and report.max_seconds > time_limit:
+                    slowest = f"slowest move {report.max_seconds:.3f}s"
+                    detail = f"{slowest}, above the limit {time_limit}s"
+                    report.faults.append(Fault("time", preset, None, None, detail))
+                reports.append(report)
+    finally:
+        named = " ".join(f.detail for r in reports for f in r.faults)
+        kept = _tidy(logs, named)
+    return ConformanceReport(name, games, tuple(reports), time_limit, kept)
+
+
+def _parameters(factory: Callable[..., Player]) -> set[str]:
+    try:
+        return set(inspect.signature(factory).parameters)
+    except (TypeError, ValueError):
+        return set()
+
+
+def _tidy(folder: str | None, named: str) -> str | None:
+    """Remove the empty logs of a check's folder but those ``named`` in its faults, and
+    the folder if nothing is left."""
+    if folder is None:
+        return None
+    with contextlib.suppress(OSError):
+        for entry in os.scandir(folder):
+            if entry.is_file() and entry.stat().st_size == 0 and entry.path not in named:
+                os.unlink(entry.path)
+        if not any(os.scandir(folder)):
+            shutil.rmtree(folder, ignore_errors=True)
+            return None
+    return folder
 
 
 def assert_conforms(
@@ -233,13 +282,125 @@ def assert_conforms(
     return report
 
 
+@dataclass(frozen=True)
+class _Played:
+    """One play of a game: its outcome and the tested player's time per move, or why it
+    could not be played: ``unbuilt`` (the factory failed), ``died`` or ``hung`` (the
+    process playing it; ``at`` says where)."""
+
+    outcome: MatchOutcome | None
+    seconds: tuple[float, ...] = ()
+    problem: str = ""
+    detail: str = ""
+    at: str = ""
+
+
+class _Games:
+    """Plays the games of a check: in a process of its own where processes can be
+    forked (replaced after it dies or hangs), otherwise here."""
+
+    def __init__(
+        self,
+        rules: Sequence[Rules],
+        make: Callable[[], Player],
+        match_seconds: float | None,
+    ) -> None:
+        self.rules = list(rules)
+        self.make = make
+        self.match_seconds = match_seconds
+        self.worker: Worker | None = None
+        self.keys = itertools.count(1)
+
+    def __enter__(self) -> _Games:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        value: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self.worker is not None:
+            if kind is None:
+                self.worker.stop()
+            else:
+                self.worker.kill()
+            self.worker = None
+
+    def __call__(self, index: int, opponents: tuple[str, ...], seat: int, seed: int) -> _Played:
+        if not can_fork():
+            return self._play((0, index, opponents, seat, seed), None, None)
+        for _ in range(2):  # again in a fresh process if this one was gone before the game
+            if self.worker is None:
+                self.worker = fork_worker(self._play)
+            key = next(self.keys)
+            self.worker.send((key, index, opponents, seat, seed))
+            result = supervise(self.worker, key, self.match_seconds)
+            if result.snapshot is None or result.snapshot.job == key:
+                break
+            self.worker.kill()
+            self.worker = None
+        if result.kind == "done":
+            played: _Played = result.value
+            return played
+        assert self.worker is not None
+        self.worker.kill()
+        self.worker = None
+        if result.kind == "failed":
+            raise RuntimeError(f"the check could not play a game: {result.value}")
+        snapshot = result.snapshot
+        assert snapshot is not None
+        at = f"at its move {snapshot.move}"
+        if snapshot.hook != 2:  # not choose
+            at += f" ({snapshot.call_name})"
+        if snapshot.phase == STARTING:
+            at = "while it was being built"
+        if result.kind == "hung":
+            detail = (
+                f"still running when the game passed its limit of {self.match_seconds:g} s, "
+                "and deaf to interruptions: its process was killed"
+            )
+            return _Played(None, problem="hung", detail=detail, at=at)
+        detail = f"the process playing the game {result.how}"
+        return _Played(None, problem="died", detail=detail, at=at)
+
+    def _play(self, job: Any, slot: Slot | None, send: Callable[[object], None] | None) -> _Played:
+        """Play one game (in the check's process): the player under test in ``seat``."""
+        key, index, opponents, seat, seed = job
+        if slot is not None:
+            slot.phase, slot.turn = STARTING, seat
+        try:
+            tested = _Timed(self.make())
+        except BaseException as exc:
+            if user_interrupt(exc):
+                raise
+            return _Played(None, problem="unbuilt", detail=describe(exc))
+        seats: list[Player] = [_OPPONENTS[n]() for n in opponents]
+        seats.insert(seat, tested)
+        if slot is not None:
+            slot.phase, slot.turn = PLAYING, -1
+
+        def reported(outcome: MatchOutcome) -> None:
+            if send is not None:
+                send(("report", key, _Played(outcome, tuple(tested.seconds))))
+
+        outcome = play_match(
+            self.rules[index],
+            seats,
+            seed,
+            match_seconds=self.match_seconds,
+            watch=slot,
+            reported=reported,
+        )
+        return _Played(outcome, tuple(tested.seconds))
+
+
 def _check_game(
     report: PresetReport,
-    rules: Rules,
-    make: Callable[[], Player],
+    play: _Games,
+    index: int,
     game: int,
     seed: int,
-    match_seconds: float | None = None,
 ) -> bool:
     """Play one game twice (the second time to check determinism); return whether the
     tested player ran out of time."""
@@ -249,29 +410,35 @@ def _check_game(
     def fault(check: str, detail: str) -> None:
         report.faults.append(Fault(check, report.preset, game, seed, detail))
 
-    runs: list[tuple[MatchOutcome, _Timed]] = []
+    def timed(played: _Played) -> None:
+        report.moves += len(played.seconds)
+        report.total_seconds += sum(played.seconds)
+        report.max_seconds = max([report.max_seconds, *played.seconds])
+
+    runs: list[_Played] = []
     for _ in range(2):
-        try:
-            tested = _Timed(make())
-        except Exception as exc:
-            fault("crash", f"the player could not be built: {type(exc).__name__}: {exc}")
+        played = play(index, opponents, seat, seed)
+        if played.problem == "unbuilt":
+            fault("crash", f"the player could not be built: {played.detail}")
             return False
-        seats: list[Player] = [_OPPONENTS[n]() for n in opponents]
-        seats.insert(seat, tested)
-        outcome = play_match(rules, seats, seed, match_seconds=match_seconds)
-        forfeit = outcome.forfeit
+        if played.problem == "died":
+            fault("crash", f"crash {played.at}: {played.detail}")
+            return False
+        if played.problem == "hung":
+            fault("time", f"timeout {played.at}: {played.detail}")
+            return True
+        assert played.outcome is not None
+        forfeit = played.outcome.forfeit
         if forfeit is not None and forfeit.seat == seat and forfeit.reason == "timeout":
-            report.moves += len(tested.seconds)
-            report.total_seconds += sum(tested.seconds)
-            report.max_seconds = max([report.max_seconds, *tested.seconds])
+            timed(played)
             fault("time", f"timeout at its move {forfeit.move_number}: {forfeit.detail}")
             return True
-        runs.append((outcome, tested))
+        runs.append(played)
 
-    (outcome, timed), (again, _) = runs
-    report.moves += len(timed.seconds)
-    report.total_seconds += sum(timed.seconds)
-    report.max_seconds = max([report.max_seconds, *timed.seconds])
+    first, second = runs
+    assert first.outcome is not None and second.outcome is not None
+    outcome, again = first.outcome, second.outcome
+    timed(first)
     forfeit = outcome.forfeit
     if forfeit is None:
         report.completed += 1
@@ -303,11 +470,20 @@ def _first_difference(first: MatchOutcome, second: MatchOutcome) -> str | None:
             return f"hand {number} had {len(a.moves)} moves, then {len(b.moves)}"
     if len(first.records) != len(second.records):
         return f"{len(first.records)} hands, then {len(second.records)}"
-    if first.forfeit != second.forfeit:
-        return f"the match ended differently ({first.forfeit}, then {second.forfeit})"
+    # Compare play, not words: a forfeit's detail names files (a bot's log) that differ.
+    one, two = (_ending(first), _ending(second))
+    if one != two:
+        return f"the match ended differently ({one}, then {two})"
     if first.result != second.result:
         return f"results {first.result.placements} then {second.result.placements}"
     return None
+
+
+def _ending(outcome: MatchOutcome) -> str:
+    forfeit = outcome.forfeit
+    if forfeit is None:
+        return "no forfeit"
+    return f"seat {forfeit.seat} forfeited with {forfeit.reason} at its move {forfeit.move_number}"
 
 
 class _Timed:

@@ -7,7 +7,10 @@ process that runs the event writes every result. A bounded window of matches is 
 flight at a time, sent in batches when matches are fast. A match whose worker dies is
 played again on another worker (Dask reschedules it; after repeated deaths it is
 submitted afresh), and each match's report is taken once, so nothing is lost or
-counted twice.
+counted twice. On each worker the matches are played in a process of their own,
+watched as the process pool watches its workers (``runner.pool``): a player that ends
+its process or hangs forfeits there with the same result as on the process pool, and
+the Dask worker never notices.
 
 Workers need c8league and every player plugin of the event installed; before playing,
 the runner asks each connected worker, and a missing or different plugin is an error
@@ -20,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import threading
 import time
 import uuid
 from collections import deque
@@ -31,8 +35,9 @@ from typing import Any, Protocol
 
 from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.pool import ClosingRunner, MatchRunner, default_workers
+from c8league.runner.pool import ClosingRunner, MatchRunner, check_workers, default_workers
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.worker import exec_worker
 
 EXECUTORS = ("processes", "dask")
 RETRIES = 3
@@ -72,10 +77,13 @@ def make_runner(
 ) -> Runner:
     """The runner for ``executor``: ``processes`` (a process pool of ``workers``, all
     cores by default) or ``dask`` (the Dask scheduler at ``address``, or a local
-    cluster of ``workers`` processes when no address is given)."""
+    cluster of ``workers`` processes when no address is given). ``workers`` far above
+    this machine's cores is refused (see ``runner.pool.check_workers``); a batch never
+    starts more workers than it has matches."""
     if executor == "processes":
         if address is not None:
             raise UsageError("a scheduler address needs the dask executor (--executor dask)")
+        check_workers(workers)
         return MatchRunner(workers)
     if executor == "dask":
         if address is not None and workers is not None:
@@ -83,6 +91,7 @@ def make_runner(
                 "--workers sets the size of a local Dask cluster; with --address, "
                 "the cluster's own workers play"
             )
+        check_workers(workers)
         return DaskRunner(address, workers)
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")
 
@@ -130,13 +139,15 @@ class DaskRunner(ClosingRunner):
             return f"the Dask scheduler at {self.address}"
         return "the local Dask cluster"
 
-    def connect(self) -> Any:
-        """The client, connecting (or starting the local cluster) on first use."""
+    def connect(self, matches: int | None = None) -> Any:
+        """The client, connecting (or starting the local cluster, of no more workers than
+        ``matches``) on first use."""
         if self._client is not None:
             return self._client
         dask = _distributed()
         if self.address is None:
             count = default_workers() if self.workers is None else max(1, self.workers)
+            count = count if matches is None else max(1, min(count, matches))
             self._cluster = dask.LocalCluster(
                 n_workers=count,
                 threads_per_worker=1,
@@ -171,7 +182,7 @@ class DaskRunner(ClosingRunner):
         """Play ``tasks`` on the cluster and yield their reports in the order of ``tasks``."""
         if not tasks:
             return
-        client = self.connect()
+        client = self.connect(len(tasks))
         self._check_workers(client, tasks)
         threads = self._wait_for_workers(client)
         window = self.window or max(4 * threads, 8)
@@ -333,7 +344,9 @@ def _local_versions(names: Sequence[str]) -> dict[str, str]:
 
 
 def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]:
-    reports = [play(task) for task in tasks]
+    # In a watched process; a custom play (simulated matches in benchmarks) is trusted.
+    watched = play is play_task
+    reports = list(_sandbox().run(tasks)) if watched else [play(task) for task in tasks]
     if all(report.error is None for report in reports):
         return reports
     worker = _distributed().get_worker().address
@@ -341,6 +354,18 @@ def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]
         r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
         for r in reports
     ]
+
+
+_here = threading.local()
+
+
+def _sandbox() -> MatchRunner:
+    """The runner of this Dask worker thread: one worker process, a fresh interpreter (a
+    fork of a Dask worker, with its threads, could inherit a lock held for good)."""
+    runner: MatchRunner | None = getattr(_here, "runner", None)
+    if runner is None:
+        runner = _here.runner = MatchRunner(1, spawn=exec_worker)
+    return runner
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

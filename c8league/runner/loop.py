@@ -1,28 +1,42 @@
 """The match loop: ask the player to act for a move, apply it, tell the others.
 
-It belongs neither to the game nor to the players. A player that raises, returns
-a move that is not legal, or reports a fault (time, memory, crash, protocol)
-forfeits the match: it is placed last, the others keep their places by score.
+It belongs neither to the game nor to the players. A player that raises (anything,
+``SystemExit`` included), returns a move that is not legal, or reports a fault (time,
+memory, crash, protocol) forfeits the match: it is placed last, the others keep their
+places by score. A ``KeyboardInterrupt`` stops the match only where it can be the
+user's (see :func:`user_interrupt`): in the runner's worker processes, which leave
+Ctrl-C to the process that runs the event, it is the player's fault like any other.
 
 A match may be given a time limit (``match_seconds``): a timer interrupts a player
 that is still deciding when the limit passes (one stuck in a loop, say), and that
-player forfeits with ``timeout``. Players run in this process, so this is the only
-way to stop one that never returns (see :class:`_Deadline` for how, and its limits).
+player forfeits with ``timeout``. The timer interrupts players only, never the engine
+between two player calls, so a match cut short is always a consistent position (see
+:class:`_Deadline` for how, and its limits). A process that supervises the match from
+outside (``runner.worker``) reads its progress from a :class:`Watch`, and can replay it
+to a given player call with a :class:`Stop`.
 """
 
 from __future__ import annotations
 
-import contextlib
 import signal
 import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType, TracebackType
+from typing import Any, Protocol
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
 from c8league.engine.match import placements
 from c8league.errors import PlayerFault
 from c8league.players.base import Player
+
+HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
+"""The player calls, by the number a :class:`Watch` records in ``hook``."""
+START_MATCH, START_HAND, CHOOSE, END_HAND = 0, 1, 2, 3
+
+RETRY_SECONDS = 0.1
+"""After the match limit, a player that swallowed the interruption is interrupted again
+this often (in the main thread)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,33 +62,122 @@ class MatchOutcome:
 HandCallback = Callable[[int, HandResult], None]
 
 
+class Watch(Protocol):
+    """Where the loop writes which player it is calling, for a process that watches the
+    match from outside (e.g. shared memory). Written before and after every call."""
+
+    turn: int
+    """The seat being called; ``-1 - seat`` once that call has returned."""
+    calls: int
+    """Player calls made in the match so far, the current one included (1-based)."""
+    move: int
+    """The called seat's decision number in the match (as in :attr:`Forfeit.move_number`)."""
+    hook: int
+    """Which call: an index into :data:`HOOKS`."""
+
+
+@dataclass(frozen=True, slots=True)
+class Stop:
+    """Replay a match up to player call number ``call`` (as counted by :attr:`Watch.calls`)
+    and let the seat called there forfeit without making the call: how a match whose
+    process died or hung inside that call gets the result it would have had in-process.
+    ``reason`` ``timeout`` words the forfeit as the match limit does; any other reason
+    uses ``detail``. The match limit's timer is off in a replay."""
+
+    call: int
+    seat: int
+    reason: str
+    detail: str = ""
+
+
 class _MatchTimeout(BaseException):
-    """Raised by the match timer wherever the match is. Not an ``Exception``, so that a
+    """Raised by the match timer in a player's call. Not an ``Exception``, so that a
     player's own ``except Exception`` does not swallow it."""
 
 
-class _Deadline:
-    """A one-shot timer that raises :class:`_MatchTimeout` in this thread after
-    ``seconds`` (none without a limit).
+class _Turns:
+    """Every call into a player goes through :meth:`call`: it counts the calls, tells
+    the :class:`Watch`, and is the only place where the match timer may interrupt."""
 
-    In the main thread of a POSIX process (the process pool's workers, or a run with
-    one worker) it is ``SIGALRM``, which also cuts a blocking call such as a long
-    ``sleep`` short. In any other thread (a Dask worker's) a timer thread sets the
-    exception asynchronously in this one; that takes effect at the next Python
-    instruction, so it stops a player looping in Python but not one blocked in C.
+    __slots__ = ("calls", "fired", "lock", "seat", "stop", "target", "watch")
+
+    def __init__(self, watch: Watch | None, stop: Stop | None) -> None:
+        self.watch = watch
+        self.stop = stop
+        self.calls = 0
+        self.seat = -1
+        """The seat being called; -1 between calls (the engine's turn)."""
+        self.fired = False
+        """The match limit has passed."""
+        self.lock: threading.Lock | None = None
+        """Set when the timer is a thread (see :class:`_Deadline`)."""
+        self.target = threading.get_ident()
+
+    def call(self, seat: int, hook: int, move: int, fn: Callable[..., Any], *args: Any) -> Any:
+        if fn is _never:  # the loop counted this call itself (see _play)
+            calls = self.calls
+        else:
+            self.calls = calls = self.calls + 1
+        watch = self.watch
+        if watch is not None:
+            watch.calls, watch.move, watch.hook, watch.turn = calls, move, hook, seat
+        stop = self.stop
+        if stop is not None and calls == stop.call:
+            if stop.reason == "timeout":
+                raise _MatchTimeout
+            raise PlayerFault(stop.reason, stop.detail)
+        if self.fired:  # the limit passed between two calls: this player is next to act
+            raise _MatchTimeout
+        try:
+            self.seat = seat
+            result = fn(*args)
+        finally:
+            self._leave(seat)
+        if self.fired:  # it swallowed the interruption and returned
+            raise _MatchTimeout
+        return result
+
+    def _leave(self, seat: int) -> None:
+        lock = self.lock
+        if lock is None:
+            self.seat = -1
+        else:
+            with lock:
+                self.seat = -1
+                fired = self.fired
+            if fired:  # drop an interruption set but not yet raised: not in engine code
+                _set_async_exception(self.target, None)
+        if self.watch is not None:
+            self.watch.turn = -1 - seat
+
+
+class _Deadline:
+    """A timer that interrupts the player being called once ``seconds`` have passed (none
+    without a limit), by raising :class:`_MatchTimeout` in its call.
+
+    In the main thread of a POSIX process (the worker processes of a run, or of
+    ``bots check``) it is ``SIGALRM``, which also cuts a blocking call such as a long
+    ``sleep`` short, and repeats every :data:`RETRY_SECONDS` for a player that swallows
+    the interruption. In any other thread a timer thread sets the exception
+    asynchronously in this one; that takes effect at the next Python instruction, so it
+    stops a player looping in Python but not one blocked in C. The limit passing while
+    the engine runs marks it as passed: the next player called forfeits. A player that
+    is stuck for good (in C, or swallowing every interruption) is beyond any timer in
+    its own process: the runner's worker processes are watched from outside for that
+    (``runner.worker``).
     """
 
-    def __init__(self, seconds: float | None) -> None:
+    def __init__(self, seconds: float | None, turns: _Turns) -> None:
         self.seconds = seconds
+        self.turns = turns
         if seconds is None:
             self.mode = ""
         elif hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread():
             self.mode = "signal"
         else:
             self.mode = "thread"
-        self._previous: object = None
-        self._target = threading.get_ident()
-        self._guard = threading.Lock()
+            turns.lock = threading.Lock()
+        self._previous: Any = None
         self._done = False
         self._timer: threading.Timer | None = None
 
@@ -83,17 +186,28 @@ class _Deadline:
             return
         seconds = max(self.seconds, 1e-3)
         if self.mode == "signal":
-            self._previous = signal.signal(signal.SIGALRM, _raise_timeout)
-            signal.setitimer(signal.ITIMER_REAL, seconds)
+            self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
+            signal.setitimer(signal.ITIMER_REAL, seconds, RETRY_SECONDS)
         else:
             self._timer = threading.Timer(seconds, self._fire)
             self._timer.daemon = True
             self._timer.start()
 
+    def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
+        turns = self.turns
+        turns.fired = True
+        # Never in the frames that enter and leave a call: the call's bookkeeping would
+        # be left half done (the call itself raises the timeout once it has left).
+        if turns.seat >= 0 and frame is not None and frame.f_code not in _WRAPPER_CODES:
+            raise _MatchTimeout
+
     def _fire(self) -> None:
-        with self._guard:
-            if not self._done:
-                _set_async_exception(self._target, _MatchTimeout)
+        turns = self.turns
+        assert turns.lock is not None
+        with turns.lock:
+            turns.fired = True
+            if not self._done and turns.seat >= 0:
+                _set_async_exception(turns.target, _MatchTimeout)
 
     def __exit__(
         self,
@@ -105,12 +219,18 @@ class _Deadline:
             try:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             finally:
-                signal.signal(signal.SIGALRM, self._previous)  # type: ignore[arg-type]
+                signal.signal(signal.SIGALRM, self._previous)
         elif self._timer is not None:
             self._timer.cancel()
-            with self._guard:
+            assert self.turns.lock is not None
+            with self.turns.lock:
                 self._done = True
-                _set_async_exception(self._target, None)  # drop one not yet raised
+            if self.turns.fired:
+                _set_async_exception(self.turns.target, None)  # drop one not yet raised
+
+
+def _never(*args: object) -> None:
+    raise AssertionError("not to be called")
 
 
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
@@ -123,8 +243,22 @@ def _set_async_exception(thread_id: int, exception: type[BaseException] | None) 
     )
 
 
-def _raise_timeout(signum: int, frame: FrameType | None) -> None:
-    raise _MatchTimeout
+def user_interrupt(exc: BaseException) -> bool:
+    """Whether ``exc`` may be a Ctrl-C of the user, which stops a match rather than
+    forfeit it: a ``KeyboardInterrupt`` in the main thread of a process that handles
+    SIGINT (a person playing at the terminal leaves the match this way too). In the
+    runner's worker processes, which ignore SIGINT, it never is: a player raised it."""
+    return (
+        isinstance(exc, KeyboardInterrupt)
+        and threading.current_thread() is threading.main_thread()
+        and callable(signal.getsignal(signal.SIGINT))
+    )
+
+
+def describe(exc: BaseException) -> str:
+    """An exception as a forfeit's detail: ``RuntimeError: boom``, ``SystemExit: 3``."""
+    text = str(exc)
+    return f"{type(exc).__name__}: {text}" if text else type(exc).__name__
 
 
 def play_match(
@@ -134,33 +268,54 @@ def play_match(
     *,
     on_hand: HandCallback | None = None,
     match_seconds: float | None = None,
+    watch: Watch | None = None,
+    stop: Stop | None = None,
+    reported: Callable[[MatchOutcome], None] | None = None,
 ) -> MatchOutcome:
     """Play one match with ``players`` in seat order, seeded by ``seed``, within
-    ``match_seconds`` if given (see the module docstring)."""
+    ``match_seconds`` if given (see the module docstring).
+
+    ``watch`` receives the progress of the match call by call; ``stop`` replays it to a
+    call and forfeits the seat called there; ``reported`` is called with the outcome as
+    soon as it is known, before the players are told the match ended and closed."""
     match = Match(rules, len(players), seed)
     decisions = [0] * len(players)
-    forfeit: Forfeit | None = None
+    turns = _Turns(watch, stop)
     try:
-        with _Deadline(match_seconds):
-            forfeit = _play(match, players, seed, decisions, on_hand, match_seconds)
-    except _MatchTimeout:
-        pass  # the timer went off as the match ended: the match stands as it ended
-    result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
-    assert result is not None
-    for p in players:
-        with contextlib.suppress(Exception):  # the result stands whatever a player does now
-            _hook(p, "end_match", result)
-    for p in players:
-        with contextlib.suppress(Exception):
-            _hook(p, "close")
-    return MatchOutcome(
-        result=result,
-        hand_results=list(match.hand_results),
-        records=list(match.records),
-        decisions=sum(decisions),
-        forfeit=forfeit,
-        totals=tuple(match.totals),
-    )
+        with _Deadline(None if stop is not None else match_seconds, turns):
+            forfeit = _play(match, players, seed, decisions, on_hand, match_seconds, turns)
+        result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
+        assert result is not None
+        outcome = MatchOutcome(
+            result=result,
+            hand_results=list(match.hand_results),
+            records=list(match.records),
+            decisions=sum(decisions),
+            forfeit=forfeit,
+            totals=tuple(match.totals),
+        )
+        if reported is not None:
+            reported(outcome)
+        for p in players:  # the result stands whatever a player does now
+            _finish(p, "end_match", result)
+    finally:
+        for p in players:
+            _finish(p, "close")
+    return outcome
+
+
+def forfeit_result(rules: Rules, players: int, seed: int, loser: int) -> MatchResult:
+    """The result of a match forfeited by ``loser`` before any hand was played."""
+    return _forfeit_result(Match(rules, players, seed), loser)
+
+
+def _finish(player: object, name: str, *args: object) -> None:
+    """Call a closing hook; whatever it raises is ignored but a Ctrl-C of the user."""
+    try:
+        _hook(player, name, *args)
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise
 
 
 def _play(
@@ -170,28 +325,56 @@ def _play(
     decisions: list[int],
     on_hand: HandCallback | None,
     match_seconds: float | None,
+    turns: _Turns,
 ) -> Forfeit | None:
     """Play the match until it ends or a seat forfeits; return the forfeit if any."""
     forfeit: Forfeit | None = None
     seat = 0
+    watch = turns.watch
+    stop = 0 if turns.stop is None else turns.stop.call
+    choosers = [p.choose for p in players]
     try:
-        _tell(players, "start_match", lambda s: (s, len(players), derive_seed(seed, "player", s)))
-        _tell(players, "start_hand", lambda s: (match.hand.observation(s),))
+        _tell(players, turns, decisions, START_MATCH, _start_match_args(len(players), seed))
+        _tell(players, turns, decisions, START_HAND, lambda s: (match.hand.observation(s),))
         while match.result is None:
-            seat = match.hand.current
             hand = match.hand
+            seat = hand.current
             legal = hand.legal_moves()
             decisions[seat] += 1
-            move = players[seat].choose(hand.observation(seat), legal)
+            observation = hand.observation(seat)
+            # turns.call(seat, CHOOSE, ...) written out: this is the loop's hot path.
+            turns.calls = calls = turns.calls + 1
+            if watch is not None:
+                watch.calls, watch.move, watch.hook, watch.turn = calls, decisions[seat], 2, seat
+            if calls == stop or turns.fired:
+                turns.call(seat, CHOOSE, decisions[seat], _never)  # raises
+            try:
+                turns.seat = seat
+                move = choosers[seat](observation, legal)
+            finally:
+                if turns.lock is None:
+                    turns.seat = -1
+                    if watch is not None:
+                        watch.turn = -1 - seat
+                else:
+                    turns._leave(seat)
+            if turns.fired:  # it swallowed the interruption and returned
+                raise _MatchTimeout
             if move not in legal:
                 raise PlayerFault("illegal", f"{move!s} is not a legal move")
             ended = match.apply(move)
             if ended is not None:
-                _tell(players, "end_hand", _end_hand_args(hand, ended))
+                _tell(players, turns, decisions, END_HAND, _end_hand_args(hand, ended))
                 if on_hand is not None:
                     on_hand(len(match.hand_results), ended)
                 if match.result is None:
-                    _tell(players, "start_hand", lambda s: (match.hand.observation(s),))
+                    _tell(
+                        players,
+                        turns,
+                        decisions,
+                        START_HAND,
+                        lambda s: (match.hand.observation(s),),
+                    )
     except _MatchTimeout:
         detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
         forfeit = Forfeit(seat, "timeout", decisions[seat], detail)
@@ -201,8 +384,20 @@ def _play(
     except PlayerFault as fault:
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
     except Exception as exc:  # a player's own bug: it forfeits, the event goes on
-        forfeit = Forfeit(seat, "exception", decisions[seat], f"{type(exc).__name__}: {exc}")
+        forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
+    except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from a player
+        if user_interrupt(exc):
+            raise
+        forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
     return forfeit
+
+
+_WRAPPER_CODES = (_Turns.call.__code__, _Turns._leave.__code__, _play.__code__)
+"""The frames that enter and leave a player's call (see :meth:`_Deadline._on_alarm`)."""
+
+
+def _start_match_args(players: int, seed: int) -> Callable[[int], tuple[object, ...]]:
+    return lambda seat: (seat, players, derive_seed(seed, "player", seat))
 
 
 def _end_hand_args(hand: Hand, result: HandResult) -> Callable[[int], tuple[object, ...]]:
@@ -228,17 +423,31 @@ class _SeatFault(PlayerFault):
         self.seat = seat
 
 
-def _tell(players: Sequence[Player], hook: str, args: Callable[[int], tuple[object, ...]]) -> None:
+def _tell(
+    players: Sequence[Player],
+    turns: _Turns,
+    decisions: list[int],
+    hook: int,
+    args: Callable[[int], tuple[object, ...]],
+) -> None:
     """Call an optional hook on every player; a failing hook is that player's fault."""
+    name = HOOKS[hook]
     for seat, player in enumerate(players):
+        method = getattr(player, name, None)
+        if method is None:
+            continue
         try:
-            _hook(player, hook, *args(seat))
+            turns.call(seat, hook, decisions[seat], method, *args(seat))
         except _MatchTimeout:
-            raise _SeatFault(seat, "timeout", f"{hook}: still running at the time limit") from None
+            raise _SeatFault(seat, "timeout", f"{name}: still running at the time limit") from None
         except PlayerFault as fault:
             raise _SeatFault(seat, fault.reason, fault.detail) from None
         except Exception as exc:
-            raise _SeatFault(seat, "exception", f"{hook}: {type(exc).__name__}: {exc}") from None
+            raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
+        except BaseException as exc:
+            if user_interrupt(exc):
+                raise
+            raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
 
 
 def _hook(player: object, name: str, *args: object) -> None:

@@ -10,14 +10,33 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Protocol
 
 from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
-from c8league.runner.loop import Forfeit, MatchOutcome, play_match
+from c8league.runner.loop import (
+    Forfeit,
+    MatchOutcome,
+    Stop,
+    Watch,
+    forfeit_result,
+    play_match,
+    user_interrupt,
+)
+
+IDLE, STARTING, PLAYING, CLOSING = 0, 1, 2, 3
+"""The phases of a task, as a :class:`TaskWatch` records them: building the players
+(``turn`` is the seat being built), playing, closing the players (the report is out)."""
+
+
+class TaskWatch(Watch, Protocol):
+    """A :class:`~c8league.runner.loop.Watch` that also records the task's phase."""
+
+    phase: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -63,31 +82,96 @@ class MatchReport:
     """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
 
 
-def play_task(task: MatchTask) -> MatchReport:
+def play_task(
+    task: MatchTask,
+    *,
+    watch: TaskWatch | None = None,
+    stop: Stop | None = None,
+    reported: Callable[[MatchReport], None] | None = None,
+) -> MatchReport:
     """Play one match task. Never raises for a player's fault; a missing plugin or bad
-    options come back as ``error`` so the caller can stop the event with a clear line."""
+    options come back as ``error`` so the caller can stop the event with a clear line.
+
+    ``watch``, ``stop`` and ``reported`` are for a process that supervises the match
+    (see :func:`~c8league.runner.loop.play_match`); ``reported`` gets the report as soon
+    as the result is known, before the players are closed."""
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
     players: list[Player] = []
+    if watch is not None:
+        watch.phase, watch.calls = STARTING, 0
     try:
-        for spec in task.seats:
-            players.append(registry.create(spec.plugin, _options(spec.options)))
+        for seat, spec in enumerate(task.seats):
+            if watch is not None:
+                watch.turn = seat
+            players.append(_create(spec))
     except PluginError as exc:
         for p in players:
             _close(p)
-        return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, str(exc))
-    outcome = play_match(rules, players, task.seed, match_seconds=task.match_seconds)
-    hands = hand_reports(outcome)
-    return MatchReport(
-        match_id=task.match_id,
-        placements=outcome.result.placements,
-        scores=outcome.result.scores,
-        ended=outcome.result.ended,
-        hands=hands,
-        decisions=outcome.decisions,
-        forfeit=outcome.forfeit,
-        seconds=time.perf_counter() - start,
+        return error_report(task, str(exc))
+    if watch is not None:
+        watch.phase, watch.turn = PLAYING, -1
+
+    def report(outcome: MatchOutcome) -> MatchReport:
+        return MatchReport(
+            match_id=task.match_id,
+            placements=outcome.result.placements,
+            scores=outcome.result.scores,
+            ended=outcome.result.ended,
+            hands=hand_reports(outcome),
+            decisions=outcome.decisions,
+            forfeit=outcome.forfeit,
+            seconds=time.perf_counter() - start,
+        )
+
+    done: list[MatchReport] = []
+
+    def early(outcome: MatchOutcome) -> None:
+        done.append(report(outcome))
+        if reported is not None:
+            reported(done[0])
+        if watch is not None:
+            watch.phase = CLOSING
+
+    play_match(
+        rules,
+        players,
+        task.seed,
+        match_seconds=task.match_seconds,
+        watch=watch,
+        stop=stop,
+        reported=early,
     )
+    return done[0]
+
+
+def error_report(task: MatchTask, error: str) -> MatchReport:
+    """The report of a match that could not be played at all."""
+    return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, error)
+
+
+def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
+    """The report of a match forfeited by ``forfeit.seat`` before any hand was played:
+    the last resort when a match cannot be replayed to the point where it failed."""
+    rules = Rules.from_json(task.rules)
+    result = forfeit_result(rules, len(task.seats), task.seed, forfeit.seat)
+    return MatchReport(
+        task.match_id, result.placements, result.scores, result.ended, (), 0, forfeit, 0.0
+    )
+
+
+def _create(spec: SeatSpec) -> Player:
+    """A seat's player; a factory that fails in any way (``SystemExit`` included) is a
+    :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
+    try:
+        return registry.create(spec.plugin, _options(spec.options))
+    except PluginError:
+        raise
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise
+        detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
+        raise PluginError(f"player {spec.plugin!r} failed to start: {detail}") from None
 
 
 def hand_reports(outcome: MatchOutcome) -> tuple[HandReport, ...]:
@@ -110,5 +194,6 @@ def _close(player: Player) -> None:
     if close is not None:
         try:
             close()
-        except Exception:
-            return
+        except BaseException as exc:
+            if user_interrupt(exc):
+                raise

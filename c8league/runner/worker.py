@@ -1,0 +1,462 @@
+"""Worker processes: where players run, watched from the process that needs their results.
+
+A player runs arbitrary code: it may end its process (``os._exit``, a crash in native
+code, the out-of-memory killer), or hang where no timer in its own process can reach it
+(one long C call, a loop that swallows every exception). So matches are played in
+worker processes, and the supervising process (the runner, ``bots check``) watches
+them through a :class:`Slot` in shared memory, where the match loop writes which player
+it is calling (see :class:`~c8league.runner.loop.Watch`). A worker that dies or hangs
+is killed and replaced; the slot says which seat was being called, at which call.
+
+A worker is a fork of its supervisor (players registered in-process come along) or,
+with :func:`exec_worker`, a fresh interpreter (for processes that must not fork, such as
+a Dask worker with its threads). Either way it
+
+* dies with its supervisor: on Linux through the parent-death signal (``prctl``), and
+  elsewhere through a thread that watches the parent's process id;
+* ignores SIGINT: a Ctrl-C at the terminal reaches the whole process group, and
+  interrupting the run is the supervisor's business (a ``KeyboardInterrupt`` in a
+  worker therefore always comes from a player, see ``runner.loop.user_interrupt``);
+* reads jobs from a pipe and answers with messages: ``("report", key, value)`` as soon
+  as a result is known (a match's, before its players are closed), then ``("done",
+  key, value)``, or ``("failed", key, traceback)`` if the job itself broke.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import ctypes
+import mmap
+import os
+import signal
+import subprocess
+import sys
+import threading
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing import Pipe
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from c8league.runner.loop import HOOKS, Stop
+from c8league.runner.tasks import IDLE, STARTING, MatchTask, play_task
+
+GRACE_SECONDS = (0.5, 5.0)
+"""How long past a match's limit a worker may go on before it is killed from outside:
+the limit itself, but at least 0.5 and at most 5 seconds."""
+CLOSE_SECONDS = 30.0
+"""How long a worker may take to close a match's players once its result is out."""
+STRAY_SECONDS = 4
+"""A worker past its limit, but between two player calls, is given this many grace
+periods before it is killed (it is usually just sending its report)."""
+POLL_SECONDS = 0.05
+"""How often a worker's progress is looked at while it may be about to overrun."""
+
+_PR_SET_PDEATHSIG = 1
+
+
+def grace(limit: float) -> float:
+    low, high = GRACE_SECONDS
+    return min(high, max(low, limit))
+
+
+class Slot(ctypes.Structure):
+    """A worker's progress, in memory shared with its supervisor."""
+
+    _fields_ = [
+        ("job", ctypes.c_int64),
+        ("since", ctypes.c_double),
+        ("phase", ctypes.c_int32),
+        ("turn", ctypes.c_int32),
+        ("calls", ctypes.c_int64),
+        ("move", ctypes.c_int32),
+        ("hook", ctypes.c_int32),
+    ]
+    job: int
+    """The key of the job being run (a task's index)."""
+    since: float
+    """When the job began (``time.monotonic``, the same clock in every process)."""
+    phase: int
+    """``IDLE``, ``STARTING``, ``PLAYING`` or ``CLOSING`` (``runner.tasks``)."""
+    turn: int
+    calls: int
+    move: int
+    hook: int
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A copy of a :class:`Slot`, taken when its worker died or hung."""
+
+    job: int
+    since: float
+    phase: int
+    turn: int
+    calls: int
+    move: int
+    hook: int
+
+    @property
+    def busy(self) -> bool:
+        """A player call is under way (``turn`` is its seat)."""
+        return self.turn >= 0
+
+    @property
+    def seat(self) -> int:
+        """The seat of the call under way, or of the last call made."""
+        return self.turn if self.turn >= 0 else -1 - self.turn
+
+    @property
+    def call_name(self) -> str:
+        return HOOKS[self.hook] if 0 <= self.hook < len(HOOKS) else "a call"
+
+
+Handler = Callable[[Any, Slot, Callable[[object], None]], object]
+"""Runs one job in a worker: ``(job, slot, send) -> value``; ``send`` sends an early
+message."""
+
+
+class Worker:
+    """One worker process and its end of the pipe. Use :func:`fork_worker` or
+    :func:`exec_worker` to start one."""
+
+    def __init__(self, pid: int, conn: Connection, slot: Slot, memory: mmap.mmap) -> None:
+        self.pid = pid
+        self.conn = conn
+        self.slot = slot
+        self._memory = memory
+        self.returncode: int | None = None
+        _ENDS.add(conn)
+
+    def __repr__(self) -> str:
+        return f"<Worker {self.pid}>"
+
+    def send(self, job: object) -> bool:
+        """Send a job (None: exit when idle); False if the worker is gone."""
+        try:
+            self.conn.send(job)
+        except (OSError, ValueError):
+            return False
+        return True
+
+    def receive(self) -> tuple[list[tuple[Any, ...]], bool]:
+        """The messages waiting, and whether the worker has closed its end (has died)."""
+        messages: list[tuple[Any, ...]] = []
+        try:
+            while self.conn.poll():
+                messages.append(self.conn.recv())
+        except (EOFError, OSError):
+            return messages, True
+        return messages, False
+
+    def snapshot(self) -> Snapshot:
+        s = self.slot
+        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook)
+
+    def kill(self) -> None:
+        """Kill the worker (its players' processes are killed by their reaper) and reap it."""
+        if self.returncode is None:
+            with contextlib.suppress(OSError):
+                os.kill(self.pid, signal.SIGKILL)
+        self.reap()
+
+    def reap(self, timeout: float | None = None) -> bool:
+        """Wait up to ``timeout`` seconds (None: for ever) for the worker to exit."""
+        if self.returncode is not None:
+            return True
+        end = None if timeout is None else time.monotonic() + timeout
+        while True:
+            try:
+                pid, status = os.waitpid(self.pid, 0 if end is None else os.WNOHANG)
+            except ChildProcessError:
+                self.returncode = -signal.SIGKILL
+                break
+            if pid:
+                self.returncode = os.waitstatus_to_exitcode(status)
+                break
+            assert end is not None
+            if time.monotonic() >= end:
+                return False
+            time.sleep(0.005)
+        self.close()
+        return True
+
+    def stop(self, timeout: float = 5.0) -> None:
+        """Ask the worker to exit once idle; kill it if it has not within ``timeout``."""
+        if self.returncode is None:
+            self.send(None)
+            if not self.reap(timeout):
+                self.kill()
+
+    def close(self) -> None:
+        _ENDS.discard(self.conn)
+        self.conn.close()
+        with contextlib.suppress(BufferError, ValueError):
+            self._memory.close()
+
+    def how(self) -> str:
+        """How the worker ended, in words: ``exited with code 7``, ``was killed by SIGSEGV``."""
+        return exit_words(self.returncode)
+
+
+_ENDS: set[Connection] = set()
+"""The supervisor's ends of every live worker's pipe: a new worker closes its copies, so
+that each worker sees the end of its own pipe when its supervisor dies."""
+
+
+def exit_words(code: int | None) -> str:
+    if code is None:
+        return "ended"
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        return f"was killed by {signal.Signals(-code).name}"
+    except ValueError:
+        return f"was killed by signal {-code}"
+
+
+def can_fork() -> bool:
+    """Whether workers can be forked here (POSIX)."""
+    return hasattr(os, "fork")
+
+
+def fork_worker(handler: Handler) -> Worker:
+    """Fork a worker that runs ``handler`` for each job it is sent."""
+    memory = mmap.mmap(-1, ctypes.sizeof(Slot))
+    slot = Slot.from_buffer(memory)
+    here, there = Pipe()
+    parent = os.getpid()
+    pid = os.fork()
+    if pid == 0:  # the worker
+        code = 0
+        try:
+            here.close()
+            for end in list(_ENDS):
+                end.close()
+            _ENDS.clear()
+            become_worker(parent)
+            serve(there, slot, handler)
+        except BaseException:
+            code = 70
+            with contextlib.suppress(BaseException):
+                traceback.print_exc()
+        finally:
+            os._exit(code)
+    there.close()
+    return Worker(pid, here, slot, memory)
+
+
+def exec_worker() -> Worker:
+    """Start a worker in a fresh interpreter that plays match tasks
+    (:func:`serve_matches`): for a process that must not fork, e.g. one with threads
+    that may hold locks."""
+    size = ctypes.sizeof(Slot)
+    fd = os.memfd_create("c8league-slot") if hasattr(os, "memfd_create") else _temp_fd()
+    try:
+        os.ftruncate(fd, size)
+        memory = mmap.mmap(fd, size)
+        here, there = Pipe()
+        argv = [str(there.fileno()), str(fd), str(os.getpid())]
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "c8league.runner.worker", *argv],
+            pass_fds=(there.fileno(), fd),
+            stdin=subprocess.DEVNULL,
+        )
+    finally:
+        os.close(fd)
+    there.close()
+    proc.returncode = 0  # the Worker reaps it: keep subprocess from reaping it first
+    return Worker(proc.pid, here, Slot.from_buffer(memory), memory)
+
+
+def _temp_fd() -> int:
+    import tempfile
+
+    fd, path = tempfile.mkstemp(prefix="c8league-slot-")
+    os.unlink(path)
+    return fd
+
+
+def become_worker(parent: int) -> None:
+    """Set up this process as a worker of ``parent``: die with it, ignore Ctrl-C (the
+    supervisor stops the run), default SIGTERM, no terminal input."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for number in (signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.signal(number, signal.SIG_DFL)
+    with contextlib.suppress(OSError):
+        devnull = os.open(os.devnull, os.O_RDONLY)
+        os.dup2(devnull, 0)
+        os.close(devnull)
+    if not die_with_parent(parent):
+        threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def die_with_parent(parent: int) -> bool:
+    """Ask the kernel to kill this process when its parent dies (Linux); exit at once if
+    ``parent`` is already gone. False where the kernel cannot."""
+    if not sys.platform.startswith("linux"):
+        return False
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        if libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0) != 0:
+            return False
+    except (OSError, AttributeError):
+        return False
+    if os.getppid() != parent:
+        os._exit(1)
+    return True
+
+
+def _watch_parent(parent: int) -> None:
+    while True:
+        time.sleep(0.5)
+        if os.getppid() != parent:
+            os._exit(1)
+
+
+def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
+    """The worker's loop: run each job sent until the pipe closes or None arrives."""
+
+    def send(message: object) -> None:
+        conn.send(message)
+
+    while True:
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        if job is None:
+            return
+        key = job[0]
+        slot.job, slot.since, slot.phase, slot.turn, slot.calls = (
+            key,
+            time.monotonic(),
+            STARTING,
+            -1,
+            0,
+        )
+        try:
+            message: tuple[object, ...] = ("done", key, handler(job, slot, send))
+        except BaseException:
+            message = ("failed", key, traceback.format_exc())
+        slot.phase = IDLE
+        send(message)
+
+
+@dataclass(frozen=True)
+class Result:
+    """How one job sent to a worker ended (see :func:`supervise`)."""
+
+    kind: str
+    """``done`` (``value`` is what it sent), ``failed`` (``value`` is the traceback),
+    ``died`` or ``hung`` (the worker was killed; ``snapshot`` says where it was)."""
+    value: Any = None
+    snapshot: Snapshot | None = None
+    how: str = ""
+    """For ``died``: how the worker ended, in words."""
+
+
+def overrun(slot: Slot, limit: float | None, now: float) -> tuple[bool, float | None]:
+    """For a worker that has started a job limited to ``limit`` seconds: whether it has
+    overrun (to be killed), and when to look again (None: no need).
+
+    It has overrun when it is still inside a player's call a grace period past the
+    limit (the player ignores the match timer), or when it is between calls
+    :data:`STRAY_SECONDS` grace periods past it (it is usually sending its report)."""
+    if limit is None:
+        return False, None
+    g = grace(limit)
+    end = slot.since + limit + g
+    if now <= end:
+        return False, end
+    if slot.turn >= 0:
+        return True, None
+    stray = slot.since + limit + STRAY_SECONDS * g
+    return now > stray, min(stray, now + POLL_SECONDS)
+
+
+def supervise(worker: Worker, key: int, limit: float | None) -> Result:
+    """Wait for the job ``key`` sent to ``worker``: its first ``report`` or its ``done``
+    (then the end of its closing, up to :data:`CLOSE_SECONDS`), its death, or its
+    overrun of ``limit`` seconds (see :func:`overrun`), when the worker is killed."""
+    value: Any = None
+    reported: float | None = None
+    while True:
+        now = time.monotonic()
+        slot = worker.slot
+        end: float | None
+        if reported is not None:
+            late, end = now > reported + CLOSE_SECONDS, reported + CLOSE_SECONDS
+        elif slot.job == key and slot.phase != IDLE:
+            late, end = overrun(slot, limit, now)
+        else:
+            late, end = False, now + POLL_SECONDS  # not started yet
+        if late:
+            snapshot = worker.snapshot()
+            worker.kill()
+            if reported is not None:
+                return Result("done", value)
+            return Result("hung", snapshot=snapshot)
+        if not wait([worker.conn], None if end is None else max(0.0, end - now)):
+            continue
+        messages, dead = worker.receive()
+        for kind, got, message in messages:
+            if got != key:
+                continue
+            if kind == "report":
+                value, reported = message, time.monotonic()
+            elif kind == "done":
+                return Result("done", message if reported is None else value)
+            elif kind == "failed":
+                return Result("failed", message)
+        if dead:
+            snapshot = worker.snapshot()
+            if not worker.reap(5.0):
+                worker.kill()
+            if reported is not None:
+                return Result("done", value)
+            return Result("died", snapshot=snapshot, how=worker.how())
+
+
+# -- playing matches --------------------------------------------------------------------------
+
+MatchJob = tuple[int, MatchTask, Stop | None, Callable[[MatchTask], Any] | None]
+"""(key, task, stop, play): ``play`` None plays the task with ``play_task``; any other
+function (simulated matches, in benchmarks) is called with the task alone."""
+
+
+def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) -> object:
+    """A :data:`Handler` that plays a match task, sending its report as soon as it is known."""
+    key, task, stop, play = job
+    if play is not None:
+        return play(task)
+    sent: list[bool] = []
+
+    def reported(report: object) -> None:
+        send(("report", key, report))
+        sent.append(True)
+        slot.since = time.monotonic()
+
+    slot.phase = STARTING
+    report = play_task(task, watch=slot, stop=stop, reported=reported)
+    return None if sent else report
+
+
+def serve_matches(conn: Connection, slot: Slot) -> None:
+    serve(conn, slot, play_match_job)
+
+
+def main(argv: list[str]) -> None:
+    """``python -m c8league.runner.worker PIPE_FD SLOT_FD PARENT_PID`` (see
+    :func:`exec_worker`)."""
+    conn = Connection(int(argv[0]))
+    memory = mmap.mmap(int(argv[1]), ctypes.sizeof(Slot))
+    os.close(int(argv[1]))
+    become_worker(int(argv[2]))
+    serve_matches(conn, Slot.from_buffer(memory))
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:])
