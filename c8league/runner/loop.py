@@ -23,16 +23,7 @@ from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Ru
 from c8league.engine.match import placements
 from c8league.errors import PlayerFault
 from c8league.players.base import Player
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    seat: int
-    reason: str
-    """``exception``, ``illegal``, ``timeout``, ``crash``, ``protocol`` or ``memory``."""
-    move_number: int
-    """The number of the player's decision in the match (1-based) that failed."""
-    detail: str
+from c8league.results import Forfeit as Forfeit  # re-export
 
 
 @dataclass(frozen=True)
