@@ -17,17 +17,13 @@ from sqlmodel import Session, col, select
 
 from c8league.cli.main import main
 from c8league.errors import NotFoundError, UsageError
-from c8league.rating_store import (
-    leaderboard,
-    model_for,
-    predict_table,
-    rebuild_ratings,
-    resolve_league,
-)
 from c8league.ratings import Rating as RatingValue
-from c8league.runner.loop import Forfeit
-from c8league.runner.tasks import HandReport
+from c8league.ratings.leaderboard import leaderboard
+from c8league.ratings.predict import predict_table
+from c8league.ratings.update import model_for, rebuild_ratings, record_results
+from c8league.results import Forfeit, HandReport, Result
 from c8league.storage import Database, open_database
+from c8league.storage.leagues import only_league as resolve_league
 from c8league.storage.models import (
     Entrant,
     Event,
@@ -39,7 +35,6 @@ from c8league.storage.models import (
     RatingHistory,
     Round,
 )
-from c8league.storage.results import store_result
 
 NAMES = ["Ada", "Bo", "Cy", "Di", "Ed", "Flo"]
 
@@ -138,18 +133,14 @@ def build(
                     "{}",
                 ),
             ]
-            store_result(
-                s,
-                match=m,
-                league_id=lg.id,
-                model=model,
-                sequence=number,
-                placements=places,
-                scores=[100 - 10 * p for p in places],
-                ended="forfeit" if forfeit else "target",
-                hands=hands,
+            result = Result(
+                tuple(places),
+                tuple(100 - 10 * p for p in places),
+                "forfeit" if forfeit else "target",
+                tuple(hands),
                 forfeit=forfeit,
             )
+            record_results(s, lg, [(m, result)], model=model)
             s.commit()
             ids.append(m.id)
         return Built(db, lg.id, ids)
