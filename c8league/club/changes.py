@@ -5,10 +5,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlmodel import Session
-
 from c8league.engine import Rules
 from c8league.errors import UsageError
+from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_entrant, get_event

@@ -8,13 +8,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlmodel import Session
-
 from c8league.club.entry import CheckedResult, Entry, check_result
 from c8league.engine import Rules
 from c8league.errors import NotFoundError, ResultError, UsageError
 from c8league.ratings.update import rebuild_ratings, record_results
-from c8league.storage import audit
+from c8league.storage import Session, audit
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database

@@ -11,14 +11,13 @@ from __future__ import annotations
 
 import functools
 
-from sqlmodel import Session
-
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
 from c8league.events.status import event_results
 from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import standings
+from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import get_event, league_members

@@ -14,8 +14,6 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session
-
 from c8league.errors import Interrupted, PluginError, UsageError
 from c8league.events.pairing import pair_next_round
 from c8league.events.status import event_status_in
@@ -25,6 +23,7 @@ from c8league.ratings.update import model_for, record_results
 from c8league.results import MatchReport
 from c8league.runner.dask_executor import Runner, make_runner
 from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import get_event, league_members

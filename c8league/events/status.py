@@ -10,12 +10,11 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from sqlmodel import Session
-
 from c8league.engine import Rules
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import SeatResult, Standing, TableResult, field_of, standings
+from c8league.storage import Session
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database

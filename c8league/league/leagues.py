@@ -7,11 +7,10 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from sqlmodel import Session
-
 from c8league.errors import StorageError
 from c8league.league.files import EventSpec, LeagueFile
 from c8league.league.players import ImportSummary, enter_entrant
+from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage.database import Database
 from c8league.storage.models import Event, League
@@ -101,7 +100,7 @@ def _import_event(
     }
     event = stored_leagues.find_event(session, league.id, spec.name)
     if event is None:
-        session.add(Event(league_id=league.id, name=spec.name, **values))
+        stored_leagues.add(session, Event(league_id=league.id, name=spec.name, **values))
         summary.created.append(f"event {spec.name}")
         return
     current = {k: getattr(event, k) for k in values}

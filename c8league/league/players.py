@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from pydantic import ValidationError
-from sqlmodel import Session
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
 from c8league.league.files import EntrantSpec, options_json
 from c8league.names import check_name, printable
 from c8league.players import registry
+from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant

@@ -6,10 +6,9 @@ import math
 from dataclasses import dataclass
 from typing import Any
 
-from sqlmodel import Session
-
 from c8league.ratings.model import Rating, RatingModel
 from c8league.ratings.update import model_for
+from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
 from c8league.storage.leagues import inactive_entrants, league_by_id, only_league

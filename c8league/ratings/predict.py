@@ -6,11 +6,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session
-
 from c8league.errors import NotFoundError, UsageError
 from c8league.ratings.model import Rating
 from c8league.ratings.update import model_for
+from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
 from c8league.storage.leagues import all_leagues, entrants_named, league_members, only_league

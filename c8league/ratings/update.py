@@ -16,10 +16,9 @@ import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from sqlmodel import Session
-
 from c8league.ratings.model import Rating, RatingModel, RatingSettings
 from c8league.results import Result
+from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
 from c8league.storage.leagues import league_by_id, only_league

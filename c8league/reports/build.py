@@ -18,8 +18,6 @@ from importlib import metadata
 from itertools import groupby
 from operator import itemgetter
 
-from sqlmodel import Session
-
 from c8league.errors import NotFoundError
 from c8league.events.status import is_countdown, table_results
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
@@ -38,6 +36,7 @@ from c8league.reports.model import (
     StandingEntry,
 )
 from c8league.standings import TIEBREAKS, field_of, standings
+from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import results as stored_results
