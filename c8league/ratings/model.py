@@ -33,16 +33,6 @@ import trueskill  # type: ignore[import-untyped]
 
 from c8league.errors import C8LeagueError
 
-__all__ = [
-    "BACKENDS",
-    "SYSTEMS",
-    "Rating",
-    "RatingError",
-    "RatingModel",
-    "RatingSettings",
-    "RatingSystem",
-]
-
 RatingSystem = Literal["trueskill", "openskill"]
 
 #: The rating systems :class:`RatingSettings` accepts.
