@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
+from dbs import record_placed
 from sqlmodel import Session, col, select
 
 from c8league.cli.main import main
@@ -20,8 +21,8 @@ from c8league.errors import NotFoundError, UsageError
 from c8league.ratings import Rating as RatingValue
 from c8league.ratings.leaderboard import leaderboard
 from c8league.ratings.predict import predict_table
-from c8league.ratings.update import model_for, rebuild_ratings, record_results
-from c8league.results import Forfeit, HandReport, Result
+from c8league.ratings.update import model_for, rebuild_ratings
+from c8league.results import Forfeit, HandReport
 from c8league.storage import Database, open_database
 from c8league.storage.leagues import only_league as resolve_league
 from c8league.storage.models import (
@@ -133,14 +134,7 @@ def build(
                     "{}",
                 ),
             ]
-            result = Result(
-                tuple(places),
-                tuple(100 - 10 * p for p in places),
-                "forfeit" if forfeit else "target",
-                tuple(hands),
-                forfeit=forfeit,
-            )
-            record_results(s, lg, [(m, result)], model=model)
+            record_placed(s, lg, m, places, hands, forfeit, model)
             s.commit()
             ids.append(m.id)
         return Built(db, lg.id, ids)
