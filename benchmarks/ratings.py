@@ -37,7 +37,7 @@ from sqlalchemy import insert, update
 
 from c8league import about
 from c8league.engine import Rules
-from c8league.rating_store import rebuild_ratings
+from c8league.ratings.update import rebuild_ratings
 from c8league.reports import build_report, render
 from c8league.storage import Database, open_database
 from c8league.storage.models import (

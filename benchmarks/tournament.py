@@ -35,11 +35,11 @@ from typing import Any
 
 from c8league import about, events
 from c8league.league import load_league_file, parse_league
+from c8league.league.leagues import import_league
 from c8league.runner import pool
 from c8league.runner.dask_executor import DaskRunner, Runner
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.storage import open_database
-from c8league.storage.repo import import_league
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -12,7 +12,7 @@ Countdown the points shed, 8 minus the final score), wins (first places).
 from __future__ import annotations
 
 from collections import defaultdict
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 BYE_POINTS = 1.0
@@ -108,3 +108,19 @@ def standings(
             rank = result[-1].rank
         result.append(Standing(rank, e, mp, op, gp, w, played[e], bye_count[e]))
     return result
+
+
+def field_of(
+    members: Sequence[int],
+    inactive: Collection[int],
+    tables: Sequence[TableResult],
+    byes: Sequence[int] = (),
+) -> list[int]:
+    """Who stands in an event's standings: the league's ``members`` (in order) who have
+    played, had a bye or are still active (not in ``inactive``), then anyone else who
+    played or had a bye (a former member), by id."""
+    seated = {s.entrant for t in tables for s in t.seats} | set(byes)
+    entrants = [e for e in members if e in seated or e not in inactive]
+    known = set(members)
+    entrants += sorted(e for e in seated if e not in known)
+    return entrants

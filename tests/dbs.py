@@ -5,11 +5,15 @@ from __future__ import annotations
 
 import sqlite3
 import uuid
+from collections.abc import Sequence
 from pathlib import Path
+from typing import Any
 
 from sqlalchemy import BigInteger, MetaData, create_engine, inspect, make_url, text
 from sqlalchemy.engine import Engine
 
+from c8league.ratings.update import record_results
+from c8league.results import Forfeit, HandReport, Result
 from c8league.storage import postgres
 
 PG_ENV = "C8LEAGUE_TEST_PG_URL"
@@ -176,3 +180,24 @@ def results(url: str) -> list[tuple[object, ...]]:
     )
     rows += query(url, "SELECT entrant_id, mu, sigma, matches FROM rating ORDER BY 1")
     return rows
+
+
+def record_placed(
+    session: Any,
+    league: Any,
+    match: Any,
+    places: list[int],
+    hands: Sequence[HandReport],
+    forfeit: Forfeit | None,
+    model: Any,
+) -> None:
+    """Store a result of ``places`` (scores 100 − 10 × place) and rate it, as the
+    runner's results are stored."""
+    result = Result(
+        tuple(places),
+        tuple(100 - 10 * p for p in places),
+        "forfeit" if forfeit else "target",
+        tuple(hands),
+        forfeit=forfeit,
+    )
+    record_results(session, league, [(match, result)], model=model)

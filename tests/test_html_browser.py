@@ -22,9 +22,9 @@ from pathlib import Path
 import pytest
 
 from c8league.league import load_league_file
+from c8league.league.leagues import import_league
 from c8league.reports import build_report, render
 from c8league.storage import open_database
-from c8league.storage.repo import import_league
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome", "google-chrome-stable")
 

@@ -14,14 +14,17 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
+from dbs import record_placed
 from sqlmodel import col, func, select
 
 from c8league import events
 from c8league.cli.main import main
 from c8league.errors import NotFoundError
 from c8league.league import load_league_file
-from c8league.rating_store import leaderboard, model_for
+from c8league.league.leagues import import_league
 from c8league.ratings import RatingModel
+from c8league.ratings.leaderboard import leaderboard
+from c8league.ratings.update import model_for
 from c8league.reports import (
     CSV_TABLES,
     JSON_FORMAT,
@@ -34,8 +37,8 @@ from c8league.reports import (
 )
 from c8league.reports.charts import rating_chart
 from c8league.reports.text import sparkline
+from c8league.results import HandReport
 from c8league.runner.loop import Forfeit
-from c8league.runner.tasks import HandReport
 from c8league.storage import Database, open_database
 from c8league.storage.models import (
     Entrant,
@@ -47,8 +50,6 @@ from c8league.storage.models import (
     MatchSeat,
     Round,
 )
-from c8league.storage.repo import import_league
-from c8league.storage.results import store_result
 
 NOW = datetime(2025, 6, 1, 12, 0, tzinfo=UTC)
 
@@ -162,11 +163,7 @@ def build_club(url: str) -> Database:
                 HandReport("blocked" if number % 2 else "turn_cap", (places.index(2),),
                            tuple(7 if p == 2 else 0 for p in places), (0,) * size, "{}"),
             ]  # fmt: skip
-            store_result(
-                s, match=m, league_id=lg.id, model=model, sequence=number, placements=places,
-                scores=[100 - 10 * p for p in places], ended="forfeit" if forfeit else "target",
-                hands=hands, forfeit=forfeit,
-            )  # fmt: skip
+            record_placed(s, lg, m, places, hands, forfeit, model)
         void = Match(event_id=ev.id, round_id=rnd.id, table_no=99, rules="{}", seed=0,
                      status="void")  # fmt: skip
         s.add(void)

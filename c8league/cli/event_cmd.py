@@ -65,15 +65,10 @@ def pair(
 ) -> None:
     """Pair the next round of an event and print its pairing sheet."""
     from c8league import events
-    from c8league.storage.repo import get_event
 
-    db = state.database()
-    with db.writing() as session:
-        lg, ev = get_event(session, event, league)
-        round_row = events.pair_next_round(session, lg, ev)
-        number = round_row.number
-    out.print(f"{lg.name}/{ev.name}: round {number} paired")
-    show_sheet(f"{lg.name}/{ev.name}", number, fmt, path)
+    name, number = events.pair_round(state.database(), event, league)
+    out.print(f"{name}: round {number} paired")
+    show_sheet(name, number, fmt, path)
 
 
 def _run(

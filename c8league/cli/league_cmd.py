@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from pathlib import Path
 from typing import Annotated
 
@@ -36,7 +35,7 @@ def import_(
     yet played use the new options. This mends an event stopped by a bad option.
     """
     from c8league.league import load_league_file
-    from c8league.storage.repo import import_league
+    from c8league.league.leagues import import_league
 
     league_file = load_league_file(file)
     db = state.database()
@@ -53,27 +52,9 @@ def import_(
 @app.command("list")
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Every league with its rules preset and events."""
-    from sqlmodel import col, select
+    from c8league.league.leagues import list_leagues
 
-    from c8league.storage.models import Event, League
-    from c8league.storage.repo import league_members
-
-    db = state.database()
-    with db.session() as session:
-        leagues = session.exec(select(League).order_by(col(League.name))).all()
-        rows = []
-        for lg in leagues:
-            events = session.exec(select(Event.name).where(Event.league_id == lg.id)).all()
-            rows.append(
-                {
-                    "name": lg.name,
-                    "title": lg.title,
-                    "preset": lg.preset,
-                    "table_sizes": json.loads(lg.table_sizes),
-                    "entrants": len(league_members(session, lg.id or 0)),
-                    "events": list(events),
-                }
-            )
+    rows = list_leagues(state.database())
     if as_json:
         print_json(rows)
         return
@@ -98,39 +79,13 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
-    from sqlmodel import select
+    from c8league.league.leagues import show_league
 
-    from c8league.storage.models import Event
-    from c8league.storage.repo import get_league, league_members
-
-    db = state.database()
-    with db.session() as session:
-        lg = get_league(session, name)
-        members = league_members(session, lg.id or 0)
-        events = session.exec(select(Event).where(Event.league_id == lg.id)).all()
-        data = {
-            "name": lg.name,
-            "title": lg.title,
-            "preset": lg.preset,
-            "rules": json.loads(lg.rules),
-            "rating": json.loads(lg.rating),
-            "entrants": [{"name": e.name, "kind": e.kind, "plugin": e.plugin} for e in members],
-            "events": [
-                {
-                    "name": e.name,
-                    "format": e.format,
-                    "table_size": e.table_size,
-                    "seed": e.seed,
-                    "duplicate": e.duplicate,
-                    "played_by": e.played_by,
-                }
-                for e in events
-            ],
-        }
+    data = show_league(state.database(), name)
     if as_json:
         print_json(data)
         return
-    out.print(f"[bold]{lg.name}[/] {lg.title}  (rules: {lg.preset})")
+    out.print(f"[bold]{data['name']}[/] {data['title']}  (rules: {data['preset']})")
     table = Table(title="Entrants")
     for column in ("name", "kind", "plugin"):
         table.add_column(column)

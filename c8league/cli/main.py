@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import logging
 import os
 import signal
 import threading
@@ -90,6 +91,10 @@ def _root(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    # Libraries' own log records (SQLAlchemy logs a cursor it could not close after an
+    # interrupt, with its traceback) are not for the user: errors reach the user as
+    # exceptions, turned into one line below.
+    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     _install_notice()
     with _noting_interrupts() as interrupts:
         code = _main(argv)

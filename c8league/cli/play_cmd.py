@@ -90,7 +90,7 @@ def play(
 ) -> None:
     """Play one match in the terminal against bots, to the target score (you sit in seat 0).
     With --event, play your seat of a league event's table of bots; the result is stored."""
-    from c8league.league import check_name
+    from c8league.names import check_name
 
     try:
         name = check_name(name)

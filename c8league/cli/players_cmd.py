@@ -33,8 +33,8 @@ def add(
     characters = , ; : / (they separate names in --scores, --hands and LEAGUE/EVENT),
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
+    from c8league.league.players import add_player
     from c8league.players.registry import parse_options
-    from c8league.storage.repo import add_player
 
     db = state.database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
@@ -61,8 +61,8 @@ def edit(
     rating; to rate a changed bot apart, register it under a new name instead.
     """
     from c8league.errors import UsageError
+    from c8league.league.players import edit_bot_options
     from c8league.players.registry import parse_options
-    from c8league.storage.repo import edit_bot_options
 
     if not option and not unset:
         raise UsageError("nothing to change: give --option key=value or --unset key")
@@ -84,7 +84,7 @@ def list_(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every registered player (or a league's members)."""
-    from c8league.storage.repo import list_players
+    from c8league.league.players import list_players
 
     rows = list_players(state.database(), league)
     if as_json:
@@ -109,7 +109,7 @@ def list_(
 @app.command("remove")
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player; one with results is retired, never deleted."""
-    from c8league.storage.repo import remove_player
+    from c8league.league.players import remove_player
 
     what = remove_player(state.database(), name)
     out.print(f"player [bold]{name}[/] {what}")
@@ -121,9 +121,9 @@ def withdraw(
     league: Annotated[str, typer.Option(help="The league to withdraw from.")],
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
-    from c8league import club
+    from c8league.league import players
 
-    club.withdraw(state.database(), league, name)
+    players.withdraw(state.database(), league, name)
     out.print(f"{name} withdrawn from {league}: not paired from the next round")
 
 
@@ -133,7 +133,7 @@ def reinstate(
     league: Annotated[str, typer.Option(help="The league.")],
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
-    from c8league import club
+    from c8league.league import players
 
-    club.reinstate(state.database(), league, name)
+    players.reinstate(state.database(), league, name)
     out.print(f"{name} is back in {league} from the next round")

@@ -34,7 +34,7 @@ def show(
     top: Annotated[int | None, typer.Option(help="Show only the first N.", min=1)] = None,
 ) -> None:
     """The leaderboard, sorted by the conservative rating μ − 3σ."""
-    from c8league.rating_store import leaderboard, model_for, resolve_league
+    from c8league.ratings.leaderboard import league_leaderboard
     from c8league.reports.formats import render_csv
     from c8league.reports.records import CSV_HEADERS, leaderboard_records
     from c8league.reports.terminal import table_of
@@ -42,28 +42,15 @@ def show(
 
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
-    with state.database().session() as session:
-        lg = resolve_league(session, league)
-        assert lg.id is not None
-        model = model_for(lg)
-        rows = leaderboard(session, lg.id, model=model, provisional=provisional)
-    rows = rows[:top] if top is not None else rows
+    board = league_leaderboard(state.database(), league, provisional=provisional)
+    rows = board.rows[:top] if top is not None else board.rows
     if as_json:
-        print_json(
-            {
-                "league": lg.name,
-                "title": lg.title,
-                "rating_system": model.version(),
-                "parameters": model.parameters(),
-                "provisional_below": provisional,
-                "entrants": leaderboard_records(rows),
-            }
-        )
+        print_json({**board.header(provisional), "entrants": leaderboard_records(rows)})
     elif as_csv:
         sys.stdout.write(render_csv(CSV_HEADERS["leaderboard"], leaderboard_records(rows)))
     else:
         view = leaderboard_view(rows, provisional)
-        view.title = f"{lg.title or lg.name}: ratings ({model.version()})"
+        view.title = f"{board.title or board.league}: ratings ({board.model.version()})"
         out.print(table_of(view))
         out.print(view.caption, style="dim")
 
@@ -82,16 +69,12 @@ def rebuild(
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
-    from c8league.rating_store import rebuild_league, resolve_league
+    from c8league.ratings.update import rebuild as rebuild_named
 
-    db = state.database()
-    with db.session() as session:
-        lg = resolve_league(session, league)
-    assert lg.id is not None
-    summary = rebuild_league(db, lg.id, from_sequence)
+    name, summary = rebuild_named(state.database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
     out.print(
-        f"{lg.name}: ratings rebuilt{start} from {summary.matches} matches, "
+        f"{name}: ratings rebuilt{start} from {summary.matches} matches, "
         f"{summary.entrants} entrants rated ({summary.seconds:.2f} s)"
     )
 
@@ -106,15 +89,9 @@ def predict(
     as_json: JsonOpt = False,
 ) -> None:
     """The match quality of a table and each entrant's chance to finish first."""
-    from c8league.rating_store import league_for_entrants, predict_table, resolve_league
+    from c8league.ratings.predict import predict as predict_table
 
-    with state.database().session() as session:
-        lg = (
-            resolve_league(session, league)
-            if league is not None
-            else league_for_entrants(session, entrants)
-        )
-        prediction = predict_table(session, lg, entrants, samples=samples)
+    prediction = predict_table(state.database(), entrants, league, samples=samples)
     if as_json:
         print_json(
             {

@@ -87,13 +87,14 @@ def _show(checked: object) -> None:
     from c8league.club import CheckedResult
 
     assert isinstance(checked, CheckedResult)
-    order = sorted(range(len(checked.seats)), key=lambda i: checked.placements[i])
+    result = checked.result
+    order = sorted(range(len(checked.seats)), key=lambda i: result.placements[i])
     out.print(
         "stored: "
         + " · ".join(
-            f"{checked.placements[i]}. {checked.seats[i]} {checked.scores[i]}" for i in order
+            f"{result.placements[i]}. {checked.seats[i]} {result.scores[i]}" for i in order
         )
-        + (f" (forfeit: {checked.seats[checked.forfeit.seat]})" if checked.forfeit else "")
+        + (f" (forfeit: {checked.seats[result.forfeit.seat]})" if result.forfeit else "")
     )
 
 

@@ -13,26 +13,16 @@ import math
 from collections import defaultdict
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import dataclass
 from datetime import UTC, datetime
 from importlib import metadata
 from itertools import groupby
 from operator import itemgetter
 
-from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, func, select
-
 from c8league.errors import NotFoundError
-from c8league.rating_store import (
-    PROVISIONAL_MATCHES,
-    LeaderboardRow,
-    fetch_rows,
-    inactive_entrants,
-    leaderboard,
-    model_for,
-    resolve_league,
-)
-from c8league.ratings import RatingModel
+from c8league.events.status import is_countdown, table_results
+from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
+from c8league.ratings.model import RatingModel
+from c8league.ratings.update import model_for
 from c8league.reports.model import (
     CrossTable,
     Endings,
@@ -45,36 +35,19 @@ from c8league.reports.model import (
     Report,
     StandingEntry,
 )
-from c8league.standings import TIEBREAKS, SeatResult, TableResult, standings
+from c8league.standings import TIEBREAKS, field_of, standings
+from c8league.storage import Session
+from c8league.storage import leagues as stored_leagues
+from c8league.storage import ratings as stored_ratings
+from c8league.storage import results as stored_results
+from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.models import (
-    Entrant,
-    Event,
-    HandRow,
-    League,
-    Match,
-    MatchSeat,
-    RatingHistory,
-    Round,
-)
-from c8league.storage.repo import get_event, league_members, league_rules
+from c8league.storage.models import Event, League
+from c8league.storage.results import PlayedMatch
 
 __all__ = ["build_report"]
 
 _SQRT2 = math.sqrt(2.0)
-
-
-@dataclass(slots=True)
-class _Played:
-    """A finished match: its seats as (seat, entrant id, place, score), in seat order."""
-
-    match_id: int
-    event_id: int
-    sequence: int
-    ended: str
-    forfeit_seat: int | None
-    forfeit_reason: str | None
-    seats: list[tuple[int, int, int, int]]
 
 
 @contextmanager
@@ -114,29 +87,22 @@ def build_report(
             model = model_for(league)
             board = leaderboard(session, league.id, model=model, provisional=provisional)
             scope_events = (
-                [event]
-                if event is not None
-                else list(
-                    session.exec(
-                        select(Event).where(Event.league_id == league.id).order_by(col(Event.id))
-                    ).all()
-                )
+                [event] if event is not None else stored_leagues.league_events(session, league.id)
             )
             event_ids = [e.id for e in scope_events if e.id is not None]
-            names = {
-                entrant_id: name
-                for entrant_id, name in session.execute(select(Entrant.id, Entrant.name)).all()
-            }
-            played = _played(session, event_ids)
-            status_counts = _status_counts(session, event_ids)
-            hand_rows = _hands(session, event_ids)
-            history = _history(session, league.id, board, names)
+            names = stored_leagues.entrant_names(session)
+            played = stored_results.played(session, event_ids)
+            status_counts = stored_results.status_counts(session, event_ids)
+            hand_rows = stored_results.hand_rows(session, event_ids)
+            history = _history(stored_ratings.history(session, league.id), board, names)
             footer = _footer(session, league, model, generated)
-            byes = _byes(session, event_ids)
-            members = [e.id for e in league_members(session, league.id) if e.id is not None]
-            inactive = inactive_entrants(session, league.id)
+            byes = stored_rounds.byes(session, event_ids)
+            countdown = {e: is_countdown(session, e) for e in event_ids}
+            members = [
+                e.id for e in stored_leagues.league_members(session, league.id) if e.id is not None
+            ]
+            inactive = stored_leagues.inactive_entrants(session, league.id)
 
-        countdown = league_rules(league).countdown
         sections = tuple(
             _event_section(
                 ev,
@@ -146,7 +112,7 @@ def build_report(
                 inactive,
                 names,
                 status_counts,
-                countdown,
+                countdown.get(ev.id or 0, False),
             )
             for ev in scope_events
         )
@@ -173,15 +139,15 @@ def build_report(
 
 def _resolve_target(session: Session, target: str | None) -> tuple[League, Event | None]:
     if target is None:
-        return resolve_league(session, None), None
+        return stored_leagues.only_league(session, None), None
     if "/" not in target:
-        league = session.exec(select(League).where(League.name == target)).first()
+        league = stored_leagues.find_league(session, target)
         if league is not None:
             return league, None
     try:
-        return get_event(session, target)
+        return stored_leagues.get_event(session, target)
     except NotFoundError as exc:
-        leagues = ", ".join(session.exec(select(League.name).order_by(col(League.name))).all())
+        leagues = ", ".join(stored_leagues.league_names(session))
         raise NotFoundError(
             f"no league or event named {target!r}; leagues: {leagues or 'none'}; {exc}"
         ) from None
@@ -190,80 +156,11 @@ def _resolve_target(session: Session, target: str | None) -> tuple[League, Event
 # -- reading -------------------------------------------------------------------------------
 
 
-def _played(session: Session, event_ids: list[int]) -> list[_Played]:
-    """The finished matches of the events, in the order their results count."""
-    rows = fetch_rows(
-        session.connection(),
-        sa_select(
-            col(Match.id),
-            col(Match.event_id),
-            col(Match.sequence),
-            col(Match.ended),
-            col(Match.forfeit_seat),
-            col(Match.forfeit_reason),
-            col(MatchSeat.seat),
-            col(MatchSeat.entrant_id),
-            col(MatchSeat.place),
-            col(MatchSeat.score),
-        )
-        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
-        .where(col(Match.event_id).in_(event_ids), col(Match.status) == "done")
-        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat)),
-    )
-    result: list[_Played] = []
-    current: _Played | None = None
-    for match_id, event_id, sequence, ended, f_seat, f_reason, seat, entrant, place, score in rows:
-        if current is None or current.match_id != match_id:
-            current = _Played(match_id, event_id, sequence or 0, ended or "", f_seat, f_reason, [])
-            result.append(current)
-        current.seats.append((seat, entrant, place or 0, score or 0))
-    return result
-
-
-def _status_counts(session: Session, event_ids: list[int]) -> dict[tuple[int, str], int]:
-    rows = session.execute(
-        select(Match.event_id, Match.status, func.count())
-        .where(col(Match.event_id).in_(event_ids))
-        .group_by(col(Match.event_id), col(Match.status))
-    ).all()
-    return {(event_id, status): int(count) for event_id, status, count in rows}
-
-
-def _byes(session: Session, event_ids: list[int]) -> dict[int, list[int]]:
-    """Each event's byes: one entrant id per bye, over all its rounds."""
-    byes: dict[int, list[int]] = defaultdict(list)
-    rows = session.execute(
-        select(Round.event_id, Round.byes).where(col(Round.event_id).in_(event_ids))
-    ).all()
-    for event_id, text in rows:
-        byes[event_id].extend(json.loads(text))
-    return byes
-
-
-def _hands(session: Session, event_ids: list[int]) -> list[tuple[int, str, str, str]]:
-    """(match id, kind, winners JSON, points JSON) of every hand of a finished match."""
-    query = (
-        select(HandRow.match_id, HandRow.kind, HandRow.winners, HandRow.points)
-        .join(Match, col(Match.id) == col(HandRow.match_id))
-        .where(col(Match.event_id).in_(event_ids), col(Match.status) == "done")
-    )
-    return fetch_rows(session.connection(), query)
-
-
 def _history(
-    session: Session, league_id: int, board: list[LeaderboardRow], names: dict[int, str]
+    rows: list[tuple[int, int, float, float]], board: list[LeaderboardRow], names: dict[int, str]
 ) -> tuple[HistorySeries, ...]:
-    rows = fetch_rows(
-        session.connection(),
-        select(
-            RatingHistory.entrant_id,
-            RatingHistory.sequence,
-            RatingHistory.mu_after,
-            RatingHistory.sigma_after,
-        )
-        .where(col(RatingHistory.league_id) == league_id)
-        .order_by(col(RatingHistory.sequence), col(RatingHistory.entrant_id)),
-    )
+    """Each leaderboard entrant's rating after every update, from the stored history
+    (entrant, sequence, mu, sigma) in sequence order."""
     rows.sort(key=itemgetter(0))  # stable: each entrant's rows stay in sequence order
     series: dict[int, tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]] = {}
     for entrant_id, group in groupby(rows, key=itemgetter(0)):
@@ -280,25 +177,10 @@ def _history(
 
 
 def _footer(session: Session, league: League, model: RatingModel, generated: datetime) -> Footer:
-    done = (
-        select(func.count())
-        .select_from(Match)
-        .join(Event, col(Event.id) == col(Match.event_id))
-        .where(col(Event.league_id) == league.id, col(Match.status) == "done")
-    )
-    count = int(session.execute(done).scalar_one())
-    last_row = session.execute(
-        select(Match.sequence, Event.name, Match.finished_at)
-        .join(Event, col(Event.id) == col(Match.event_id))
-        .where(
-            col(Event.league_id) == league.id,
-            col(Match.status) == "done",
-            col(Match.sequence).is_not(None),
-        )
-        .order_by(col(Match.sequence).desc())
-        .limit(1)
-    ).first()
-    last = LastMatch(last_row[0], last_row[1], last_row[2]) if last_row is not None else None
+    assert league.id is not None
+    count = stored_results.done_count(session, league.id)
+    last_row = stored_results.last_result(session, league.id)
+    last = LastMatch(*last_row) if last_row is not None else None
     params = model.parameters()
     try:
         version = metadata.version("c8league")
@@ -320,7 +202,7 @@ def _footer(session: Session, league: League, model: RatingModel, generated: dat
 
 def _event_section(
     event: Event,
-    played: list[_Played],
+    played: list[PlayedMatch],
     byes: list[int],
     members: list[int],
     inactive: set[int],
@@ -332,14 +214,8 @@ def _event_section(
     standings`` shows them) and, at tables of two, its cross-table."""
     assert event.id is not None
     mine = [p for p in played if p.event_id == event.id]
-    tables = [
-        TableResult(tuple(SeatResult(e, place, score) for _, e, place, score in p.seats), countdown)
-        for p in mine
-    ]
-    seated = {s.entrant for t in tables for s in t.seats} | set(byes)
-    entrants = [e for e in members if e in seated or e not in inactive]
-    known = set(members)
-    entrants += sorted(e for e in seated if e not in known)
+    tables = table_results(mine, countdown)
+    entrants = field_of(members, inactive, tables, byes)
     rows = standings(entrants, tables, byes)
     entries = tuple(
         StandingEntry(
@@ -370,7 +246,7 @@ def _event_section(
     )
 
 
-def _crosstable(order: list[str], matches: list[_Played], names: dict[int, str]) -> CrossTable:
+def _crosstable(order: list[str], matches: list[PlayedMatch], names: dict[int, str]) -> CrossTable:
     index = {name: i for i, name in enumerate(order)}
     results: dict[tuple[int, int], list[float]] = defaultdict(list)
     for match in matches:
@@ -390,7 +266,7 @@ def _crosstable(order: list[str], matches: list[_Played], names: dict[int, str])
 
 
 def _head_to_head(
-    played: list[_Played],
+    played: list[PlayedMatch],
     board: list[LeaderboardRow],
     names: dict[int, str],
     model: RatingModel,
@@ -441,7 +317,7 @@ def _head_to_head(
 
 
 def _entrant_stats(
-    played: list[_Played],
+    played: list[PlayedMatch],
     hands: list[tuple[int, str, str, str]],
     board: list[LeaderboardRow],
     names: dict[int, str],
@@ -515,7 +391,7 @@ def _entrant_stats(
 
 
 def _endings(
-    played: list[_Played],
+    played: list[PlayedMatch],
     hands: list[tuple[int, str, str, str]],
     status_counts: dict[tuple[int, str], int],
 ) -> Endings:

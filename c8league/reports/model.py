@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from c8league.rating_store import LeaderboardRow
+from c8league.ratings.leaderboard import LeaderboardRow
 
 
 @dataclass(frozen=True, slots=True)

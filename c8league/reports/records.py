@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from datetime import datetime
 from typing import Any
 
-from c8league.rating_store import LeaderboardRow
+from c8league.ratings.leaderboard import LeaderboardRow
 from c8league.reports.model import (
     CrossTable,
     Endings,

@@ -5,7 +5,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 
-from c8league.rating_store import LeaderboardRow
+from c8league.ratings.leaderboard import LeaderboardRow
 from c8league.reports.model import HistorySeries, PairRecord, Report
 
 __all__ = [

@@ -6,7 +6,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
-from c8league.rating_store import LeaderboardRow
+from c8league.ratings.leaderboard import LeaderboardRow
 from c8league.reports.model import CrossTable, EventSection, Report
 from c8league.reports.text import (
     fixed,

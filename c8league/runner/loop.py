@@ -29,6 +29,7 @@ from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Ru
 from c8league.engine.match import placements
 from c8league.errors import PlayerFault
 from c8league.players.base import Player
+from c8league.results import Forfeit as Forfeit  # re-export
 
 HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
 """The player calls, by the number a :class:`Watch` records in ``hook``."""
@@ -37,16 +38,6 @@ START_MATCH, START_HAND, CHOOSE, END_HAND = 0, 1, 2, 3
 RETRY_SECONDS = 0.1
 """After the match limit, a player that swallowed the interruption is interrupted again
 this often (in the main thread)."""
-
-
-@dataclass(frozen=True, slots=True)
-class Forfeit:
-    seat: int
-    reason: str
-    """``exception``, ``illegal``, ``timeout``, ``crash``, ``protocol`` or ``memory``."""
-    move_number: int
-    """The number of the player's decision in the match (1-based) that failed."""
-    detail: str
 
 
 @dataclass(frozen=True)

@@ -18,8 +18,10 @@ from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
+from c8league.results import Forfeit
+from c8league.results import HandReport as HandReport  # re-export
+from c8league.results import MatchReport as MatchReport
 from c8league.runner.loop import (
-    Forfeit,
     MatchOutcome,
     Stop,
     Watch,
@@ -56,30 +58,6 @@ class MatchTask:
     seed: int
     match_seconds: float | None = None
     """The match's time limit (see ``runner.loop``); None: none."""
-
-
-@dataclass(frozen=True, slots=True)
-class HandReport:
-    kind: str
-    winners: tuple[int, ...]
-    points: tuple[int, ...]
-    penalties: tuple[int, ...]
-    record: str
-    """The hand record as JSON: replays the hand exactly."""
-
-
-@dataclass(frozen=True, slots=True)
-class MatchReport:
-    match_id: int
-    placements: tuple[int, ...]
-    scores: tuple[int, ...]
-    ended: str
-    hands: tuple[HandReport, ...]
-    decisions: int
-    forfeit: Forfeit | None
-    seconds: float
-    error: str | None = None
-    """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
 
 
 def play_task(

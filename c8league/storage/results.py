@@ -1,37 +1,31 @@
-"""Storing match results together with the rating updates they cause.
+"""Match results: storing one, clearing it for a correction, and reading them back.
 
-A result and its rating updates are written in one transaction: a match is stored
-whole or not at all. Results count for ratings in the order of their ``sequence``,
-which the writer assigns in match order, so the ratings do not depend on which
-worker finished first. A writer takes the next sequence numbers only while it holds
-the database's write lock (:func:`hold_write_lock`), so two processes writing one
-league's results at once (two events run side by side, a result entered by hand
-meanwhile) never take the same number, and the numbers follow the order in which the
-ratings were updated.
+A result is stored whole with its hands (:func:`store_result`); the rating update it
+causes is written in the same transaction by the ratings package
+(``c8league.ratings.update``). Results count for ratings in the order of their
+``sequence``, which the writer assigns in match order, so the ratings do not depend on
+which worker finished first. A writer takes the next sequence numbers only while it
+holds the database's write lock (``Database.writing``, or :func:`hold_write_lock`), so
+two processes writing one league's results at once (two events run side by side, a
+result entered by hand meanwhile) never take the same number, and the numbers follow
+the order in which the ratings were updated.
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+from typing import Any
 
-from sqlalchemy import insert, text
+from sqlalchemy import case, insert, text
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
-from c8league.ratings import Rating as RatingValue
-from c8league.ratings import RatingModel
-from c8league.runner.loop import Forfeit
-from c8league.runner.tasks import HandReport
-from c8league.storage.models import (
-    Event,
-    HandRow,
-    Match,
-    MatchSeat,
-    Meta,
-    Rating,
-    RatingHistory,
-    utcnow,
-)
+from c8league.results import Result
+from c8league.storage.fetch import fetch_rows
+from c8league.storage.models import Entrant, Event, HandRow, Match, MatchSeat, Meta, utcnow
 
 
 def hold_write_lock(session: Session) -> None:
@@ -52,20 +46,20 @@ def results_generation(session: Session, league_id: int) -> int:
     return int(value) if value is not None and value.isdigit() else 0
 
 
-def bump_results_generation(session: Session, league_id: int) -> None:
+def bump_results_generation(session: Session, league_id: int, by: int = 1) -> None:
     """Advance :func:`results_generation` (in the caller's write transaction)."""
     key = _generation_key(league_id)
     row = session.get(Meta, key)
     if row is None:
-        session.add(Meta(key=key, value="1"))
+        session.add(Meta(key=key, value=str(by)))
     else:
-        row.value = str(int(row.value) + 1 if row.value.isdigit() else 1)
+        row.value = str(int(row.value) + by if row.value.isdigit() else by)
         session.add(row)
 
 
 def next_sequence(session: Session, league_id: int) -> int:
     """The sequence number the next result of this league counts at. Read it under
-    :func:`hold_write_lock`."""
+    the write lock."""
     query = (
         select(func.max(Match.sequence))
         .join(Event, col(Match.event_id) == col(Event.id))
@@ -75,25 +69,25 @@ def next_sequence(session: Session, league_id: int) -> int:
     return (current or 0) + 1
 
 
-def store_result(
-    session: Session,
-    *,
-    match: Match,
-    league_id: int,
-    model: RatingModel,
-    sequence: int,
-    placements: Sequence[int],
-    scores: Sequence[int],
-    ended: str,
-    hands: Sequence[HandReport] = (),
-    decisions: int = 0,
-    forfeit: Forfeit | None = None,
-    entered_by: str = "engine",
-    rate: bool = True,
-) -> None:
-    """Write a match's result, its hands and (unless ``rate`` is false, for a caller that
-    rebuilds the ratings itself) its rating updates. No commit here."""
-    # Reading the seats and ratings must not flush half-written rows.
+# -- writing ---------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class SeatedResult:
+    """A stored result as the ratings read it: who sat where and how they placed."""
+
+    match_id: int
+    sequence: int
+    entrants: tuple[int, ...]
+    """Entrant ids in seat order."""
+    placements: tuple[int, ...]
+    forfeited: tuple[bool, ...]
+
+
+def store_result(session: Session, match: Match, result: Result, sequence: int) -> SeatedResult:
+    """Write a match's result and its hands, counting at ``sequence``. No commit here;
+    the rating update is the caller's (``c8league.ratings.update.record_results``)."""
+    # Reading the seats must not flush half-written rows.
     with session.no_autoflush:
         seats = list(
             session.exec(
@@ -102,92 +96,263 @@ def store_result(
                 .order_by(col(MatchSeat.seat))
             ).all()
         )
-        if len(seats) != len(placements):
-            raise ValueError(
-                f"match {match.id} has {len(seats)} seats, result has {len(placements)}"
-            )
-        match.status = "done"
-        match.ended = ended
-        match.hands = len(hands)
-        match.decisions = decisions
-        match.sequence = sequence
-        match.entered_by = entered_by
-        match.finished_at = utcnow()
-        if forfeit is not None:
-            match.forfeit_seat = forfeit.seat
-            match.forfeit_reason = forfeit.reason
-            match.forfeit_move = forfeit.move_number
-            match.forfeit_detail = forfeit.detail[:2000]
-        session.add(match)
-        for seat_row, place, score in zip(seats, placements, scores, strict=True):
-            seat_row.place = place
-            seat_row.score = score
-            session.add(seat_row)
-        assert match.id is not None
-        if hands:
-            session.execute(
-                insert(HandRow),
-                [
-                    {
-                        "match_id": match.id,
-                        "number": number,
-                        "kind": hand.kind,
-                        "winners": json.dumps(list(hand.winners)),
-                        "points": json.dumps(list(hand.points)),
-                        "penalties": json.dumps(list(hand.penalties)),
-                        "record": hand.record,
-                    }
-                    for number, hand in enumerate(hands, start=1)
-                ],
-            )
-        if not rate:
-            return
-        entrant_ids = [s.entrant_id for s in seats]
-        forfeited = [forfeit is not None and forfeit.seat == s.seat for s in seats]
-        apply_rating(
-            session, league_id, match.id, sequence, model, entrant_ids, placements, forfeited
+    if len(seats) != len(result.placements):
+        raise ValueError(
+            f"match {match.id} has {len(seats)} seats, result has {len(result.placements)}"
         )
+    match.status = "done"
+    match.ended = result.ended
+    match.hands = len(result.hands)
+    match.decisions = result.decisions
+    match.sequence = sequence
+    match.entered_by = result.entered_by
+    match.finished_at = utcnow()
+    forfeit = result.forfeit
+    if forfeit is not None:
+        match.forfeit_seat = forfeit.seat
+        match.forfeit_reason = forfeit.reason
+        match.forfeit_move = forfeit.move_number
+        match.forfeit_detail = forfeit.detail[:2000]
+    session.add(match)
+    for seat_row, place, score in zip(seats, result.placements, result.scores, strict=True):
+        seat_row.place = place
+        seat_row.score = score
+        session.add(seat_row)
+    assert match.id is not None
+    if result.hands:
+        session.execute(
+            insert(HandRow),
+            [
+                {
+                    "match_id": match.id,
+                    "number": number,
+                    "kind": hand.kind,
+                    "winners": json.dumps(list(hand.winners)),
+                    "points": json.dumps(list(hand.points)),
+                    "penalties": json.dumps(list(hand.penalties)),
+                    "record": hand.record,
+                }
+                for number, hand in enumerate(result.hands, start=1)
+            ],
+        )
+    return SeatedResult(
+        match.id,
+        sequence,
+        tuple(s.entrant_id for s in seats),
+        tuple(result.placements),
+        result.forfeited,
+    )
 
 
-def apply_rating(
-    session: Session,
-    league_id: int,
-    match_id: int,
-    sequence: int,
-    model: RatingModel,
-    entrant_ids: Sequence[int],
-    placements: Sequence[int],
-    forfeited: Sequence[bool],
-) -> None:
-    """Update the seated entrants' ratings from their placements and keep the history."""
-    rows: list[Rating] = []
-    for entrant_id in entrant_ids:
-        row = session.get(Rating, (league_id, entrant_id))
-        if row is None:
-            first = model.initial()
-            row = Rating(league_id=league_id, entrant_id=entrant_id, mu=first.mu, sigma=first.sigma)
-        rows.append(row)
-    before = [RatingValue(r.mu, r.sigma) for r in rows]
-    after = model.rate(before, list(placements), list(forfeited))
-    now = utcnow()
-    history = []
-    for row, old, new in zip(rows, before, after, strict=True):
-        row.mu, row.sigma = new.mu, new.sigma
-        row.matches += 1
-        session.add(row)
-        history.append(
-            {
-                "league_id": league_id,
-                "entrant_id": row.entrant_id,
-                "match_id": match_id,
-                "sequence": sequence,
-                "mu_before": old.mu,
-                "sigma_before": old.sigma,
-                "mu_after": new.mu,
-                "sigma_after": new.sigma,
-                "created_at": now,
-            }
+def clear_result(session: Session, match: Match, *, status: str) -> None:
+    """Take a stored result back (its hands, places, scores and forfeit) and give the
+    match ``status``: ``done`` for a correction about to be stored, ``void``."""
+    for hand in session.exec(select(HandRow).where(HandRow.match_id == match.id)).all():
+        session.delete(hand)
+    for seat in session.exec(select(MatchSeat).where(MatchSeat.match_id == match.id)).all():
+        seat.place = None
+        seat.score = None
+        session.add(seat)
+    match.forfeit_seat = match.forfeit_reason = match.forfeit_move = None
+    match.forfeit_detail = None
+    match.ended = None
+    match.status = status
+    session.add(match)
+    session.flush()
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def stored_result(session: Session, match: Match) -> dict[str, Any]:
+    """A stored result by name, as the audit trail keeps it."""
+    seats = session.exec(
+        select(MatchSeat, Entrant.name)
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(MatchSeat.match_id == match.id)
+        .order_by(col(MatchSeat.seat))
+    ).all()
+    hands = session.exec(
+        select(HandRow).where(HandRow.match_id == match.id).order_by(col(HandRow.number))
+    ).all()
+    names = [name for _, name in seats]
+    return {
+        "status": match.status,
+        "scores": {name: s.score for s, name in seats},
+        "placements": {name: s.place for s, name in seats},
+        "hands": [dict(zip(names, json.loads(h.points), strict=False)) for h in hands],
+        "forfeit": None if match.forfeit_seat is None else names[match.forfeit_seat],
+    }
+
+
+@dataclass(slots=True)
+class PlayedMatch:
+    """A finished match: its seats as (seat, entrant id, place, score), in seat order."""
+
+    match_id: int
+    event_id: int
+    sequence: int
+    ended: str
+    forfeit_seat: int | None
+    forfeit_reason: str | None
+    seats: list[tuple[int, int, int, int]]
+
+
+def played(session: Session, event_ids: Sequence[int]) -> list[PlayedMatch]:
+    """The finished matches of the events (every deal), in the order their results
+    count: what standings, reports and statistics are computed from."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(Match.id),
+            col(Match.event_id),
+            col(Match.sequence),
+            col(Match.ended),
+            col(Match.forfeit_seat),
+            col(Match.forfeit_reason),
+            col(MatchSeat.seat),
+            col(MatchSeat.entrant_id),
+            col(MatchSeat.place),
+            col(MatchSeat.score),
         )
-    session.execute(insert(RatingHistory), history)
-    bump_results_generation(session, league_id)
-    session.flush()  # the next result in this transaction reads these ratings
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(col(Match.event_id).in_(list(event_ids)), col(Match.status) == "done")
+        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat)),
+    )
+    result: list[PlayedMatch] = []
+    current: PlayedMatch | None = None
+    for match_id, event_id, sequence, ended, f_seat, f_reason, seat, entrant, place, score in rows:
+        if current is None or current.match_id != match_id:
+            current = PlayedMatch(
+                match_id, event_id, sequence or 0, ended or "", f_seat, f_reason, []
+            )
+            result.append(current)
+        current.seats.append((seat, entrant, place or 0, score or 0))
+    return result
+
+
+def played_rules(session: Session, event_id: int) -> list[str]:
+    """The rule sets (JSON) the event's finished matches were played under."""
+    query = (
+        select(Match.rules)
+        .where(Match.event_id == event_id, Match.status == "done")
+        .distinct()
+        .order_by(col(Match.rules))
+    )
+    return list(session.exec(query).all())
+
+
+def status_counts(session: Session, event_ids: Sequence[int]) -> dict[tuple[int, str], int]:
+    """How many matches of each event are pending, done and void."""
+    rows = session.exec(
+        select(Match.event_id, Match.status, func.count())
+        .where(col(Match.event_id).in_(list(event_ids)))
+        .group_by(col(Match.event_id), col(Match.status))
+    ).all()
+    return {(event_id, status): int(count) for event_id, status, count in rows}
+
+
+def forfeit_counts(session: Session, event_id: int) -> dict[str, int]:
+    """The event's forfeits, by reason."""
+    rows = session.exec(
+        select(Match.forfeit_reason, func.count())
+        .where(Match.event_id == event_id, col(Match.forfeit_reason).is_not(None))
+        .group_by(col(Match.forfeit_reason))
+    ).all()
+    return {str(reason): int(count) for reason, count in rows}
+
+
+def hand_rows(session: Session, event_ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
+    """(match id, kind, winners JSON, points JSON) of every hand of a finished match."""
+    query = (
+        select(HandRow.match_id, HandRow.kind, HandRow.winners, HandRow.points)
+        .join(Match, col(Match.id) == col(HandRow.match_id))
+        .where(col(Match.event_id).in_(list(event_ids)), col(Match.status) == "done")
+    )
+    return fetch_rows(session.connection(), query)
+
+
+def rated_seats(
+    session: Session, league_id: int, from_sequence: int | None = None
+) -> list[tuple[int, int, int | None, int, int, int]]:
+    """Every seat of the league's finished matches (from ``from_sequence`` on), in the
+    order the results count: (match id, sequence, forfeit seat, seat, entrant id, place).
+    What a rebuild of the ratings replays."""
+    query = (
+        sa_select(
+            col(Match.id),
+            col(Match.sequence),
+            col(Match.forfeit_seat),
+            col(MatchSeat.seat),
+            col(MatchSeat.entrant_id),
+            col(MatchSeat.place),
+        )
+        .join(Event, col(Match.event_id) == col(Event.id))
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(
+            col(Event.league_id) == league_id,
+            col(Match.status) == "done",
+            col(Match.sequence).is_not(None),
+        )
+        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat))
+    )
+    if from_sequence is not None:
+        query = query.where(col(Match.sequence) >= from_sequence)
+    return fetch_rows(session.connection(), query)
+
+
+def placement_stats(
+    session: Session, league_id: int
+) -> dict[int, tuple[int, int, float | None, float | None]]:
+    """Per entrant over the league's finished matches: (matches, first places, average
+    place, average place scaled to the table: 0 first … 1 last)."""
+    sizes = (
+        select(col(MatchSeat.match_id).label("match_id"), func.count().label("size"))
+        .group_by(col(MatchSeat.match_id))
+        .subquery()
+    )
+    place = col(MatchSeat.place)
+    query = (
+        sa_select(
+            col(MatchSeat.entrant_id),
+            func.count(),
+            func.sum(case((place == 1, 1), else_=0)),
+            func.avg(place * 1.0),
+            func.avg((place - 1.0) / (sizes.c.size - 1)),
+        )
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .join(sizes, sizes.c.match_id == col(MatchSeat.match_id))
+        .where(col(Event.league_id) == league_id, col(Match.status) == "done")
+        .group_by(col(MatchSeat.entrant_id))
+    )
+    return {row[0]: (row[1], row[2], row[3], row[4]) for row in session.execute(query).all()}
+
+
+def done_count(session: Session, league_id: int) -> int:
+    """How many results the league has."""
+    query = (
+        select(func.count())
+        .select_from(Match)
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .where(col(Event.league_id) == league_id, col(Match.status) == "done")
+    )
+    return int(session.exec(query).one())
+
+
+def last_result(session: Session, league_id: int) -> tuple[int, str, datetime | None] | None:
+    """(sequence, event name, when) of the league's latest result, if any."""
+    row = session.exec(
+        select(Match.sequence, Event.name, Match.finished_at)
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .where(
+            col(Event.league_id) == league_id,
+            col(Match.status) == "done",
+            col(Match.sequence).is_not(None),
+        )
+        .order_by(col(Match.sequence).desc())
+        .limit(1)
+    ).first()
+    if row is None or row[0] is None:
+        return None
+    return row[0], row[1], row[2]

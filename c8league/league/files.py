@@ -11,7 +11,6 @@ from __future__ import annotations
 import json
 import math
 import tomllib
-import unicodedata
 from pathlib import Path
 from typing import Any, Literal
 
@@ -19,79 +18,11 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from c8league.engine.rules import Rules
 from c8league.errors import C8LeagueError, LeagueFileError
+from c8league.names import check_name, printable
 from c8league.ratings import RatingSettings
-
-NAME_MAX = 64
-"""The longest name (in characters) of a person, a bot, a league or an event."""
-
-_RESERVED = {
-    "=": "it separates a name from its score in --scores and --hands",
-    ",": "it separates the entries of --scores and --hands",
-    ";": "it separates the hands of --hands",
-    ":": "it marks a blocked hand in --hands",
-    "/": "it separates league and event in LEAGUE/EVENT",
-    "[": "the terminal would read it as markup",
-    "]": "the terminal would read it as markup",
-    "\\": "the terminal would read it as markup",
-}
-"""Characters of the command line's own syntax, with the reason each is refused."""
-
-_JOINERS = frozenset("\u200c\u200d")
-"""Zero-width (non-)joiners: invisible, but part of how some scripts write words."""
 
 OPTIONS_DEPTH = 8
 """How deeply a bot's options may nest lists and tables."""
-
-
-def name_problem(name: str) -> str | None:
-    """Why ``name`` cannot be a name, or None if it can.
-
-    Names are written as people write them: any letters (``Zoë``, ``José García``),
-    digits, spaces, apostrophes, hyphens, dots (``O'Brien``, ``Anne-Marie``,
-    ``J. R. R.``). Refused: the empty name, spaces at either end, a leading ``-``
-    (it would read as an option), the characters of the command line's own syntax
-    (``= , ; : /`` and the terminal's markup ``[ ] \\``), control and other
-    invisible characters, and spaces other than the plain space.
-    """
-    if not name:
-        return "a name cannot be empty"
-    if name != name.strip():
-        return "a name cannot start or end with a space"
-    if name.startswith("-"):
-        return "a name cannot start with '-': it would read as a command-line option"
-    if len(name) > NAME_MAX:
-        return f"a name is at most {NAME_MAX} characters (this one has {len(name)})"
-    for char in name:
-        reason = _RESERVED.get(char)
-        if reason is not None:
-            return f"a name cannot hold {char!r}: {reason}"
-        category = unicodedata.category(char)
-        if category == "Zs" and char != " ":
-            return f"a name's spaces must be plain spaces (it holds U+{ord(char):04X})"
-        if (category[0] == "C" and char not in _JOINERS) or category in ("Zl", "Zp"):
-            code = f"U+{ord(char):04X}"
-            return f"a name cannot hold control or invisible characters (it holds {code})"
-    return None
-
-
-def check_name(name: str) -> str:
-    """``name`` in its canonical form (Unicode NFC, so that ``Zoë`` is one name however
-    it was typed); raises ``ValueError`` saying why a name is refused."""
-    name = unicodedata.normalize("NFC", name)
-    problem = name_problem(name)
-    if problem is not None:
-        raise ValueError(problem)
-    return name
-
-
-def same_name(name: str) -> str:
-    """The form a name is stored and looked up in (Unicode NFC)."""
-    return unicodedata.normalize("NFC", name)
-
-
-def printable(text: str) -> str:
-    """``text`` with control and invisible characters escaped, so it stays one line."""
-    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 class _Model(BaseModel):
@@ -106,27 +37,6 @@ class RulesSpec(_Model):
 
     def build(self) -> Rules:
         return Rules.from_options(self.preset, self.options)
-
-
-class RatingSpec(_Model):
-    system: Literal["trueskill", "openskill"] = "trueskill"
-    mu: float = 25.0
-    sigma: float = 25.0 / 3
-    beta: float = 25.0 / 6
-    tau: float = 25.0 / 300
-    draw_probability: float = 0.10
-    backend: str | None = None
-
-    def settings(self) -> RatingSettings:
-        return RatingSettings(
-            system=self.system,
-            mu=self.mu,
-            sigma=self.sigma,
-            beta=self.beta,
-            tau=self.tau,
-            draw_probability=self.draw_probability,
-            backend=self.backend,
-        )
 
 
 class EntrantSpec(_Model):
@@ -185,7 +95,8 @@ class LeagueFile(_Model):
     title: str = ""
     rules: RulesSpec = Field(default_factory=RulesSpec)
     table_size: int = Field(default=2, ge=2, le=8)
-    rating: RatingSpec = Field(default_factory=RatingSpec)
+    rating: RatingSettings = Field(default_factory=RatingSettings)
+    """Read into the rating model's own settings, checked as strictly as the file."""
     entrants: list[EntrantSpec] = Field(default_factory=list)
     events: list[EventSpec] = Field(default_factory=list)
 
@@ -239,20 +150,24 @@ def parse_league(data: dict[str, Any], where: str = "league") -> LeagueFile:
     except ValidationError as exc:
         first = exc.errors()[0]
         field = printable(_field_path(first["loc"], data))
-        message = printable(first["msg"].removeprefix("Value error, ") + _got(first))
+        text = _MESSAGES.get(first["type"], first["msg"]).removeprefix("Value error, ")
+        message = printable(text + _got(first))
         extra = f" (+{exc.error_count() - 1} more)" if exc.error_count() > 1 else ""
         raise LeagueFileError(f"{where}: {field}: {message}{extra}") from None
     except RecursionError:
         raise LeagueFileError(f"{where}: arrays or tables nested too deeply") from None
     try:
         rules = league.rules.build()
-        league.rating.settings()
         for event in league.events:
             rules.check_table(league.table_size_of(event))
         rules.check_table(league.table_size)
     except C8LeagueError as exc:
         raise LeagueFileError(f"{where}: {exc}") from None
     return league
+
+
+_MESSAGES = {"unexpected_keyword_argument": "Extra inputs are not permitted"}
+"""Pydantic's words for an unknown key of a dataclass (``[rating]``), as for a model."""
 
 
 def _field_path(loc: tuple[int | str, ...], data: Any) -> str:

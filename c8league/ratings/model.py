@@ -6,9 +6,10 @@ everyone who did not. :class:`RatingModel` turns a table's ratings and
 placements into new ratings with TrueSkill (the ``trueskill`` package) or, as
 an alternative, openskill's Plackett-Luce model.
 
-This is the only module of c8league that imports ``trueskill`` or
-``openskill``. It is pure: no storage, no I/O, no global state. The same
-settings, ratings and placements always give the same new ratings.
+The ratings package is the only part of c8league that imports ``trueskill``
+or ``openskill``, and this module is where: it is pure (no storage, no I/O, no
+global state). The same settings, ratings and placements always give the same
+new ratings.
 
 Example::
 
@@ -19,26 +20,18 @@ Example::
 
 from __future__ import annotations
 
+import dataclasses
 import importlib
+import json
 import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Literal, Protocol, get_args
+from typing import Any, ClassVar, Literal, Protocol, get_args
 
 import trueskill  # type: ignore[import-untyped]
 
 from c8league.errors import C8LeagueError
-
-__all__ = [
-    "BACKENDS",
-    "SYSTEMS",
-    "Rating",
-    "RatingError",
-    "RatingModel",
-    "RatingSettings",
-    "RatingSystem",
-]
 
 RatingSystem = Literal["trueskill", "openskill"]
 
@@ -105,6 +98,15 @@ class RatingSettings:
       or ``"scipy"``. TrueSkill only.
     """
 
+    # A league file's ``[rating]`` table is read into this class directly (see
+    # ``c8league.league.files``), as strictly as the rest of the file: each field
+    # strictly typed, no unknown key, no inf or nan; then ``__post_init__`` checks.
+    __pydantic_config__: ClassVar[dict[str, object]] = {
+        "extra": "forbid",
+        "strict": True,
+        "allow_inf_nan": False,
+    }
+
     system: RatingSystem = "trueskill"
     mu: float = 25.0
     sigma: float = 25.0 / 3.0
@@ -112,6 +114,22 @@ class RatingSettings:
     tau: float = 25.0 / 300.0
     draw_probability: float = 0.10
     backend: str | None = None
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        # Strict fields, but the table itself may be a mapping (not only an instance).
+        schema = handler(source)
+        schema["strict"] = False
+        return schema
+
+    def to_json(self) -> str:
+        """The settings as stored with a league (JSON, keys sorted)."""
+        return json.dumps(dataclasses.asdict(self), sort_keys=True)
+
+    @classmethod
+    def from_json(cls, text: str) -> RatingSettings:
+        """Settings stored by :meth:`to_json`."""
+        return cls(**json.loads(text))
 
     def __post_init__(self) -> None:
         if self.system not in SYSTEMS:

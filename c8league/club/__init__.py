@@ -1,0 +1,57 @@
+"""Club evenings, played by people at real tables: pairing sheets
+(:mod:`~c8league.club.sheets`), changes to a drafted round before it is published
+(:mod:`~c8league.club.changes`), results entered by hand (:mod:`~c8league.club.entry`,
+read and checked) and corrected with an audit trail (:mod:`~c8league.club.corrections`),
+and a person's match against the league's bots (:mod:`~c8league.club.person`).
+
+A round of an event played by people is paired as a draft; the organiser may swap two
+entrants or move one to another table and then publishes it. Results can be entered
+for the tables of a published round only.
+"""
+
+from c8league.club.changes import ChangeResult, move, publish, swap
+from c8league.club.corrections import (
+    add_result,
+    audit_trail,
+    edit_result,
+    table_seats,
+    void_result,
+)
+from c8league.club.entry import (
+    SCORE_MAX,
+    CheckedResult,
+    EnteredHand,
+    Entry,
+    check_result,
+    parse_hands,
+    parse_scores,
+)
+from c8league.club.person import SeatedMatch, person_match, store_played
+from c8league.club.sheets import Sheet, SheetTable, pairing_sheet, sheet_csv, sheet_html
+
+__all__ = [
+    "SCORE_MAX",
+    "ChangeResult",
+    "CheckedResult",
+    "EnteredHand",
+    "Entry",
+    "SeatedMatch",
+    "Sheet",
+    "SheetTable",
+    "add_result",
+    "audit_trail",
+    "check_result",
+    "edit_result",
+    "move",
+    "pairing_sheet",
+    "parse_hands",
+    "parse_scores",
+    "person_match",
+    "publish",
+    "sheet_csv",
+    "sheet_html",
+    "store_played",
+    "swap",
+    "table_seats",
+    "void_result",
+]

@@ -1,0 +1,129 @@
+"""Pairing an event's rounds: the entrants of its league, a schedule from the pure
+functions of ``c8league.schedule``, and the round's tables written as match rows.
+
+A round-robin's rounds are fixed by the entrants of its first round (a withdrawn
+entrant's seats are left empty); a Swiss round is paired from the standings so far.
+Every match's seed is derived from the event seed and the match's identity (round,
+table), so the same event gives the same matches whenever and however it is paired.
+"""
+
+from __future__ import annotations
+
+import functools
+
+from c8league.engine import derive_seed
+from c8league.errors import UsageError
+from c8league.events.status import event_results
+from c8league.schedule import round_robin, swiss_round
+from c8league.schedule.model import Round as PlannedRound
+from c8league.standings import standings
+from c8league.storage import Session
+from c8league.storage import rounds as stored_rounds
+from c8league.storage.database import Database
+from c8league.storage.leagues import get_event, league_members
+from c8league.storage.models import Event, League, Round
+from c8league.storage.rounds import NewMatch
+
+
+def _active_ids(session: Session, league: League) -> list[int]:
+    assert league.id is not None
+    members = league_members(session, league.id, active_only=True)
+    return [e.id for e in members if e.id is not None]
+
+
+def planned_rounds(session: Session, league: League, event: Event) -> int:
+    """How many rounds the event has in all."""
+    if event.format == "swiss":
+        return event.rounds
+    assert event.id is not None
+    ids = stored_rounds.first_round_field(session, event.id) or _active_ids(session, league)
+    if len(ids) < 2:
+        return 0
+    return len(_round_robin(tuple(ids), event.table_size, event.cycles, event.seed))
+
+
+def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
+    assert event.id is not None
+    ids = _active_ids(session, league)
+    if len(ids) < 2:
+        raise UsageError(f"event {event.name!r} needs at least two active entrants")
+    if event.format == "round_robin":
+        # The schedule is fixed by the entrants of the first round; a withdrawn entrant's
+        # seats are left empty (a table left with one player gives that player a bye).
+        field = stored_rounds.first_round_field(session, event.id) or ids
+        planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
+        active = set(ids)
+        kept_tables: list[tuple[int, ...]] = []
+        kept_byes = [e for e in planned[number - 1].byes if e in active]
+        for planned_table in planned[number - 1].tables:
+            kept = tuple(e for e in planned_table if e in active)
+            if len(kept) >= 2:
+                kept_tables.append(kept)
+            else:
+                kept_byes.extend(kept)
+        return PlannedRound(tuple(kept_tables), tuple(kept_byes))
+    tables, byes = event_results(session, event.id)
+    table = standings(ids, tables, byes)
+    order = [s.entrant for s in table]
+    scores = {s.entrant: s.match_points for s in table}
+    return swiss_round(
+        scores,
+        history_of(session, event.id),
+        event.table_size,
+        seed=derive_seed(event.seed, "swiss", number),
+        order=order,
+    )
+
+
+def history_of(session: Session, event_id: int) -> list[PlannedRound[int]]:
+    """The rounds of the event paired so far, as the schedule reads them."""
+    return [
+        PlannedRound(tables=tuple(tuple(t) for t in tables), byes=tuple(byes))
+        for tables, byes in stored_rounds.stored_rounds(session, event_id)
+    ]
+
+
+@functools.lru_cache(maxsize=32)
+def _round_robin(
+    ids: tuple[int, ...], table_size: int, cycles: int, seed: int
+) -> tuple[PlannedRound[int], ...]:
+    return tuple(round_robin(list(ids), table_size, cycles=cycles, seed=seed))
+
+
+def pair_next_round(
+    session: Session, league: League, event: Event, *, ahead: bool = False
+) -> Round:
+    """Create the next round of ``event``: its tables as match rows, in the caller's
+    write transaction. With ``ahead``, a round-robin round may be paired before the one
+    before it is complete (its tables do not depend on results)."""
+    assert event.id is not None and league.id is not None
+    rounds = stored_rounds.event_rounds(session, event.id)
+    needs_results = event.format != "round_robin" or not ahead
+    if rounds and needs_results and not stored_rounds.round_complete(session, rounds[-1].id):
+        raise UsageError(
+            f"round {rounds[-1].number} of {event.name!r} is not complete; finish it first"
+        )
+    number = len(rounds) + 1
+    total = planned_rounds(session, league, event)
+    if number > total:
+        raise UsageError(f"event {event.name!r} has all its {total} rounds")
+    plan = _plan_round(session, league, event, number)
+    matches = []
+    for table_no, table in enumerate(plan.tables, start=1):
+        seed = derive_seed(event.seed, "round", number, "table", table_no)
+        deals = len(table) if event.duplicate else 1
+        for deal in range(deals):
+            seats = tuple(table[deal:]) + tuple(table[:deal])
+            matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
+    return stored_rounds.add_round(
+        session, event.id, number, plan.byes, matches, published=event.played_by == "bots"
+    )
+
+
+def pair_round(db: Database, name: str, league: str | None = None) -> tuple[str, int]:
+    """Pair the next round of the event ``name`` (``EVENT`` or ``LEAGUE/EVENT``) in a
+    transaction of its own; returns the event's full name and the round's number."""
+    with db.writing() as session:
+        lg, ev = get_event(session, name, league)
+        number = pair_next_round(session, lg, ev).number
+        return f"{lg.name}/{ev.name}", number

@@ -1,0 +1,257 @@
+"""Running an event of bots: pairing its rounds as they come, playing their matches on
+an executor (``c8league.runner``), and storing the results with their rating updates.
+
+Every match's seed is derived from the event seed and the match's identity, so an
+event gives the same results with any number of workers and after any interruption:
+finished matches are committed whole (in match order, in short batches), and a resumed
+run plays exactly the matches that have no result.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from c8league.errors import Interrupted, PluginError, UsageError
+from c8league.events.pairing import pair_next_round
+from c8league.events.status import event_status_in
+from c8league.players import registry
+from c8league.ratings.model import RatingModel
+from c8league.ratings.update import model_for, record_results
+from c8league.results import MatchReport
+from c8league.runner.dask_executor import Runner, make_runner
+from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.storage import Session
+from c8league.storage import rounds as stored_rounds
+from c8league.storage.database import Database
+from c8league.storage.leagues import get_event, league_members
+from c8league.storage.models import Event, League
+from c8league.storage.runlock import event_run_lock
+
+COMMIT_SECONDS = 0.5
+"""Finished matches are committed at least this often (each match whole)."""
+#: The default time limit of a match of bots: far beyond any sound bot's match (the
+#: Monte Carlo bot's take about a second), it stops one stuck in a loop.
+MATCH_SECONDS = 600.0
+MAX_MATCH_SECONDS = 86_400.0
+
+Progress = Callable[[int, int], None]
+
+
+@dataclass
+class RunSummary:
+    played: int = 0
+    rounds_paired: int = 0
+    seconds: float = 0.0
+    decisions: int = 0
+    forfeits: int = 0
+
+
+def run_event(
+    db: Database,
+    name: str,
+    *,
+    league: str | None = None,
+    workers: int | None = None,
+    rounds: int | None = None,
+    progress: Progress | None = None,
+    executor: str = "processes",
+    address: str | None = None,
+    match_seconds: float | None = MATCH_SECONDS,
+) -> RunSummary:
+    """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
+    have been played); resumes where an earlier run stopped. A round-robin's rounds do
+    not depend on results, so they are paired ahead and played as one batch; a Swiss
+    round is paired when the one before it is complete. ``executor`` and ``address``
+    choose where the matches are played (see ``runner.dask_executor.make_runner``). A
+    player still deciding when its match passes ``match_seconds`` forfeits it (see
+    ``runner.loop``)."""
+    summary = RunSummary()
+    started = time.perf_counter()
+    check_match_seconds(match_seconds)
+    with db.session() as session:
+        lg, ev = get_event(session, name, league)
+        event_id, event_name = ev.id, ev.name
+        if ev.played_by != "bots":
+            raise UsageError(
+                f"event {ev.name!r} is played by people: pair rounds and enter results"
+            )
+        _check_players(session, lg, ev)
+    assert event_id is not None
+    try:
+        _run_rounds(
+            db,
+            name,
+            league,
+            event_id,
+            event_name,
+            summary,
+            rounds,
+            progress,
+            executor,
+            workers,
+            address,
+            match_seconds,
+        )
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"interrupted: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: c8league event resume {event_name}"
+        ) from None
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _run_rounds(
+    db: Database,
+    name: str,
+    league: str | None,
+    event_id: int,
+    event_name: str,
+    summary: RunSummary,
+    rounds: int | None,
+    progress: Progress | None,
+    executor: str,
+    workers: int | None,
+    address: str | None,
+    match_seconds: float | None,
+) -> None:
+    with (
+        event_run_lock(db, event_id, event_name),
+        make_runner(executor, workers, address) as runner,
+    ):
+        runner.prepare()  # an unreachable cluster stops the run before anything is paired
+        while True:
+            ahead = 0
+            with db.session() as session:
+                lg, ev = get_event(session, name, league)
+                assert ev.id is not None
+                pending = _pending_tasks(session, ev.id, match_seconds)
+                if pending:
+                    total = stored_rounds.match_count(session, ev.id)
+                    done_before = total - len(pending)
+                else:
+                    if rounds is not None and summary.rounds_paired >= rounds:
+                        break
+                    status = event_status_in(session, lg, ev)
+                    if status.rounds_paired >= status.rounds_total:
+                        break
+                    ahead = status.rounds_total - status.rounds_paired
+                    if ev.format != "round_robin":
+                        ahead = 1
+                    if rounds is not None:
+                        ahead = min(ahead, rounds - summary.rounds_paired)
+            if ahead:
+                with db.writing() as session:
+                    lg, ev = get_event(session, name, league)
+                    for _ in range(ahead):
+                        pair_next_round(session, lg, ev, ahead=True)
+                summary.rounds_paired += ahead
+                continue
+            _play(db, lg, pending, runner, summary, progress, done_before, total)
+            if rounds is not None and summary.rounds_paired >= rounds:
+                break
+
+
+def check_match_seconds(match_seconds: float | None) -> None:
+    """Refuse a match time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a
+    number) with one line, before anything is written."""
+    if match_seconds is None:
+        return
+    if not 0.001 <= match_seconds <= MAX_MATCH_SECONDS:
+        raise UsageError(
+            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {match_seconds:g}"
+        )
+
+
+def _check_players(session: Session, league: League, event: Event) -> None:
+    """Every bot that may be seated (the league's active members, and whoever sits at a
+    match still to play) has its plugin installed and valid options: checked before a
+    round is paired, so that a run that cannot play writes nothing."""
+    assert league.id is not None and event.id is not None
+    entrants = {e.id: e for e in league_members(session, league.id, active_only=True)}
+    entrants.update({e.id: e for e in stored_rounds.pending_entrants(session, event.id)})
+    for entrant in sorted(entrants.values(), key=lambda e: e.name):
+        if entrant.plugin is None:
+            continue
+        try:
+            info = registry.get(entrant.plugin)
+            registry.validate_options(info, json.loads(entrant.options or "{}"))
+        except PluginError as exc:
+            raise PluginError(f"entrant {entrant.name!r}: {exc}") from None
+
+
+def _pending_tasks(
+    session: Session, event_id: int, match_seconds: float | None = None
+) -> list[MatchTask]:
+    tasks = []
+    for match, seated in stored_rounds.pending_matches(session, event_id):
+        assert match.id is not None
+        seats = []
+        for entrant in seated:
+            if entrant.plugin is None:
+                raise UsageError(
+                    f"match {match.id} seats {entrant.name!r}, a person: enter its result by hand"
+                )
+            seats.append(SeatSpec(entrant.plugin, entrant.options))
+        tasks.append(MatchTask(match.id, match.rules, tuple(seats), match.seed, match_seconds))
+    return tasks
+
+
+def _play(
+    db: Database,
+    league: League,
+    tasks: Sequence[MatchTask],
+    runner: Runner,
+    summary: RunSummary,
+    progress: Progress | None,
+    done_before: int,
+    total: int,
+) -> None:
+    """Play ``tasks`` and store their results in batches, each batch one short write
+    transaction (at least every :data:`COMMIT_SECONDS`). An interrupt drops the batch
+    not yet written: those matches are played again, identically, on resume."""
+    model = model_for(league)
+    done = done_before
+    batch: list[MatchReport] = []
+    last_commit = time.perf_counter()
+    if progress is not None:
+        progress(done, total)
+    for report in runner.run(tasks):
+        if report.error is not None:
+            _store_batch(db, league, model, batch, summary)
+            raise PluginError(f"match {report.match_id}: {report.error}")
+        batch.append(report)
+        done += 1
+        now = time.perf_counter()
+        if now - last_commit >= COMMIT_SECONDS:
+            _store_batch(db, league, model, batch, summary)
+            batch = []
+            last_commit = now
+        if progress is not None:
+            progress(done, total)
+    _store_batch(db, league, model, batch, summary)
+
+
+def _store_batch(
+    db: Database,
+    league: League,
+    model: RatingModel,
+    reports: Sequence[MatchReport],
+    summary: RunSummary,
+) -> None:
+    """Store finished matches, each whole with its rating updates, in one transaction.
+    Sequence numbers are taken under the write lock, in task order."""
+    if not reports:
+        return
+    with db.writing(wait=None) as session:
+        matches = stored_rounds.get_matches(session, [r.match_id for r in reports])
+        record_results(
+            session, league, [(matches[r.match_id], r.result()) for r in reports], model=model
+        )
+    summary.played += len(reports)
+    summary.decisions += sum(r.decisions for r in reports)
+    summary.forfeits += sum(r.forfeit is not None for r in reports)

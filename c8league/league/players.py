@@ -1,0 +1,279 @@
+"""Players: people and bots, registered once and entered in leagues. Each public
+function is one transaction: it changes everything it says, or nothing."""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import Any
+
+from pydantic import ValidationError
+
+from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
+from c8league.league.files import EntrantSpec, options_json
+from c8league.names import check_name, printable
+from c8league.players import registry
+from c8league.storage import Session
+from c8league.storage import leagues as stored_leagues
+from c8league.storage.database import Database
+from c8league.storage.models import Entrant
+
+
+@dataclass
+class ImportSummary:
+    league: str
+    created: list[str] = field(default_factory=list)
+    updated: list[str] = field(default_factory=list)
+    unchanged: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+
+
+# -- entering -----------------------------------------------------------------------------
+
+
+def enter_entrant(
+    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary, *, update: bool
+) -> Entrant:
+    version: str | None = None
+    options = spec.options
+    if spec.bot is not None:
+        try:
+            version = registry.get(spec.bot).version
+            options = registry.check_options(spec.bot, spec.options)
+        except PluginError as exc:
+            raise PluginError(f"{where}: {exc}") from None
+    """The entrant ``spec`` describes: registered now, or found registered as it says
+    (a bot with other options is refused unless ``update``, which changes them)."""
+    entrant = stored_leagues.find_entrant(session, spec.name)
+    if entrant is None:
+        entrant = Entrant(
+            name=spec.name,
+            kind=spec.kind,
+            plugin=spec.bot,
+            options=options_json(options),
+            plugin_version=version,
+        )
+        stored_leagues.add(session, entrant)
+        summary.created.append(f"entrant {spec.name}")
+        return entrant
+    if (entrant.kind, entrant.plugin) != (spec.kind, spec.bot):
+        raise StorageError(
+            f"{where}: a player named {spec.name!r} already exists as "
+            f"{_describe_entrant(entrant)}; a changed bot needs a new name"
+        )
+    if _stored_options(entrant) != options:
+        if not update:
+            raise StorageError(
+                f"{where}: a player named {spec.name!r} already exists as "
+                f"{_describe_entrant(entrant)}; a changed bot needs a new name (or import "
+                "with --update to change its options)"
+            )
+        played = stored_leagues.results_of(session, entrant.id or 0)
+        entrant.options = options_json(options)
+        stored_leagues.add(session, entrant)
+        summary.updated.append(f"entrant {spec.name} (options)")
+        if played:
+            summary.warnings.append(_played_warning(spec.name, played))
+    if version is not None and entrant.plugin_version != version:
+        summary.warnings.append(
+            f"{spec.name}: plugin {spec.bot} is now version {version} (registered with "
+            f"{entrant.plugin_version}); register a new entrant to rate the new version apart"
+        )
+    if entrant.retired:
+        raise StorageError(f"{where}: player {spec.name!r} is retired")
+    return entrant
+
+
+def _stored_options(entrant: Entrant) -> dict[str, Any]:
+    """A bot's stored options as its plugin reads them today (options stored as typed
+    on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
+    stored: dict[str, Any] = json.loads(entrant.options)
+    if entrant.plugin is None:
+        return stored
+    try:
+        return registry.validate_options(registry.get(entrant.plugin), stored)
+    except PluginError:
+        return stored
+
+
+def _played_warning(name: str, played: int) -> str:
+    return (
+        f"{name}: {played} result(s) played with the former options stay and count for "
+        "its rating; to rate the changed bot apart, register it under a new name"
+    )
+
+
+def _describe_entrant(entrant: Entrant) -> str:
+    if entrant.kind == "person":
+        return "a person"
+    return f"bot {entrant.plugin} with options {entrant.options}"
+
+
+# -- players ------------------------------------------------------------------------------
+
+
+def add_player(
+    db: Database,
+    name: str,
+    *,
+    bot: str | None = None,
+    options: dict[str, Any] | None = None,
+    league: str | None = None,
+) -> Entrant:
+    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
+    A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
+    bad options, raise before anything is written."""
+    try:
+        name = check_name(name)
+    except ValueError as exc:
+        raise UsageError(f"player name {printable(repr(name))}: {exc}") from None
+    if bot is None and options:
+        raise UsageError(f"{name}: a person has no options; --option is for a bot (--bot)")
+    try:
+        spec = EntrantSpec(name=name, bot=bot, options=options or {})
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        field = "".join(f"{part}: " for part in first["loc"])
+        message = first["msg"].removeprefix("Value error, ")
+        raise UsageError(f"{name}: {field}{printable(message)}") from None
+    summary = ImportSummary(league or "")
+    with db.writing() as session:
+        existing = stored_leagues.find_entrant(session, spec.name)
+        if existing is not None and league is None:
+            raise StorageError(f"a player named {spec.name!r} already exists")
+        entrant = enter_entrant(session, spec, spec.name, summary, update=False)
+        if league is not None:
+            lg = stored_leagues.get_league(session, league)
+            assert lg.id is not None and entrant.id is not None
+            stored_leagues.add_member(session, lg.id, entrant.id)
+        return entrant
+
+
+@dataclass(frozen=True)
+class OptionsChange:
+    """What :func:`edit_bot_options` did."""
+
+    name: str
+    plugin: str
+    before: dict[str, Any]
+    after: dict[str, Any]
+    results: int
+    """Stored results of the bot, played with the former options."""
+
+    @property
+    def changed(self) -> bool:
+        return self.before != self.after
+
+    @property
+    def warning(self) -> str | None:
+        if not self.changed or not self.results:
+            return None
+        return _played_warning(self.name, self.results)
+
+
+def edit_bot_options(
+    db: Database,
+    name: str,
+    *,
+    set_options: dict[str, Any] | None = None,
+    unset: list[str] | None = None,
+) -> OptionsChange:
+    """Change a registered bot's options: ``set_options`` are set (text is converted as
+    on ``players add``), the options named in ``unset`` go back to the plugin's
+    defaults. The new options are checked as when the bot was entered, and nothing is
+    written if they fail.
+
+    The entrant stays the same entrant: matches not yet played (of events already
+    paired, too) use the new options from the next run or resume, while its stored
+    results stay and keep counting for its rating. This mends an event stopped by a
+    bot's bad options; to rate a changed bot apart, register it under a new name."""
+    with db.writing() as session:
+        entrant = stored_leagues.get_entrant(session, name)
+        if entrant.plugin is None:
+            raise UsageError(f"{entrant.name} is a person: only a bot has options")
+        if entrant.retired:
+            raise StorageError(f"player {entrant.name!r} is retired")
+        before: dict[str, Any] = json.loads(entrant.options)
+        for key in unset or []:
+            if key not in before:
+                stored = ", ".join(before) or "none"
+                raise UsageError(f"{entrant.name} has no option {key!r} set; set: {stored}")
+        merged = {k: v for k, v in before.items() if k not in (unset or [])}
+        merged.update(set_options or {})
+        try:
+            after = registry.check_options(entrant.plugin, merged)
+        except PluginError as exc:
+            raise PluginError(f"{entrant.name}: {exc}") from None
+        change = OptionsChange(
+            entrant.name,
+            entrant.plugin,
+            before,
+            after,
+            stored_leagues.results_of(session, entrant.id or 0),
+        )
+        if options_json(after) != entrant.options:
+            entrant.options = options_json(after)
+            stored_leagues.add(session, entrant)
+        return change
+
+
+def remove_player(db: Database, name: str) -> str:
+    """Delete a player without results; retire (never delete) one with results."""
+    with db.writing() as session:
+        entrant = stored_leagues.get_entrant(session, name)
+        if stored_leagues.seats_of(session, entrant.id or 0):
+            entrant.retired = True
+            stored_leagues.add(session, entrant)
+            return "retired"
+        stored_leagues.delete_entrant(session, entrant)
+        return "deleted"
+
+
+def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
+    with db.session() as session:
+        if league is not None:
+            lg = stored_leagues.get_league(session, league)
+            assert lg.id is not None
+            entrants = stored_leagues.league_members(session, lg.id)
+        else:
+            entrants = stored_leagues.all_entrants(session)
+        return [
+            {
+                "name": e.name,
+                "kind": e.kind,
+                "plugin": e.plugin,
+                "options": json.loads(e.options),
+                "plugin_version": e.plugin_version,
+                "retired": e.retired,
+            }
+            for e in entrants
+        ]
+
+
+# -- membership ----------------------------------------------------------------------------
+
+
+def withdraw(db: Database, league_name: str, name: str) -> None:
+    """No more pairings for ``name`` in the league; its results stay."""
+    with db.writing() as session:
+        league = stored_leagues.get_league(session, league_name)
+        entrant = stored_leagues.get_entrant(session, name)
+        member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
+        if member is None:
+            raise NotFoundError(f"{name} is not in league {league_name!r}")
+        if member.withdrawn:
+            raise UsageError(f"{name} has already withdrawn from {league_name!r}")
+        member.withdrawn = True
+        stored_leagues.add(session, member)
+
+
+def reinstate(db: Database, league_name: str, name: str) -> None:
+    """Undo a withdrawal: paired again from the next round."""
+    with db.writing() as session:
+        league = stored_leagues.get_league(session, league_name)
+        entrant = stored_leagues.get_entrant(session, name)
+        member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
+        if member is None or not member.withdrawn:
+            raise UsageError(f"{name} has not withdrawn from {league_name!r}")
+        member.withdrawn = False
+        stored_leagues.add(session, member)

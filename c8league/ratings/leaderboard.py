@@ -1,0 +1,127 @@
+"""A league's leaderboard: every rated entrant, best conservative rating first."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from typing import Any
+
+from c8league.ratings.model import Rating, RatingModel
+from c8league.ratings.update import model_for
+from c8league.storage import Session
+from c8league.storage import ratings as stored_ratings
+from c8league.storage.database import Database
+from c8league.storage.leagues import inactive_entrants, league_by_id, only_league
+from c8league.storage.results import placement_stats
+
+#: An entrant with fewer rated matches than this is marked provisional.
+PROVISIONAL_MATCHES = 10
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    """One entrant of a league's leaderboard (sorted by the conservative rating)."""
+
+    rank: int
+    entrant_id: int
+    name: str
+    mu: float
+    sigma: float
+    conservative: float
+    """``mu - 3 * sigma``: the sort key."""
+    matches: int
+    wins: int
+    """First places (a shared first place counts)."""
+    win_rate: float
+    average_place: float
+    average_place_normalised: float
+    """Placement scaled to the table: 0 is always first, 1 always last."""
+    provisional: bool
+    """Fewer rated matches than the provisional threshold."""
+    active: bool
+    """Neither retired nor withdrawn from the league."""
+    prob_stronger_than_next: float | None
+    """The probability that this entrant's skill exceeds the next one's down the
+    leaderboard (``None`` for the last)."""
+
+
+def leaderboard(
+    session: Session,
+    league_id: int,
+    *,
+    model: RatingModel | None = None,
+    provisional: int = PROVISIONAL_MATCHES,
+) -> list[LeaderboardRow]:
+    """Every entrant rated in the league, best conservative rating (μ − 3σ) first.
+
+    Ties of the conservative rating are broken by μ, then by name. Matches, wins and
+    placements count every finished match of the league's events.
+    """
+    league = league_by_id(session, league_id)
+    if model is None:
+        model = model_for(league)
+    stats = placement_stats(session, league_id)
+    inactive = inactive_entrants(session, league_id)
+    rated = stored_ratings.rated_entrants(session, league_id)
+    ordered = sorted(rated, key=lambda r: (-(r[2] - 3.0 * r[3]), -r[2], r[1]))
+    values = [Rating(r[2], r[3]) for r in ordered]
+    result: list[LeaderboardRow] = []
+    for index, (entrant_id, name, mu, sigma, matches) in enumerate(ordered):
+        played, wins, avg_place, avg_norm = stats.get(entrant_id, (0, 0, None, None))
+        wins = int(wins or 0)
+        next_prob = (
+            model.prob_stronger(values[index], values[index + 1])
+            if index + 1 < len(values)
+            else None
+        )
+        result.append(
+            LeaderboardRow(
+                rank=index + 1,
+                entrant_id=entrant_id,
+                name=name,
+                mu=mu,
+                sigma=sigma,
+                conservative=mu - 3.0 * sigma,
+                matches=matches,
+                wins=wins,
+                win_rate=wins / played if played else 0.0,
+                average_place=float(avg_place) if avg_place is not None else math.nan,
+                average_place_normalised=float(avg_norm) if avg_norm is not None else math.nan,
+                provisional=matches < provisional,
+                active=entrant_id not in inactive,
+                prob_stronger_than_next=next_prob,
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True, slots=True)
+class Leaderboard:
+    """A league's leaderboard with what it was computed with."""
+
+    league: str
+    title: str
+    model: RatingModel
+    rows: list[LeaderboardRow]
+
+    def header(self, provisional: int) -> dict[str, Any]:
+        """The league, rating system and parameters, as ``ratings show --json`` opens."""
+        return {
+            "league": self.league,
+            "title": self.title,
+            "rating_system": self.model.version(),
+            "parameters": self.model.parameters(),
+            "provisional_below": provisional,
+        }
+
+
+def league_leaderboard(
+    db: Database, league: str | None, *, provisional: int = PROVISIONAL_MATCHES
+) -> Leaderboard:
+    """The leaderboard of the league called ``league`` (default: the database's only one)."""
+    with db.session() as session:
+        found = only_league(session, league)
+        assert found.id is not None
+        model = model_for(found)
+        rows = leaderboard(session, found.id, model=model, provisional=provisional)
+    return Leaderboard(found.name, found.title, model, rows)

@@ -1,0 +1,273 @@
+"""The rating update of a result: one function, whether the result is new or replayed.
+
+A league is one rating pool. Its results count in the order of their sequence number.
+:meth:`RatingLedger.apply` rates one result from the ratings before it and notes the
+update for the history; storing new results (:func:`record_results`) and rebuilding
+the ratings from the stored results (:func:`rebuild_ratings`, :func:`rebuild_league`)
+both go through it, and write through the same storage functions
+(``c8league.storage.ratings.write``). After a result is corrected or voided,
+rebuilding from its sequence number recomputes everything that follows it and leaves
+what came before untouched.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from c8league.ratings.model import Rating, RatingModel, RatingSettings
+from c8league.results import Result
+from c8league.storage import Session
+from c8league.storage import ratings as stored_ratings
+from c8league.storage.database import Database
+from c8league.storage.leagues import league_by_id, only_league
+from c8league.storage.models import League, Match
+from c8league.storage.results import (
+    SeatedResult,
+    bump_results_generation,
+    hold_write_lock,
+    next_sequence,
+    rated_seats,
+    results_generation,
+    store_result,
+)
+
+__all__ = [
+    "RatingLedger",
+    "RebuildSummary",
+    "model_for",
+    "rebuild",
+    "rebuild_league",
+    "rebuild_ratings",
+    "record_results",
+]
+
+
+def model_for(league: League) -> RatingModel:
+    """The rating model of ``league``, built from its stored rating settings."""
+    return RatingModel(RatingSettings.from_json(league.rating))
+
+
+class RatingLedger:
+    """A league's ratings while its results are rated in order, and the updates made.
+
+    Starts from stored ratings (entrant id → (mu, sigma, rated matches)); an entrant
+    without one starts from the model's initial rating."""
+
+    __slots__ = ("_initial", "_rate", "counts", "league_id", "matches", "ratings", "updates")
+
+    def __init__(
+        self,
+        league_id: int,
+        model: RatingModel,
+        stored: Mapping[int, stored_ratings.Current] | None = None,
+    ) -> None:
+        self.league_id = league_id
+        self.ratings: dict[int, Rating] = {}
+        self.counts: dict[int, int] = {}
+        for entrant, (mu, sigma, matches) in (stored or {}).items():
+            self.ratings[entrant] = Rating(mu, sigma)
+            self.counts[entrant] = matches
+        self.updates: list[stored_ratings.HistoryRow] = []
+        """Every update made, as the history keeps it."""
+        self.matches = 0
+        """Results rated."""
+        self._initial = model.initial()
+        self._rate = model.rate
+
+    def apply(
+        self,
+        match_id: int,
+        sequence: int,
+        entrants: Sequence[int],
+        places: Sequence[int],
+        forfeited: Sequence[bool],
+    ) -> None:
+        """Rate one result: a free-for-all ranked by ``places``, ties sharing a rank, a
+        forfeiting seat ranked last (see :meth:`RatingModel.rate`)."""
+        ratings, counts, initial = self.ratings, self.counts, self._initial
+        before = [ratings.get(e, initial) for e in entrants]
+        after = self._rate(before, places, forfeited)
+        league_id, updates = self.league_id, self.updates
+        for entrant, old, new in zip(entrants, before, after, strict=True):
+            ratings[entrant] = new
+            counts[entrant] = counts.get(entrant, 0) + 1
+            updates.append(
+                (league_id, entrant, match_id, sequence, old.mu, old.sigma, new.mu, new.sigma)
+            )
+        self.matches += 1
+
+    def current(self) -> dict[int, stored_ratings.Current]:
+        """The ratings as they stand, as storage keeps them."""
+        return {e: (r.mu, r.sigma, self.counts[e]) for e, r in self.ratings.items()}
+
+
+# -- new results --------------------------------------------------------------------------
+
+
+def record_results(
+    session: Session,
+    league: League,
+    results: Sequence[tuple[Match, Result]],
+    *,
+    model: RatingModel | None = None,
+) -> list[SeatedResult]:
+    """Store finished matches of ``league``, in order, each counting at the next sequence
+    number, and rate them; in the caller's write transaction (see ``Database.writing``:
+    the sequence numbers are taken under its lock)."""
+    if not results:
+        return []
+    assert league.id is not None
+    first = next_sequence(session, league.id)
+    stored = [
+        store_result(session, match, result, first + offset)
+        for offset, (match, result) in enumerate(results)
+    ]
+    ledger = RatingLedger(
+        league.id,
+        model or model_for(league),
+        stored_ratings.current(session, league.id, {e for r in stored for e in r.entrants}),
+    )
+    for r in stored:
+        ledger.apply(r.match_id, r.sequence, r.entrants, r.placements, r.forfeited)
+    stored_ratings.write(session, league.id, ledger.updates, ledger.current())
+    bump_results_generation(session, league.id, len(stored))
+    return stored
+
+
+# -- rebuilding ---------------------------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class RebuildSummary:
+    """What a rebuild did."""
+
+    league_id: int
+    from_sequence: int | None
+    """The first sequence number recomputed (``None``: everything)."""
+    matches: int
+    """Results replayed."""
+    entrants: int
+    """Entrants with a rating afterwards."""
+    seconds: float
+
+
+def rebuild_ratings(
+    session: Session,
+    league_id: int,
+    from_sequence: int | None = None,
+    *,
+    model: RatingModel | None = None,
+) -> RebuildSummary:
+    """Recompute a league's ratings and rating history from its stored results, inside
+    the caller's transaction (which this makes the database's one writer).
+
+    Every finished match (``status == "done"``) of the league's events is rated in the
+    order of its sequence number by :meth:`RatingLedger.apply`, as storing it did; void
+    and pending matches do not count.
+
+    With ``from_sequence``, the ratings as they stood before that sequence number are
+    taken from the stored history and only results from ``from_sequence`` on are
+    replayed: call it with a corrected or voided match's sequence number.
+
+    ``model`` defaults to the league's own rating model. Pending changes of ``session``
+    are flushed first; nothing is committed (the caller commits). Raises
+    :class:`NotFoundError` for an unknown league. A rebuild of its own, which holds the
+    write lock only while it writes, is :func:`rebuild_league`.
+    """
+    started = time.perf_counter()
+    hold_write_lock(session)  # no result is stored while the ratings are replayed
+    ledger = _replay(session, league_id, from_sequence, model)
+    _write_replay(session, ledger, from_sequence)
+    return _summary(ledger, from_sequence, time.perf_counter() - started)
+
+
+def rebuild_league(
+    db: Database,
+    league_id: int,
+    from_sequence: int | None = None,
+    *,
+    model: RatingModel | None = None,
+) -> RebuildSummary:
+    """:func:`rebuild_ratings` as a transaction of its own that keeps other writers
+    waiting only while it writes: the results are read and replayed first, outside the
+    write lock, and written if no result of the league changed meanwhile (otherwise
+    the replay is done again under the lock). All or nothing, like any transaction."""
+    started = time.perf_counter()
+    with db.session() as session:
+        generation = results_generation(session, league_id)
+        ledger = _replay(session, league_id, from_sequence, model)
+    with db.writing() as session:
+        if results_generation(session, league_id) != generation:
+            ledger = _replay(session, league_id, from_sequence, model)
+        _write_replay(session, ledger, from_sequence)
+    return _summary(ledger, from_sequence, time.perf_counter() - started)
+
+
+def rebuild(
+    db: Database, league: str | None, from_sequence: int | None = None
+) -> tuple[str, RebuildSummary]:
+    """:func:`rebuild_league` of the league called ``league`` (default: the only one);
+    returns its name and what was done."""
+    with db.session() as session:
+        found = only_league(session, league)
+    assert found.id is not None
+    return found.name, rebuild_league(db, found.id, from_sequence)
+
+
+def _summary(ledger: RatingLedger, from_sequence: int | None, seconds: float) -> RebuildSummary:
+    return RebuildSummary(
+        league_id=ledger.league_id,
+        from_sequence=from_sequence,
+        matches=ledger.matches,
+        entrants=len(ledger.ratings),
+        seconds=seconds,
+    )
+
+
+def _replay(
+    session: Session, league_id: int, from_sequence: int | None, model: RatingModel | None
+) -> RatingLedger:
+    """Read the league's results (from ``from_sequence`` on) and rate them in order."""
+    league = league_by_id(session, league_id)
+    session.flush()
+    stored = (
+        stored_ratings.ratings_before(session, league_id, from_sequence)
+        if from_sequence is not None
+        else None
+    )
+    ledger = RatingLedger(league_id, model or model_for(league), stored)
+    rows = rated_seats(session, league_id, from_sequence)
+    apply = ledger.apply
+    index = 0
+    total = len(rows)
+    while index < total:
+        match_id, sequence, forfeit_seat = rows[index][0], rows[index][1], rows[index][2]
+        end = index
+        while end < total and rows[end][0] == match_id:
+            end += 1
+        seats = rows[index:end]
+        index = end
+        apply(
+            match_id,
+            sequence,
+            [row[4] for row in seats],
+            [row[5] for row in seats],
+            [forfeit_seat is not None and row[3] == forfeit_seat for row in seats],
+        )
+    return ledger
+
+
+def _write_replay(session: Session, ledger: RatingLedger, from_sequence: int | None) -> None:
+    """Replace the league's rating history (from ``from_sequence`` on) and current
+    ratings with the replay's. Call under the write lock."""
+    stored_ratings.write(
+        session,
+        ledger.league_id,
+        ledger.updates,
+        ledger.current(),
+        replace_from=from_sequence,
+        replace_all=from_sequence is None,
+    )
+    bump_results_generation(session, ledger.league_id)

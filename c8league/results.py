@@ -1,0 +1,116 @@
+"""The result of a match as it crosses from whoever played it to storage.
+
+A match is played by bots in the runner (which sends back a :class:`MatchReport`),
+entered by hand from a score sheet (``c8league.club.entry``) or played by a person in
+the terminal (``c8league.club.person``). Each of them makes one frozen
+:class:`Result`, and storage stores that value (``c8league.storage.results``); the
+rating update it causes is the ratings package's work (``c8league.ratings.update``).
+
+This module is neutral ground: it imports nothing of the project but the engine's
+match result, so the runner, the club, storage and the ratings can all share it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from c8league.engine import MatchResult
+
+ENTERED_BY = ("engine", "hand", "play")
+"""Who made a result: the runner (bots), a person typing a score sheet, or a person
+playing the league's bots in the terminal."""
+
+
+@dataclass(frozen=True, slots=True)
+class Forfeit:
+    seat: int
+    reason: str
+    """``exception``, ``illegal``, ``timeout``, ``crash``, ``protocol``, ``memory``, or
+    ``left`` (a person who left the table, entered by hand)."""
+    move_number: int
+    """The number of the player's decision in the match (1-based) that failed."""
+    detail: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandReport:
+    kind: str
+    winners: tuple[int, ...]
+    points: tuple[int, ...]
+    penalties: tuple[int, ...]
+    record: str
+    """The hand record as JSON: replays the hand exactly (``"{}"`` for a hand entered
+    by hand)."""
+
+
+@dataclass(frozen=True, slots=True)
+class Result:
+    """A finished match: placements and scores in seat order, how it ended, its hands,
+    and who forfeited, if anyone."""
+
+    placements: tuple[int, ...]
+    scores: tuple[int, ...]
+    ended: str
+    """``target``, ``countdown``, ``forfeit``, ``hand_cap``, …"""
+    hands: tuple[HandReport, ...] = ()
+    decisions: int = 0
+    forfeit: Forfeit | None = None
+    entered_by: str = "engine"
+    """One of :data:`ENTERED_BY`."""
+
+    def __post_init__(self) -> None:
+        if len(self.scores) != len(self.placements):
+            raise ValueError(
+                f"a result has {len(self.placements)} placements and {len(self.scores)} scores"
+            )
+        if self.entered_by not in ENTERED_BY:
+            raise ValueError(f"entered_by must be one of {ENTERED_BY}, not {self.entered_by!r}")
+
+    @property
+    def forfeited(self) -> tuple[bool, ...]:
+        """Per seat, whether that seat forfeited the match."""
+        lost = None if self.forfeit is None else self.forfeit.seat
+        return tuple(seat == lost for seat in range(len(self.placements)))
+
+    @classmethod
+    def played(
+        cls,
+        result: MatchResult,
+        hands: Sequence[HandReport],
+        decisions: int,
+        forfeit: Forfeit | None,
+        entered_by: str = "engine",
+    ) -> Result:
+        """The result of a match played through the engine."""
+        return cls(
+            tuple(result.placements),
+            tuple(result.scores),
+            result.ended,
+            tuple(hands),
+            decisions,
+            forfeit,
+            entered_by,
+        )
+
+
+@dataclass(frozen=True, slots=True)
+class MatchReport:
+    """What a worker sends back for one match task: the result, and how long it took."""
+
+    match_id: int
+    placements: tuple[int, ...]
+    scores: tuple[int, ...]
+    ended: str
+    hands: tuple[HandReport, ...]
+    decisions: int
+    forfeit: Forfeit | None
+    seconds: float
+    error: str | None = None
+    """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
+
+    def result(self) -> Result:
+        """The match's result, as storage stores it."""
+        return Result(
+            self.placements, self.scores, self.ended, self.hands, self.decisions, self.forfeit
+        )

@@ -1,0 +1,193 @@
+"""Stored ratings: each entrant's current rating in a league, and the history of every
+update. The numbers are computed by ``c8league.ratings``; this module only reads and
+writes them. Nothing here commits: the caller's transaction does."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import Connection, bindparam, delete, func, insert
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, SQLModel, col, select
+
+from c8league.storage.fetch import fetch_rows
+from c8league.storage.models import Entrant, Rating, RatingHistory, utcnow
+
+_INSERT_BATCH = 20_000
+
+Current = tuple[float, float, int]
+"""An entrant's stored rating: (mu, sigma, rated matches)."""
+
+HistoryRow = tuple[int, int, int, int, float, float, float, float]
+"""(league id, entrant id, match id, sequence, mu before, sigma before, mu after,
+sigma after): one rating update."""
+
+
+def current(
+    session: Session, league_id: int, entrant_ids: Iterable[int] | None = None
+) -> dict[int, Current]:
+    """The stored ratings of the league's entrants (of ``entrant_ids``, or everyone's)."""
+    query = select(Rating).where(Rating.league_id == league_id)
+    if entrant_ids is not None:
+        query = query.where(col(Rating.entrant_id).in_(list(entrant_ids)))
+    return {r.entrant_id: (r.mu, r.sigma, r.matches) for r in session.exec(query).all()}
+
+
+def rated_entrants(session: Session, league_id: int) -> list[tuple[int, str, float, float, int]]:
+    """(entrant id, name, mu, sigma, rated matches) of every rated entrant of the league."""
+    rows = session.execute(
+        sa_select(
+            col(Rating.entrant_id),
+            col(Entrant.name),
+            col(Rating.mu),
+            col(Rating.sigma),
+            col(Rating.matches),
+        )
+        .join(Entrant, col(Entrant.id) == col(Rating.entrant_id))
+        .where(col(Rating.league_id) == league_id)
+    ).all()
+    return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+
+
+def ratings_before(session: Session, league_id: int, sequence: int) -> dict[int, Current]:
+    """Each entrant's rating and rated-match count just before ``sequence``, from the
+    history."""
+    last = (
+        select(
+            col(RatingHistory.entrant_id).label("entrant_id"),
+            func.max(RatingHistory.sequence).label("sequence"),
+            func.count().label("matches"),
+        )
+        .where(col(RatingHistory.league_id) == league_id, col(RatingHistory.sequence) < sequence)
+        .group_by(col(RatingHistory.entrant_id))
+        .subquery()
+    )
+    query = select(
+        RatingHistory.entrant_id, RatingHistory.mu_after, RatingHistory.sigma_after, last.c.matches
+    ).join(
+        last,
+        (col(RatingHistory.entrant_id) == last.c.entrant_id)
+        & (col(RatingHistory.sequence) == last.c.sequence),
+    )
+    query = query.where(col(RatingHistory.league_id) == league_id)
+    return {
+        entrant_id: (mu, sigma, int(matches))
+        for entrant_id, mu, sigma, matches in session.execute(query).all()
+    }
+
+
+def history(session: Session, league_id: int) -> list[tuple[int, int, float, float]]:
+    """(entrant id, sequence, mu after, sigma after) of every update in the league, in
+    sequence order."""
+    return fetch_rows(
+        session.connection(),
+        select(
+            RatingHistory.entrant_id,
+            RatingHistory.sequence,
+            RatingHistory.mu_after,
+            RatingHistory.sigma_after,
+        )
+        .where(col(RatingHistory.league_id) == league_id)
+        .order_by(col(RatingHistory.sequence), col(RatingHistory.entrant_id)),
+    )
+
+
+def write(
+    session: Session,
+    league_id: int,
+    updates: Sequence[HistoryRow],
+    ratings: Mapping[int, Current],
+    *,
+    replace_from: int | None = None,
+    replace_all: bool = False,
+) -> None:
+    """Write rating updates: add ``updates`` to the history and make the league's current
+    ratings those of ``ratings`` (other entrants' rows stay as they are).
+
+    To replace what a replay recomputed, ``replace_from`` first deletes the history from
+    that sequence on, and ``replace_all`` deletes all of the league's history; both also
+    drop the current rating of any entrant not in ``ratings``."""
+    if replace_all or replace_from is not None:
+        stale = delete(RatingHistory)
+        if replace_from is not None:
+            stale = stale.where(
+                col(RatingHistory.league_id) == league_id,
+                col(RatingHistory.sequence) >= replace_from,
+            )
+        elif _other_leagues_have_history(session, league_id):
+            stale = stale.where(col(RatingHistory.league_id) == league_id)
+        # else the whole table is this league's: an unqualified DELETE empties it fastest.
+        session.execute(stale, execution_options={"synchronize_session": "evaluate"})
+    if updates:
+        writer = _HistoryWriter(session.connection())
+        now = writer.stamp(utcnow())
+        for start in range(0, len(updates), _INSERT_BATCH):
+            writer([(*row, now) for row in updates[start : start + _INSERT_BATCH]])
+    _store_current(session, league_id, ratings, drop_others=replace_all or replace_from is not None)
+
+
+def _other_leagues_have_history(session: Session, league_id: int) -> bool:
+    query = select(RatingHistory.id).where(col(RatingHistory.league_id) != league_id).limit(1)
+    return session.exec(query).first() is not None
+
+
+def _store_current(
+    session: Session, league_id: int, ratings: Mapping[int, Current], *, drop_others: bool
+) -> None:
+    existing = {
+        row.entrant_id: row
+        for row in session.exec(select(Rating).where(Rating.league_id == league_id)).all()
+    }
+    if drop_others:
+        for entrant_id, row in existing.items():
+            if entrant_id not in ratings:
+                session.delete(row)
+    for entrant_id, (mu, sigma, matches) in ratings.items():
+        kept = existing.get(entrant_id)
+        if kept is None:
+            kept = Rating(league_id=league_id, entrant_id=entrant_id, mu=mu, sigma=sigma)
+        kept.mu, kept.sigma, kept.matches = mu, sigma, matches
+        session.add(kept)
+    session.flush()
+
+
+class _HistoryWriter:
+    """Inserts rating-history rows in bulk through the database driver."""
+
+    COLUMNS = (
+        "league_id",
+        "entrant_id",
+        "match_id",
+        "sequence",
+        "mu_before",
+        "sigma_before",
+        "mu_after",
+        "sigma_after",
+        "created_at",
+    )
+
+    def __init__(self, connection: Connection) -> None:
+        table = SQLModel.metadata.tables[str(RatingHistory.__tablename__)]
+        statement = insert(table).values({name: bindparam(name) for name in self.COLUMNS})
+        compiled = statement.compile(dialect=connection.dialect)
+        self._connection = connection
+        self._sql = compiled.string
+        self._order = list(compiled.positiontup or ()) if compiled.positional else None
+        created = table.c.created_at.type
+        self._created = created.dialect_impl(connection.dialect).bind_processor(connection.dialect)
+
+    def stamp(self, when: datetime) -> Any:
+        """``when`` as the driver stores it in the ``created_at`` column."""
+        return self._created(when) if self._created is not None else when
+
+    def __call__(self, rows: list[tuple[Any, ...]]) -> None:
+        if self._order is None:
+            args: list[Any] = [dict(zip(self.COLUMNS, row, strict=True)) for row in rows]
+        elif self._order != list(self.COLUMNS):
+            where = [self.COLUMNS.index(name) for name in self._order]
+            args = [tuple(row[i] for i in where) for row in rows]
+        else:
+            args = rows
+        self._connection.exec_driver_sql(self._sql, args)

@@ -1,0 +1,271 @@
+"""Rounds, their matches and seats: pairing them, reading who sits where, and what is
+still to play. Nothing here commits: the caller's transaction does."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from sqlmodel import Session, col, func, select
+
+from c8league.errors import NotFoundError
+from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
+
+Tables = dict[int, list[int]]
+"""Entrant ids in seat order, by table number."""
+
+
+@dataclass(frozen=True, slots=True)
+class NewMatch:
+    """A match to create in a new round: its table, deal, rules, seed and seats."""
+
+    table_no: int
+    deal: int
+    rules: str
+    seed: int
+    seats: tuple[int, ...]
+    """Entrant ids in seat order (seat 0 deals the first hand)."""
+
+
+# -- rounds -------------------------------------------------------------------------------
+
+
+def event_rounds(session: Session, event_id: int) -> list[Round]:
+    """An event's rounds, in order."""
+    return list(
+        session.exec(select(Round).where(Round.event_id == event_id).order_by(col(Round.number)))
+    )
+
+
+def get_round(session: Session, event: Event, number: int | None) -> Round:
+    """Round ``number`` of the event (the latest when None)."""
+    query = select(Round).where(Round.event_id == event.id)
+    if number is not None:
+        query = query.where(Round.number == number)
+    row = session.exec(query.order_by(col(Round.number).desc())).first()
+    if row is None:
+        what = f"round {number}" if number is not None else "any round"
+        raise NotFoundError(f"event {event.name!r} has no {what} yet (c8league event pair)")
+    return row
+
+
+def add_round(
+    session: Session,
+    event_id: int,
+    number: int,
+    byes: Sequence[int],
+    matches: Sequence[NewMatch],
+    *,
+    published: bool,
+) -> Round:
+    """Create a round with its matches and seats."""
+    round_row = Round(
+        event_id=event_id, number=number, byes=json.dumps(list(byes)), published=published
+    )
+    session.add(round_row)
+    session.flush()
+    assert round_row.id is not None
+    for new in matches:
+        match = Match(
+            event_id=event_id,
+            round_id=round_row.id,
+            table_no=new.table_no,
+            deal=new.deal,
+            rules=new.rules,
+            seed=new.seed,
+        )
+        session.add(match)
+        session.flush()
+        assert match.id is not None
+        for seat, entrant_id in enumerate(new.seats):
+            session.add(MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id))
+    return round_row
+
+
+def publish(session: Session, round_row: Round) -> None:
+    round_row.published = True
+    session.add(round_row)
+
+
+def round_complete(session: Session, round_id: int | None) -> bool:
+    """Whether no match of the round is still to be played."""
+    pending = session.exec(
+        select(func.count())
+        .select_from(Match)
+        .where(Match.round_id == round_id, Match.status == "pending")
+    ).one()
+    return pending == 0
+
+
+def byes(session: Session, event_ids: Sequence[int]) -> dict[int, list[int]]:
+    """Each event's byes: one entrant id per bye, over all its rounds, in round order."""
+    result: dict[int, list[int]] = {event_id: [] for event_id in event_ids}
+    rows = session.exec(
+        select(Round.event_id, Round.byes)
+        .where(col(Round.event_id).in_(list(event_ids)))
+        .order_by(col(Round.id))
+    ).all()
+    for event_id, text in rows:
+        result[event_id].extend(json.loads(text))
+    return result
+
+
+# -- who sits where -------------------------------------------------------------------------
+
+
+def seatings(session: Session, event_id: int) -> dict[int, Tables]:
+    """Every table of every round of the event (the first deal of each), by round id:
+    entrant ids in seat order, by table number."""
+    rows = session.exec(
+        select(Match.round_id, Match.table_no, MatchSeat.entrant_id)
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(Match.event_id == event_id, Match.deal == 0)
+        .order_by(col(Match.round_id), col(Match.table_no), col(MatchSeat.seat))
+    ).all()
+    result: dict[int, Tables] = {}
+    for round_id, table_no, entrant_id in rows:
+        result.setdefault(round_id, {}).setdefault(table_no, []).append(entrant_id)
+    return result
+
+
+def stored_rounds(session: Session, event_id: int) -> list[tuple[list[list[int]], list[int]]]:
+    """The event's rounds in order, each as (tables in table order, byes)."""
+    seated = seatings(session, event_id)
+    return [
+        (
+            [seats for _, seats in sorted(seated.get(r.id or 0, {}).items())],
+            list(json.loads(r.byes)),
+        )
+        for r in event_rounds(session, event_id)
+    ]
+
+
+def first_round_field(session: Session, event_id: int) -> list[int]:
+    """The entrants of an event's first round (seated or with a bye), in id order."""
+    first = session.exec(select(Round).where(Round.event_id == event_id, Round.number == 1)).first()
+    if first is None:
+        return []
+    seated = session.exec(
+        select(MatchSeat.entrant_id)
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(Match.round_id == first.id)
+    ).all()
+    return sorted(set(seated) | set(json.loads(first.byes)))
+
+
+def rewrite_tables(session: Session, round_row: Round, tables: Mapping[int, Sequence[int]]) -> None:
+    """Seat the given tables of a round (of people: one deal a table) anew."""
+    matches = session.exec(select(Match).where(Match.round_id == round_row.id)).all()
+    by_table = {m.table_no: m for m in matches}
+    for table_no, seats in tables.items():
+        match = by_table[table_no]
+        for row in session.exec(select(MatchSeat).where(MatchSeat.match_id == match.id)).all():
+            session.delete(row)
+        session.flush()
+        assert match.id is not None
+        for seat, entrant_id in enumerate(seats):
+            session.add(MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id))
+
+
+def round_tables(session: Session, round_id: int) -> list[tuple[Match, list[MatchSeat]]]:
+    """The matches of a round (the first deal of each table), in table order, with their
+    seats in order."""
+    matches = session.exec(
+        select(Match)
+        .where(Match.round_id == round_id, Match.deal == 0)
+        .order_by(col(Match.table_no))
+    ).all()
+    seat_rows = session.exec(
+        select(MatchSeat)
+        .where(col(MatchSeat.match_id).in_([m.id for m in matches]))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    ).all()
+    seats: dict[int, list[MatchSeat]] = {}
+    for s in seat_rows:
+        seats.setdefault(s.match_id, []).append(s)
+    return [(m, seats.get(m.id or 0, [])) for m in matches]
+
+
+def table_match(session: Session, round_id: int | None, table: int) -> Match | None:
+    """The match (first deal) at table ``table`` of a round."""
+    return session.exec(
+        select(Match).where(Match.round_id == round_id, Match.table_no == table, Match.deal == 0)
+    ).first()
+
+
+def seated(session: Session, match_id: int | None) -> list[Entrant]:
+    """The entrants seated at a match, in seat order."""
+    return list(
+        session.exec(
+            select(Entrant)
+            .join(MatchSeat, col(MatchSeat.entrant_id) == col(Entrant.id))
+            .where(MatchSeat.match_id == match_id)
+            .order_by(col(MatchSeat.seat))
+        ).all()
+    )
+
+
+def tables_of(session: Session, round_id: int | None, entrant_id: int) -> list[tuple[Match, int]]:
+    """The matches of a round where the entrant sits, with its seat."""
+    rows = session.exec(
+        select(Match, MatchSeat.seat)
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(Match.round_id == round_id, MatchSeat.entrant_id == entrant_id)
+    ).all()
+    return [(match, seat) for match, seat in rows]
+
+
+def get_match(session: Session, match_id: int) -> Match:
+    match = session.get(Match, match_id)
+    if match is None:
+        raise NotFoundError(f"no match with id {match_id}")
+    return match
+
+
+# -- what is still to play ------------------------------------------------------------------
+
+
+def match_count(session: Session, event_id: int) -> int:
+    """How many matches the event has, played or not."""
+    query = select(func.count()).select_from(Match).where(Match.event_id == event_id)
+    return int(session.exec(query).one())
+
+
+def pending_matches(session: Session, event_id: int) -> list[tuple[Match, list[Entrant]]]:
+    """The event's matches still to play, in id order, with their seated entrants."""
+    matches = session.exec(
+        select(Match)
+        .where(Match.event_id == event_id, Match.status == "pending")
+        .order_by(col(Match.id))
+    ).all()
+    if not matches:
+        return []
+    seat_rows = session.exec(
+        select(MatchSeat.match_id, Entrant)
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(col(MatchSeat.match_id).in_([m.id for m in matches]))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    ).all()
+    seats: dict[int, list[Entrant]] = {}
+    for match_id, entrant in seat_rows:
+        seats.setdefault(match_id, []).append(entrant)
+    return [(m, seats.get(m.id or 0, [])) for m in matches]
+
+
+def pending_entrants(session: Session, event_id: int) -> list[Entrant]:
+    """Whoever sits at a match of the event still to play."""
+    return list(
+        session.exec(
+            select(Entrant)
+            .join(MatchSeat, col(MatchSeat.entrant_id) == col(Entrant.id))
+            .join(Match, col(Match.id) == col(MatchSeat.match_id))
+            .where(Match.event_id == event_id, Match.status == "pending")
+        ).all()
+    )
+
+
+def get_matches(session: Session, match_ids: Sequence[int]) -> dict[int, Match]:
+    """Matches by id."""
+    rows = session.exec(select(Match).where(col(Match.id).in_(list(match_ids)))).all()
+    return {m.id: m for m in rows if m.id is not None}
