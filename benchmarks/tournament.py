@@ -37,7 +37,8 @@ from c8league import about, events
 from c8league.league import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.runner import pool
-from c8league.runner.dask_executor import DaskRunner, Runner
+from c8league.runner.dask_executor import DaskRunner
+from c8league.runner.executors import Runner
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.storage import open_database
 

@@ -26,7 +26,8 @@ from c8league.errors import UsageError
 from c8league.players import registry
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
-from c8league.runner.dask_executor import DaskRunner, make_runner
+from c8league.runner.dask_executor import DaskRunner
+from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
 from c8league.storage import open_database

@@ -43,8 +43,9 @@ from c8league.players import registry
 from c8league.players.external import LOG_HEAD, LOG_TAIL, ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.runner.executors import max_workers
 from c8league.runner.loop import play_match
-from c8league.runner.pool import MatchRunner, max_workers
+from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchTask, SeatSpec, hand_reports
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")

@@ -81,7 +81,7 @@ def _run(
     match_seconds: float = 600.0,
 ) -> None:
     from c8league import events
-    from c8league.runner.pool import default_workers
+    from c8league.runner.executors import default_workers
 
     db = state.database()
     where = f"{workers or default_workers()} workers"

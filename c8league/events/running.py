@@ -21,7 +21,7 @@ from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
 from c8league.results import MatchReport
-from c8league.runner.dask_executor import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds

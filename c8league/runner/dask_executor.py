@@ -30,16 +30,15 @@ from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import replace
 from importlib import metadata
-from types import TracebackType
-from typing import Any, Protocol
+from typing import Any
 
 from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.pool import ClosingRunner, MatchRunner, check_workers, default_workers
+from c8league.runner.executors import ClosingRunner, default_workers
+from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
-EXECUTORS = ("processes", "dask")
 RETRIES = 3
 """How often a match is played again after an error or after killing its workers."""
 CONNECT_SECONDS = 20.0
@@ -51,49 +50,6 @@ BATCH_SECONDS = 0.1
 MAX_BATCH = 64
 
 Play = Callable[[MatchTask], MatchReport]
-
-
-class Runner(Protocol):
-    """What an event needs of an executor: reports in task order, and closing."""
-
-    def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]: ...
-
-    def prepare(self) -> None: ...
-
-    def close(self) -> None: ...
-
-    def __enter__(self) -> Runner: ...
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None: ...
-
-
-def make_runner(
-    executor: str = "processes", workers: int | None = None, address: str | None = None
-) -> Runner:
-    """The runner for ``executor``: ``processes`` (a process pool of ``workers``, all
-    cores by default) or ``dask`` (the Dask scheduler at ``address``, or a local
-    cluster of ``workers`` processes when no address is given). ``workers`` far above
-    this machine's cores is refused (see ``runner.pool.check_workers``); a batch never
-    starts more workers than it has matches."""
-    if executor == "processes":
-        if address is not None:
-            raise UsageError("a scheduler address needs the dask executor (--executor dask)")
-        check_workers(workers)
-        return MatchRunner(workers)
-    if executor == "dask":
-        if address is not None and workers is not None:
-            raise UsageError(
-                "--workers sets the size of a local Dask cluster; with --address, "
-                "the cluster's own workers play"
-            )
-        check_workers(workers)
-        return DaskRunner(address, workers)
-    raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")
 
 
 class DaskRunner(ClosingRunner):

@@ -4,7 +4,7 @@ Results are delivered in task order, whatever order the workers finish in, so th
 database (and the ratings, which depend on order) end up the same with any number of
 workers. The workers (``runner.worker``) live as long as the :class:`MatchRunner`, so
 an event of many rounds starts them once; there are never more of them than tasks in
-a batch, nor more than :data:`MAX_WORKERS_PER_CORE` per core.
+a batch, nor more than :data:`~c8league.runner.executors.MAX_WORKERS_PER_CORE` per core.
 
 No player can take the run down. A match whose worker dies (``os._exit``, a crash in
 native code, the out-of-memory killer, a ``kill``) is played again alone in a fresh
@@ -21,17 +21,15 @@ number of workers, on any executor.
 from __future__ import annotations
 
 import itertools
-import os
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from multiprocessing.connection import wait
-from types import TracebackType
-from typing import Any, Self
+from typing import Any
 
-from c8league.errors import UsageError
 from c8league.runner import tasks as _tasks
+from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
 from c8league.runner.tasks import (
     IDLE,
@@ -53,60 +51,8 @@ from c8league.runner.worker import (
     play_match_job,
 )
 
-MAX_WORKERS_PER_CORE = 4
-"""More worker processes than this per core are refused: they would only compete for the
-cores and the memory (each holds a Python interpreter)."""
 PREFETCH = 2
 """Tasks queued on each worker, so that it starts the next as soon as one ends."""
-
-
-def default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
-def max_workers() -> int:
-    """The most worker processes a run may ask for on this machine."""
-    return MAX_WORKERS_PER_CORE * default_workers()
-
-
-def check_workers(workers: int | None, what: str = "--workers") -> None:
-    """Refuse a number of worker processes far above this machine's cores."""
-    if workers is None:
-        return
-    if workers < 1:
-        raise UsageError(f"{what} must be at least 1, not {workers}")
-    cores, limit = default_workers(), max_workers()
-    if workers > limit:
-        raise UsageError(
-            f"{what} {workers} is far more than this machine's {cores} "
-            f"core{'s' if cores > 1 else ''}: use at most {limit} "
-            f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines"
-        )
-
-
-class ClosingRunner:
-    """A runner used as a context manager: leaving the block calls ``close()``."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def prepare(self) -> None:
-        """Connect to whatever plays the matches, so that a run that cannot play stops
-        before it writes anything (nothing to do by default)."""
-
-    def close(self) -> None:
-        """Release workers and connections (nothing by default)."""
 
 
 @dataclass(eq=False)
