@@ -126,10 +126,13 @@ def damaged_matches(db: Path) -> list[str]:
 
 
 @pytest.mark.slow
-def test_ctrl_c_at_random_moments_loses_nothing_and_damages_nothing(tmp_path: Path) -> None:
-    """SIGINT to the run's process group (what Ctrl-C at a terminal sends) at a dozen
-    random moments: every stored match stays whole, the run says so in one line, and
-    resuming gives exactly the results of an uninterrupted run."""
+def test_interrupts_and_kills_at_random_moments_lose_nothing_and_damage_nothing(
+    tmp_path: Path,
+) -> None:
+    """Ctrl-C (SIGINT to the run's process group, as a terminal sends it), ``kill -9`` of
+    the main process and ``kill -9`` of the whole group, at random moments, a dozen
+    times and more: every stored match stays whole, an interrupted run says so in one
+    line, and resuming gives exactly the results of an uninterrupted run."""
     league = write_league(tmp_path, cycles=100, preset="pagat", pairs=8)
     whole, broken = tmp_path / "whole.db", tmp_path / "broken.db"
     for db in (whole, broken):
@@ -137,8 +140,8 @@ def test_ctrl_c_at_random_moments_loses_nothing_and_damages_nothing(tmp_path: Pa
     assert run(whole, "event", "run", "ev", "--workers", "2") == 0
     total = count(whole, "SELECT count(*) FROM match")
     rng = random.Random(15)
-    interrupts = 0
-    for _ in range(40):
+    stops = {"SIGINT": 0, "kill main": 0, "kill group": 0}
+    for attempt in range(60):
         if count(broken, "SELECT count(*) FROM match WHERE status = 'done'") >= total:
             break
         proc = subprocess.Popen(
@@ -149,18 +152,24 @@ def test_ctrl_c_at_random_moments_loses_nothing_and_damages_nothing(tmp_path: Pa
             start_new_session=True,
         )
         time.sleep(rng.uniform(0.4, 2.0))
+        how = "SIGINT" if attempt % 3 else ("kill main", "kill group")[attempt // 3 % 2]
         if proc.poll() is None:
-            os.killpg(proc.pid, signal.SIGINT)
-            interrupts += 1
+            if how == "SIGINT":
+                os.killpg(proc.pid, signal.SIGINT)
+            elif how == "kill main":
+                proc.kill()
+            else:
+                os.killpg(proc.pid, signal.SIGKILL)
+            stops[how] += 1
         _, stderr = proc.communicate(timeout=60)
         assert damaged_matches(broken) == []
-        assert "Traceback" not in stderr, stderr
-        assert proc.returncode in (0, 130), stderr
-        if proc.returncode == 130:
-            lines = [line for line in stderr.splitlines() if line.strip()]
-            assert lines[-1].startswith("interrupted"), stderr
-        assert damaged_matches(broken) == []
-    assert interrupts >= 10
+        if how == "SIGINT":
+            assert "Traceback" not in stderr, stderr
+            assert proc.returncode in (0, 130), stderr
+            if proc.returncode == 130:
+                lines = [line for line in stderr.splitlines() if line.strip()]
+                assert lines[-1].startswith("interrupted"), stderr
+    assert stops["SIGINT"] >= 10 and stops["kill main"] >= 2 and stops["kill group"] >= 2, stops
     assert run(broken, "event", "resume", "ev", "--workers", "2") == 0
     assert damaged_matches(broken) == []
     assert stored_results(f"sqlite:///{broken}") == stored_results(f"sqlite:///{whole}")

@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
@@ -228,7 +228,8 @@ def fork_worker(handler: Handler) -> Worker:
     slot = Slot.from_buffer(memory)
     here, there = Pipe()
     parent = os.getpid()
-    pid = os.fork()
+    with interrupts_blocked():
+        pid = os.fork()
     if pid == 0:  # the worker
         code = 0
         try:
@@ -259,11 +260,12 @@ def exec_worker() -> Worker:
         memory = mmap.mmap(fd, size)
         here, there = Pipe()
         argv = [str(there.fileno()), str(fd), str(os.getpid())]
-        proc = subprocess.Popen(
-            [sys.executable, "-m", "c8league.runner.worker", *argv],
-            pass_fds=(there.fileno(), fd),
-            stdin=subprocess.DEVNULL,
-        )
+        with interrupts_blocked():  # the blocked mask outlives exec until the worker is set up
+            proc = subprocess.Popen(
+                [sys.executable, "-m", "c8league.runner.worker", *argv],
+                pass_fds=(there.fileno(), fd),
+                stdin=subprocess.DEVNULL,
+            )
     finally:
         os.close(fd)
     there.close()
@@ -279,10 +281,29 @@ def _temp_fd() -> int:
     return fd
 
 
+@contextlib.contextmanager
+def interrupts_blocked() -> Iterator[None]:
+    """Block SIGINT in this thread for the block: a process started inside it (fork, or
+    fork and exec) begins with SIGINT blocked, so a Ctrl-C that arrives while it starts
+    waits until :func:`become_worker` ignores it, instead of raising in the new process
+    before it is a worker. In this process a Ctrl-C that arrived meanwhile is delivered
+    when the block ends."""
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
+
+
 def become_worker(parent: int) -> None:
     """Set up this process as a worker of ``parent``: die with it, ignore Ctrl-C (the
     supervisor stops the run), default SIGTERM, no terminal input."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
     for number in (signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
     with contextlib.suppress(OSError):
