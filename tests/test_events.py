@@ -229,17 +229,21 @@ def test_the_match_limit_stops_a_stuck_bot_in_any_thread() -> None:
 
     def play() -> None:
         outcomes.append(play_match(rules, [GreedyPlayer(), Stuck()], seed=3, match_seconds=0.3))
+        # Nothing is left set to go off in this thread after its match: a timer that
+        # fired late would interrupt the sleep or the next match, and it would be lost.
+        time.sleep(0.6)
+        outcomes.append(play_match(rules, [GreedyPlayer(), RandomPlayer()], seed=5))
 
     worker = threading.Thread(target=play)
     worker.start()
     worker.join(timeout=30)
     assert not worker.is_alive()
-    (outcome,) = outcomes
-    assert outcome.forfeit is not None
-    assert (outcome.forfeit.seat, outcome.forfeit.reason) == (1, "timeout")
-    assert outcome.result.placements == (1, 2)
-    # Nothing is left set to go off in the thread after its match.
-    time.sleep(0.4)
+    stuck, after = outcomes
+    assert stuck.forfeit is not None
+    assert (stuck.forfeit.seat, stuck.forfeit.reason) == (1, "timeout")
+    assert stuck.result.placements == (1, 2)
+    assert after.forfeit is None
+    assert after == play_match(rules, [GreedyPlayer(), RandomPlayer()], seed=5)
 
 
 def test_a_match_within_its_limit_is_untouched() -> None:

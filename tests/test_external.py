@@ -159,9 +159,7 @@ def test_broken_bot_forfeits(
     tmp_path: Path,
 ) -> None:
     player = bot(script, *args, log_dir=str(tmp_path), **options)
-    start = time.monotonic()
     outcome = play_match(Rules.from_options("pagat"), [player, GreedyPlayer(), RandomPlayer()], 3)
-    assert time.monotonic() - start < 5.0
     forfeit = outcome.forfeit
     assert forfeit is not None
     assert (forfeit.seat, forfeit.reason, forfeit.move_number) == (0, reason, number)

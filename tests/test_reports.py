@@ -14,7 +14,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 
 import pytest
-from dbs import record_placed
+from dbs import query, record_placed
 from sqlmodel import col, func, select
 
 from c8league import events
@@ -23,7 +23,6 @@ from c8league.errors import NotFoundError
 from c8league.league import load_league_file
 from c8league.league.leagues import import_league
 from c8league.ratings import RatingModel
-from c8league.ratings.leaderboard import leaderboard
 from c8league.ratings.update import model_for
 from c8league.reports import (
     CSV_TABLES,
@@ -185,11 +184,30 @@ def club_report(club: Database) -> Report:
 # --- the values -----------------------------------------------------------------------------
 
 
-def test_leaderboard_is_the_rating_stores(duel: Database, duel_report: Report) -> None:
-    with duel.session() as s:
-        lg = s.exec(select(League)).one()
-        assert lg.id is not None
-        assert list(duel_report.leaderboard) == leaderboard(s, lg.id)
+def test_leaderboard_is_the_stored_ratings_in_conservative_order(
+    duel: Database, duel_report: Report
+) -> None:
+    """The report's leaderboard against the database read directly: every rated entrant
+    with its stored μ, σ and match count, best μ − 3σ first, wins counted from the
+    stored places."""
+    stored = query(
+        duel.url,
+        "SELECT e.name, r.mu, r.sigma, r.matches FROM rating r "
+        "JOIN entrant e ON e.id = r.entrant_id",
+    )
+    expected = sorted(stored, key=lambda row: (-(row[1] - 3 * row[2]), -row[1], row[0]))
+    rows = duel_report.leaderboard
+    assert [(r.name, r.mu, r.sigma, r.matches) for r in rows] == expected
+    assert [r.rank for r in rows] == list(range(1, len(expected) + 1))
+    wins = dict(
+        query(
+            duel.url,
+            "SELECT e.name, sum(CASE WHEN s.place = 1 THEN 1 ELSE 0 END) FROM match_seat s "
+            "JOIN match m ON m.id = s.match_id JOIN entrant e ON e.id = s.entrant_id "
+            "WHERE m.status = 'done' GROUP BY e.name",
+        )
+    )
+    assert {r.name: r.wins for r in rows} == {name: wins[name] for name, *_ in expected}
     assert duel_report.scope == "league" and duel_report.heading == "Duel Club"
 
 

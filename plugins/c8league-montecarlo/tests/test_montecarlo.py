@@ -231,17 +231,19 @@ def test_options_are_checked() -> None:
                 create("montecarlo", options)
 
 
-def test_beats_greedy() -> None:
-    """Ten seeded two-player matches, each played twice with the seats swapped (the
-    same deals, so the luck of the cards partly cancels), with a small budget: it wins
-    more than half. Samples this small are noisy; ``benchmark.py`` measures the edge."""
+def test_plays_whole_matches_against_greedy() -> None:
+    """A smoke test: ten seeded two-player matches against greedy, each played from both
+    seats, end without a forfeit and within the rules. It claims nothing about strength:
+    twenty games cannot tell a real edge from luck (13 wins of 20 happen 13% of the time
+    by chance). ``benchmark.py`` measures the edge over hundreds of matches, with a
+    confidence interval, and the README gives its figures."""
     rules = Rules.from_options("pagat")
-    wins = 0
     for i in range(10):
         seed = derive_seed("beats-greedy", i)
         for seat in (0, 1):
             players: list[Player] = [GreedyPlayer(), GreedyPlayer()]
             players[seat] = MonteCarloPlayer(playouts=100)
             outcome = play_match(rules, players, seed=seed)
-            wins += outcome.result.placements[seat] == 1
-    assert wins > 10
+            assert outcome.forfeit is None
+            assert outcome.result.ended == "target"
+            assert sorted(outcome.result.placements) in ([1, 2], [1, 1])
