@@ -1,5 +1,6 @@
-"""Set-up shared by the rule tables: rule sets, explicit positions, legal-move sets and
-snapshots of a hand's whole state."""
+"""Set-up shared by the engine's tests: rule sets, explicit positions, legal-move sets,
+snapshots of a hand's whole state, and hypothesis strategies for rule sets and
+positions."""
 
 from __future__ import annotations
 
@@ -7,8 +8,20 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from c8league.engine import ALL_CARDS, Hand, HandRecord, Move, Rules, Suit, parse_cards
-from c8league.engine.rules import OptionValue
+from hypothesis import strategies as st
+
+from c8league.engine import (
+    ALL_CARDS,
+    PRESETS,
+    Hand,
+    HandRecord,
+    Move,
+    Rules,
+    Suit,
+    parse_cards,
+    preset_rules,
+)
+from c8league.engine.rules import COUNTDOWN_START, OptionValue
 
 
 def rules(preset: str = "pagat", **options: OptionValue) -> Rules:
@@ -91,3 +104,90 @@ def snapshot(hand: Hand) -> dict[str, Any]:
         "record": HandRecord.of(hand).to_json(),
         "rng": hand.rng.getstate(),
     }
+
+
+# ---------------------------------------------------------------- hypothesis strategies
+
+
+@st.composite
+def rule_sets(draw: st.DrawFn) -> Rules:
+    """A preset with every house rule drawn at random."""
+    preset = draw(st.sampled_from(list(PRESETS)))
+    options: dict[str, str | int | bool] = {
+        "draw": draw(st.sampled_from(["one", "one_then_play", "up_to", "until_playable"])),
+        "draw_limit": draw(st.integers(1, 4)),
+        "must_play_if_able": draw(st.booleans()),
+        "wild_must_match": draw(st.booleans()),
+        "wild_nominates": draw(st.sampled_from(["always", "never", "if_matching"])),
+        "multiple_equal": draw(st.booleans()),
+        "last_card": draw(st.booleans()),
+        "empty_stock": draw(st.sampled_from(["reshuffle", "pass"])),
+        "specials_on_going_out": draw(st.sampled_from(["ignored", "forbidden"])),
+        "starter_eight": draw(st.sampled_from(["dealer_nominates", "any_card"])),
+        "equal_rank_on_wild": draw(st.booleans()),
+        "turn_cap": draw(st.integers(20, 400)),
+    }
+    if preset != "countdown":
+        options["wild_rank"] = draw(st.sampled_from(["8", "J", "none"]))
+        options["draw_five_card"] = draw(st.sampled_from(["none", "QS", "KH"]))
+    if draw(st.booleans()):
+        options["decks"] = draw(st.sampled_from(["auto", 1, 2]))
+    return Rules.from_options(preset, options)
+
+
+def table_for(rules: Rules, players: int) -> int:
+    """The largest table up to ``players`` that the rules can deal."""
+    while players > 2:
+        try:
+            rules.check_table(players)
+            return players
+        except ValueError:
+            players -= 1
+    return 2
+
+
+@st.composite
+def any_rules(draw: st.DrawFn) -> Rules:
+    """A preset as it is, or with every house rule drawn at random."""
+    if draw(st.booleans()):
+        return preset_rules(draw(st.sampled_from(list(PRESETS))))
+    return draw(rule_sets())
+
+
+@st.composite
+def positions(draw: st.DrawFn, rule_set: Rules | None = None) -> Hand:
+    """A position set up with ``Hand.from_position``: the pack(s) in a random order
+    split into hands, a discard pile and a stock, with a random player to act, suit to
+    follow, wild top card, pending draw and (in Countdown) scores; under ``one then
+    play``, sometimes just after the player to act drew."""
+    rule_set = draw(any_rules()) if rule_set is None else rule_set
+    players = table_for(rule_set, draw(st.integers(2, 8)))
+    deck = draw(st.permutations(list(ALL_CARDS) * rule_set.decks_for(players)))
+    most = min(9, (len(deck) - 1) // players)  # leaving the discard pile its top card
+    sizes = [draw(st.integers(1, most)) for _ in range(players)]
+    hands = []
+    for size in sizes:
+        hands.append(deck[:size])
+        del deck[:size]
+    piled = draw(st.integers(1, 4))
+    discard, stock = deck[:piled], deck[piled:]
+    scores = None
+    if rule_set.countdown:
+        scores = [draw(st.integers(1, COUNTDOWN_START)) for _ in range(players)]
+    hand = Hand.from_position(
+        rule_set,
+        hands,
+        discard=discard,
+        stock=stock,
+        dealer=draw(st.integers(0, players - 1)),
+        current=draw(st.integers(0, players - 1)),
+        direction=draw(st.sampled_from([1, -1])),
+        suit=draw(st.sampled_from([None, *Suit])),
+        wild_top=draw(st.none() | st.booleans()),
+        pending=draw(st.sampled_from([0, 0, 0, 2, 4, 5])),
+        scores=scores,
+    )
+    if rule_set.draw == "one_then_play" and not hand.pending and draw(st.booleans()):
+        hand.drawn = 1
+        hand.drawn_card = hand.hands[hand.current][-1]
+    return hand
