@@ -41,9 +41,7 @@ def deal_from_seed(hand: Hand, seed: int, scores: Sequence[int] | None) -> None:
                 hand.hands[seat].append(deck.pop())
     hand.stock = deck
     _turn_starter(hand)
-    hand.start = {"players": players, "dealer": dealer, "seed": seed}
-    if scores is not None:
-        hand.start["scores"] = list(scores)
+    _record_start(hand, {"players": players, "dealer": dealer, "seed": seed}, scores)
 
 
 def deal_as_given(
@@ -59,14 +57,9 @@ def deal_as_given(
     hand.stock = list(reversed(_cards(stock)))
     _check_cards(hand)
     _turn_starter(hand)
-    hand.start = {
-        "players": hand.n,
-        "dealer": hand.dealer,
-        "seed": seed,
-        "deal": {"hands": [_text(h) for h in hands], "stock": _text(stock)},
-    }
-    if scores is not None:
-        hand.start["scores"] = list(scores)
+    start: dict[str, object] = {"players": hand.n, "dealer": hand.dealer, "seed": seed}
+    start["deal"] = {"hands": [_text(h) for h in hands], "stock": _text(stock)}
+    _record_start(hand, start, scores)
 
 
 def set_position(
@@ -116,7 +109,7 @@ def set_position(
     hand.pending = pending
     hand.pending_kind = pending_kind if pending else None
     _check_cards(hand)
-    hand.start = {
+    position = {
         "players": players,
         "seed": seed,
         "position": {
@@ -132,8 +125,14 @@ def set_position(
             "pending_kind": hand.pending_kind,
         },
     }
+    _record_start(hand, position, scores)
+
+
+def _record_start(hand: Hand, start: dict[str, object], scores: Sequence[int] | None) -> None:
+    """Keep how the hand was set up, for its record (the scores given, last)."""
     if scores is not None:
-        hand.start["scores"] = list(scores)
+        start["scores"] = list(scores)
+    hand.start = start
 
 
 def _set_scores(hand: Hand, scores: Sequence[int] | None) -> None:
