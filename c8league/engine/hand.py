@@ -27,15 +27,20 @@ from typing import Final
 from c8league.engine.cards import Card, Suit
 from c8league.engine.deal import deal_as_given, deal_from_seed, set_position
 from c8league.engine.legal import generate
-from c8league.engine.moves import Move
+from c8league.engine.moves import Move, MoveKind
 from c8league.engine.observation import Observation
-from c8league.engine.play import apply_move
+from c8league.engine.play import draw, legal_equal, nominate, pass_turn, play_cards
 from c8league.engine.rules import COUNTDOWN_START, Rules
 from c8league.engine.scoring import EndKind, HandResult, card_penalty, seat_penalties
 from c8league.engine.state import NO_RANK, OVER, PLAYING, PendingKind, Phase
 from c8league.errors import PositionError
 
 __all__ = ["EndKind", "Hand", "HandResult", "PendingKind", "Phase", "card_penalty"]
+
+# Enum members as module constants: the compiled engine reads these directly instead
+# of looking the member up on its class each time.
+_DRAW_KIND: Final = MoveKind.DRAW
+_PASS_KIND: Final = MoveKind.PASS
 
 
 class Hand:
@@ -60,6 +65,7 @@ class Hand:
         "_skip",
         "_turn_cap",
         "_two_packs",
+        "_wild_must_match",
         "current",
         "dealer",
         "direction",
@@ -146,6 +152,7 @@ class Hand:
         self._nominates = rules.wild_nominates == "always"
         self._two_packs = rules.decks_for(players) > 1
         self._equal_on_wild = rules.equal_rank_on_wild
+        self._wild_must_match = rules.wild_must_match
         # Single-card plays, wild cards that always or never nominate, going out on any
         # card: the plays come from the fast path (c8league.engine.legal).
         self._fast = not (
@@ -340,7 +347,29 @@ class Hand:
     def apply(self, move: Move) -> None:
         """Play ``move`` for the player to act; raises :class:`IllegalMoveError` (and
         changes nothing) if it is not among :meth:`legal_moves`."""
-        apply_move(self, move)
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = generate(self)
+        for m in legal:
+            if m is move:  # moves offered by legal_moves() are found by identity
+                break
+        else:
+            move = legal_equal(self, move, legal)
+        p = self.current
+        self._legal = None
+        self.version += 1
+        self._seats.append(p)
+        self._moves.append(move)
+        if move.is_play:
+            play_cards(self, p, move)
+            return
+        kind = move.kind
+        if kind is _DRAW_KIND:
+            draw(self, p)
+        elif kind is _PASS_KIND:
+            pass_turn(self, p)
+        else:
+            nominate(self, p, move)
 
     def play_out(self, rng: random.Random, *, plays_first: bool = False, limit: int = 0) -> int:
         """Play on with random moves until the hand is over, or for ``limit`` moves if it
@@ -355,7 +384,7 @@ class Hand:
             n = len(legal)
             if plays_first and n > 1 and legal[0].is_play and not legal[-1].is_play:
                 n -= 1  # plays come first; the last move is the draw or pass
-            apply_move(self, legal[int(uniform() * n)])
+            self.apply(legal[int(uniform() * n)])
             made += 1
         return made
 

@@ -198,7 +198,7 @@ def fast_plays(hand: Hand, p: int, cards: list[Card]) -> list[Move]:
     wild = hand.wild_ranks[p]
     # A wild card that must match is played on its suit or on its own rank, like any
     # other card: only when the top card has its rank does its rank match.
-    wild_match = NO_RANK if hand.rules.wild_must_match and wild != top_rank else wild
+    wild_match = NO_RANK if hand._wild_must_match and wild != top_rank else wild
     size = len(cards)
     nominate = hand._nominates and size > 1
     calls = hand._last_card and size == 2

@@ -1,16 +1,17 @@
 """Playing a move: the cards' effects, drawing, reshuffling and the turn order.
 
-:func:`apply_move` checks that a move is among the legal moves (it raises
-:class:`IllegalMoveError` and changes nothing if not), records it, and changes the
-hand: cards leave the player's hand for the discard pile, their special effects
-apply, draws come from the stock (reshuffling the discard pile when it runs out), and
-the turn passes on, or the hand ends (:mod:`c8league.engine.scoring`).
+:meth:`Hand.apply <c8league.engine.hand.Hand.apply>` checks a move (with
+:func:`legal_equal` for one made elsewhere), records it, and hands it to its step
+here: :func:`play_cards`, :func:`draw`, :func:`pass_turn` or :func:`nominate`. Cards
+leave the player's hand for the discard pile and their special effects apply, draws
+come from the stock (reshuffling the discard pile when it runs out), and the turn
+passes on, or the hand ends (:mod:`c8league.engine.scoring`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Final
+from typing import TYPE_CHECKING
 
 from c8league.engine.cards import Card
 from c8league.engine.legal import generate, playable
@@ -23,45 +24,8 @@ from c8league.errors import IllegalMoveError
 if TYPE_CHECKING:
     from c8league.engine.hand import Hand
 
-_DRAW_KIND: Final = MoveKind.DRAW
-_PASS_KIND: Final = MoveKind.PASS
 
-
-def apply_move(hand: Hand, move: Move) -> None:
-    """Play ``move`` for the player to act; raises :class:`IllegalMoveError` (and
-    changes nothing) if it is not among the legal moves."""
-    legal = hand._legal
-    if legal is None:
-        legal = hand._legal = generate(hand)
-    for m in legal:
-        if m is move:  # moves offered by legal_moves() are found by identity
-            break
-    else:
-        move = _legal_equal(hand, move, legal)
-    p = hand.current
-    hand._legal = None
-    hand.version += 1
-    hand._seats.append(p)
-    hand._moves.append(move)
-    if move.is_play:
-        _play(hand, p, move)
-        return
-    kind = move.kind
-    if kind is _DRAW_KIND:
-        _draw(hand, p)
-    elif kind is _PASS_KIND:
-        if hand.drawn == 0:
-            hand.passes += 1
-        _end_turn(hand, p, (p + hand.direction) % hand.n)
-    else:  # the dealer nominates the suit of a wild starter
-        hand.suit = move.suit
-        hand.wild_top = True
-        hand.phase = PLAYING
-        skips = _skips(hand, (hand.discard[-1],))
-        begin_turn(hand, (p + hand.direction * (1 + skips)) % hand.n)
-
-
-def _legal_equal(hand: Hand, move: Move, legal: list[Move]) -> Move:
+def legal_equal(hand: Hand, move: Move, legal: list[Move]) -> Move:
     """The legal move equal to ``move`` (one made elsewhere, e.g. parsed from text);
     raises :class:`IllegalMoveError` if there is none."""
     for m in legal:
@@ -87,7 +51,8 @@ def _illegal_reason(hand: Hand, move: Move, legal: list[Move]) -> str:
     return f"illegal move {move} for seat {hand.current}; legal moves: {shown}"
 
 
-def _play(hand: Hand, p: int, move: Move) -> None:
+def play_cards(hand: Hand, p: int, move: Move) -> None:
+    """Seat ``p`` plays the cards of ``move``."""
     held = hand.hands[p]
     cards = move.cards
     if len(cards) == 1:
@@ -148,7 +113,8 @@ def _skips(hand: Hand, cards: Sequence[Card]) -> int:
     return sum(1 for c in cards if c.rank_value == hand._skip and c is not hand._five)
 
 
-def _draw(hand: Hand, p: int) -> None:
+def draw(hand: Hand, p: int) -> None:
+    """Seat ``p`` draws: the pending penalty, or by the rules' way of drawing."""
     if hand.pending:
         # The penalty: draw two per Two (or five); the turn then passes.
         got = draw_cards(hand, p, hand.pending)
@@ -211,6 +177,22 @@ def _reshuffle(hand: Hand) -> bool:
     shuffle(hand.rng, pile)
     hand.stock = pile
     return True
+
+
+def pass_turn(hand: Hand, p: int) -> None:
+    """Seat ``p`` passes."""
+    if hand.drawn == 0:
+        hand.passes += 1
+    _end_turn(hand, p, (p + hand.direction) % hand.n)
+
+
+def nominate(hand: Hand, p: int, move: Move) -> None:
+    """The dealer ``p`` nominates the suit of a wild starter."""
+    hand.suit = move.suit
+    hand.wild_top = True
+    hand.phase = PLAYING
+    skips = _skips(hand, (hand.discard[-1],))
+    begin_turn(hand, (p + hand.direction * (1 + skips)) % hand.n)
 
 
 def _end_turn(hand: Hand, p: int, nxt: int) -> None:
