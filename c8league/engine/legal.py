@@ -4,10 +4,10 @@
 cards in hand, then at most one draw or pass; or, when the dealer names the suit of a
 wild starter, the four nominations. It takes one of two paths to the plays:
 
-* the general path, the rules as written: :func:`playable` picks the cards that may
-  be played (:func:`answers` those that answer a pending draw), and :func:`plays`
-  makes every play each of them starts: equal cards played together, nominations and
-  last-card calls;
+* the general path, the rules as written: :func:`playable_cards` picks the cards
+  that may be played (:func:`answers` those that answer a pending draw), and
+  :func:`plays` makes every play each of them starts: equal cards played together,
+  nominations and last-card calls;
 * the fast path, :func:`fast_plays`, for the common rules (one card at a time, wild
   cards that always or never nominate, going out on any card): one pass over the
   hand, taking ready-made moves. It makes the same moves in the same order as the
@@ -82,27 +82,39 @@ def general_plays(hand: Hand, p: int, cards: list[Card]) -> list[Move]:
     drawn_card = hand.drawn_card
     if drawn_card is not None:
         # One then play: only the card just drawn may be played.
-        firsts = [drawn_card] if playable(hand, drawn_card, p) else []
+        firsts = playable_cards(hand, p, [drawn_card])
     else:
-        firsts = [c for c in cards if playable(hand, c, p)]
+        firsts = playable_cards(hand, p, cards)
         if hand._two_packs and len(firsts) > 1:
             firsts = list(dict.fromkeys(firsts))  # the same card twice is one choice
     return plays(hand, p, cards, firsts) if firsts else []
 
 
-def playable(hand: Hand, card: Card, p: int) -> bool:
-    """Whether seat ``p`` may play ``card`` (first, when several are played together)."""
-    # Suits and ranks are singletons: ``is`` compares them without a method call.
+def playable_cards(hand: Hand, p: int, cards: list[Card]) -> list[Card]:
+    """Those of ``cards`` that seat ``p`` may play (first, when several are played
+    together): a card of the suit to follow or of the top card's rank (after a wild
+    card, only where the rules allow it), or one of the seat's wild cards (one that
+    must match follows suit or rank as any card does)."""
     suit = hand.suit
-    if card.rank_value == hand.wild_ranks[p]:
-        if hand.rules.wild_must_match:
-            return suit is None or card.suit is suit or card.rank is hand.discard[-1].rank
-        return True
-    if suit is None or card.suit is suit:
-        return True
-    if hand.wild_top:
-        return hand.rules.equal_rank_on_wild and card.rank is hand.discard[-1].rank
-    return card.rank is hand.discard[-1].rank
+    if suit is None:  # any card may be played
+        return list(cards)
+    # Suits and ranks are singletons: ``is`` compares them without a method call.
+    top_rank = hand.discard[-1].rank
+    wild = hand.wild_ranks[p]
+    follows_rank = not hand.wild_top or hand._equal_on_wild
+    free_wild = not hand._wild_must_match
+    return [
+        c
+        for c in cards
+        if c.suit is suit
+        or (c.rank is top_rank and (follows_rank or c.rank_value == wild))
+        or (free_wild and c.rank_value == wild)
+    ]
+
+
+def playable(hand: Hand, card: Card, p: int) -> bool:
+    """Whether seat ``p`` may play ``card``: see :func:`playable_cards`."""
+    return bool(playable_cards(hand, p, [card]))
 
 
 def answers(hand: Hand, p: int, cards: list[Card]) -> list[Card]:

@@ -4,6 +4,7 @@ positions."""
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -16,11 +17,13 @@ from c8league.engine import (
     Hand,
     HandRecord,
     Move,
+    Phase,
     Rules,
     Suit,
     parse_cards,
     preset_rules,
 )
+from c8league.engine.legal import fast_plays, general_plays
 from c8league.engine.rules import COUNTDOWN_START, OptionValue
 
 
@@ -62,8 +65,33 @@ def position(
 
 
 def legal(hand: Hand) -> set[str]:
-    """The legal moves of the player to act, as text."""
+    """The legal moves of the player to act, as text (checking on the way that both
+    paths to the plays agree: every row of the rule tables checks the general path)."""
+    check_paths(hand)
     return {str(move) for move in hand.legal_moves()}
+
+
+def takes_fast_path(hand: Hand) -> bool:
+    """Whether the rules and the position let the hand take the fast path."""
+    return hand._fast and hand.drawn_card is None and hand.suit is not None
+
+
+def check_paths(hand: Hand) -> bool:
+    """At this position, the plays the hand offers are those of the general path and,
+    where the fast path may be taken, those of the fast path too: the same moves (the
+    same objects) in the same order. Returns whether the fast path was compared."""
+    if hand.phase is not Phase.PLAY or hand.pending:
+        return False  # nominations and answers to a draw have one path only
+    p = hand.current
+    cards = list(hand.hands[p])
+    general = general_plays(hand, p, cards)
+    assert [m for m in hand.legal_moves() if m.is_play] == general
+    if not takes_fast_path(hand):
+        return False
+    fast = fast_plays(hand, p, cards)
+    assert [str(m) for m in fast] == [str(m) for m in general]
+    assert all(a is b for a, b in zip(fast, general, strict=True))  # the same objects
+    return True
 
 
 def nominations(card: str, *, announce: bool = False) -> set[str]:
@@ -110,19 +138,26 @@ def snapshot(hand: Hand) -> dict[str, Any]:
 
 
 @st.composite
-def rule_sets(draw: st.DrawFn) -> Rules:
-    """A preset with every house rule drawn at random."""
-    preset = draw(st.sampled_from(list(PRESETS)))
+def rule_sets(draw: st.DrawFn, *, fast_path: bool = False) -> Rules:
+    """A preset with every house rule drawn at random; with ``fast_path``, only rules
+    under which the legal plays may come from the fast path: every preset but
+    Countdown, one card at a time, wild cards that always or never nominate, going out
+    on any card."""
+    presets = [name for name in PRESETS if not (fast_path and preset_rules(name).countdown)]
+    preset = draw(st.sampled_from(presets))
+    nominates = ["always", "never"] if fast_path else ["always", "never", "if_matching"]
     options: dict[str, str | int | bool] = {
         "draw": draw(st.sampled_from(["one", "one_then_play", "up_to", "until_playable"])),
         "draw_limit": draw(st.integers(1, 4)),
         "must_play_if_able": draw(st.booleans()),
         "wild_must_match": draw(st.booleans()),
-        "wild_nominates": draw(st.sampled_from(["always", "never", "if_matching"])),
-        "multiple_equal": draw(st.booleans()),
+        "wild_nominates": draw(st.sampled_from(nominates)),
+        "multiple_equal": False if fast_path else draw(st.booleans()),
         "last_card": draw(st.booleans()),
         "empty_stock": draw(st.sampled_from(["reshuffle", "pass"])),
-        "specials_on_going_out": draw(st.sampled_from(["ignored", "forbidden"])),
+        "specials_on_going_out": (
+            "ignored" if fast_path else draw(st.sampled_from(["ignored", "forbidden"]))
+        ),
         "starter_eight": draw(st.sampled_from(["dealer_nominates", "any_card"])),
         "equal_rank_on_wild": draw(st.booleans()),
         "turn_cap": draw(st.integers(20, 400)),
@@ -155,18 +190,22 @@ def any_rules(draw: st.DrawFn) -> Rules:
 
 
 @st.composite
-def positions(draw: st.DrawFn, rule_set: Rules | None = None) -> Hand:
+def positions(draw: st.DrawFn, rules_from: st.SearchStrategy[Rules] | None = None) -> Hand:
     """A position set up with ``Hand.from_position``: the pack(s) in a random order
     split into hands, a discard pile and a stock, with a random player to act, suit to
-    follow, wild top card, pending draw and (in Countdown) scores; under ``one then
+    follow, wild top card, pending draw and (in Countdown) scores; often with a wild
+    card on top of the pile or in the hand of the player to act; under ``one then
     play``, sometimes just after the player to act drew."""
-    rule_set = draw(any_rules()) if rule_set is None else rule_set
+    rule_set = draw(any_rules() if rules_from is None else rules_from)
     players = table_for(rule_set, draw(st.integers(2, 8)))
-    deck = draw(st.permutations(list(ALL_CARDS) * rule_set.decks_for(players)))
+    # The deal is uniform (hypothesis would favour pack order and small hands).
+    deal = random.Random(draw(st.integers(0, 2**32)))
+    deck = list(ALL_CARDS) * rule_set.decks_for(players)
+    deal.shuffle(deck)
     most = min(9, (len(deck) - 1) // players)  # leaving the discard pile its top card
-    sizes = [draw(st.integers(1, most)) for _ in range(players)]
     hands = []
-    for size in sizes:
+    for _ in range(players):
+        size = deal.randint(1, most)
         hands.append(deck[:size])
         del deck[:size]
     piled = draw(st.integers(1, 4))
@@ -174,14 +213,36 @@ def positions(draw: st.DrawFn, rule_set: Rules | None = None) -> Hand:
     scores = None
     if rule_set.countdown:
         scores = [draw(st.integers(1, COUNTDOWN_START)) for _ in range(players)]
+    current = draw(st.integers(0, players - 1))
+    direction = draw(st.sampled_from([1, -1]))
+
+    def wild_rank(seat: int) -> int | None:
+        if scores is not None:
+            return scores[seat]
+        return None if rule_set.wild_rank is None else int(rule_set.wild_rank)
+
+    # Often, the cards that make a difference: a wild card on top of the pile (played
+    # by the seat before), one in the hand of the player to act, and a card of the top
+    # card's rank there.
+    held = hands[current]
+    wanted = [
+        (discard, -1, lambda card: card.rank_value == wild_rank((current - direction) % players)),
+        (held, -1, lambda card: card.rank_value == wild_rank(current)),
+        (held, 0, lambda card: card.rank is discard[-1].rank),
+    ]
+    for place, at, wanted_card in wanted:
+        found = [i for i, card in enumerate(stock) if wanted_card(card)]
+        if found and draw(st.booleans()):
+            i = draw(st.sampled_from(found))
+            place[at], stock[i] = stock[i], place[at]
     hand = Hand.from_position(
         rule_set,
         hands,
         discard=discard,
         stock=stock,
         dealer=draw(st.integers(0, players - 1)),
-        current=draw(st.integers(0, players - 1)),
-        direction=draw(st.sampled_from([1, -1])),
+        current=current,
+        direction=direction,
         suit=draw(st.sampled_from([None, *Suit])),
         wild_top=draw(st.none() | st.booleans()),
         pending=draw(st.sampled_from([0, 0, 0, 2, 4, 5])),
