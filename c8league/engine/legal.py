@@ -57,8 +57,12 @@ def generate(hand: Hand) -> list[Move]:
         moves = plays(hand, p, cards, firsts) if firsts else []
         moves.append(DRAW)
         return moves
-    if hand._fast and hand.drawn_card is None and hand.suit is not None:
-        moves = fast_plays(hand, p, cards)
+    if hand._fast and hand.suit is not None:
+        drawn_card = hand.drawn_card
+        if drawn_card is None:
+            moves = fast_plays(hand, p, cards, len(cards))
+        else:  # one then play: only the card just drawn may be played
+            moves = fast_plays(hand, p, [drawn_card], len(cards))
     else:
         moves = general_plays(hand, p, cards)
     if moves and hand._must_play:
@@ -197,12 +201,12 @@ def _extensions(first: Card, cards: list[Card]) -> list[tuple[Card, ...]]:
 # ---------------------------------------------------------------- the fast path
 
 
-def fast_plays(hand: Hand, p: int, cards: list[Card]) -> list[Move]:
-    """:func:`general_plays` in one pass over the hand, from ready-made moves, where
+def fast_plays(hand: Hand, p: int, cards: list[Card], size: int) -> list[Move]:
+    """:func:`general_plays` in one pass over ``cards`` (the hand of seat ``p``, or the
+    card it just drew), from ready-made moves, for a hand of ``size`` cards, where
     ``hand._fast`` says the rules allow it (single cards, wild cards that always or
     never nominate, going out on any card, not Countdown) and the position too (a
-    suit to follow, no card drawn this turn, no draw pending). Same moves, same order,
-    the same move objects."""
+    suit to follow, no draw pending). Same moves, same order, the same move objects."""
     suit = hand.suit
     top_rank = hand.discard[-1].rank_value
     # A wild top card is followed by suit (or another wild), not by its rank.
@@ -211,7 +215,6 @@ def fast_plays(hand: Hand, p: int, cards: list[Card]) -> list[Move]:
     # A wild card that must match is played on its suit or on its own rank, like any
     # other card: only when the top card has its rank does its rank match.
     wild_match = NO_RANK if hand._wild_must_match and wild != top_rank else wild
-    size = len(cards)
     nominate = hand._nominates and size > 1
     calls = hand._last_card and size == 2
     dedupe = hand._two_packs

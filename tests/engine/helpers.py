@@ -73,7 +73,7 @@ def legal(hand: Hand) -> set[str]:
 
 def takes_fast_path(hand: Hand) -> bool:
     """Whether the rules and the position let the hand take the fast path."""
-    return hand._fast and hand.drawn_card is None and hand.suit is not None
+    return hand._fast and hand.suit is not None
 
 
 def check_paths(hand: Hand) -> bool:
@@ -88,7 +88,8 @@ def check_paths(hand: Hand) -> bool:
     assert [m for m in hand.legal_moves() if m.is_play] == general
     if not takes_fast_path(hand):
         return False
-    fast = fast_plays(hand, p, cards)
+    drawn = hand.drawn_card
+    fast = fast_plays(hand, p, cards if drawn is None else [drawn], len(cards))
     assert [str(m) for m in fast] == [str(m) for m in general]
     assert all(a is b for a, b in zip(fast, general, strict=True))  # the same objects
     return True
