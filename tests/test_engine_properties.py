@@ -7,6 +7,8 @@ import random
 import sys
 from pathlib import Path
 
+# The strategies are shared with the engine's tests (tests/ is on the path: conftest.py).
+from engine.helpers import rule_sets, table_for
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -14,42 +16,6 @@ from c8league.engine import Hand, HandRecord, Match, Move, MoveKind, Observation
 from c8league.engine.observation import ObservationSnapshot, StaleObservationError
 
 ENGINE = Path(__file__).resolve().parents[1] / "c8league" / "engine"
-
-
-@st.composite
-def rule_sets(draw: st.DrawFn) -> Rules:
-    preset = draw(st.sampled_from(["pagat", "basic", "encyclopedia", "olsen", "countdown"]))
-    options: dict[str, str | int | bool] = {
-        "draw": draw(st.sampled_from(["one", "one_then_play", "up_to", "until_playable"])),
-        "draw_limit": draw(st.integers(1, 4)),
-        "must_play_if_able": draw(st.booleans()),
-        "wild_must_match": draw(st.booleans()),
-        "wild_nominates": draw(st.sampled_from(["always", "never", "if_matching"])),
-        "multiple_equal": draw(st.booleans()),
-        "last_card": draw(st.booleans()),
-        "empty_stock": draw(st.sampled_from(["reshuffle", "pass"])),
-        "specials_on_going_out": draw(st.sampled_from(["ignored", "forbidden"])),
-        "starter_eight": draw(st.sampled_from(["dealer_nominates", "any_card"])),
-        "equal_rank_on_wild": draw(st.booleans()),
-        "turn_cap": draw(st.integers(20, 400)),
-    }
-    if preset != "countdown":
-        options["wild_rank"] = draw(st.sampled_from(["8", "J", "none"]))
-        options["draw_five_card"] = draw(st.sampled_from(["none", "QS", "KH"]))
-    if draw(st.booleans()):
-        options["decks"] = draw(st.sampled_from(["auto", 1, 2]))
-    return Rules.from_options(preset, options)
-
-
-def table_for(rules: Rules, players: int) -> int:
-    """The largest table up to ``players`` that the rules can deal."""
-    while players > 2:
-        try:
-            rules.check_table(players)
-            return players
-        except ValueError:
-            players -= 1
-    return 2
 
 
 def play_random(hand: Hand, rng: random.Random) -> None:

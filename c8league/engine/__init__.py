@@ -14,13 +14,15 @@ The modules on the hot path are compiled with mypyc when the package is built (s
 from c8league.engine._build import COMPILED
 from c8league.engine._build import REASON as SOURCE_REASON
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit, format_cards, pack, parse_cards
-from c8league.engine.hand import Hand, HandResult, Phase, card_penalty
+from c8league.engine.hand import Hand
 from c8league.engine.match import Match, MatchResult, placements
 from c8league.engine.moves import DRAW, PASS, Move, MoveKind
 from c8league.engine.observation import HistoryView, Observation
 from c8league.engine.record import HandRecord
 from c8league.engine.rules import OPTIONS, PRESETS, Rules, preset_rules
+from c8league.engine.scoring import HandResult, card_penalty
 from c8league.engine.seeds import derive_seed
+from c8league.engine.state import Phase
 
 __all__ = [
     "ALL_CARDS",

@@ -34,7 +34,19 @@ from typing import Any
 
 #: The modules the build compiles, in dependency order. ``setup.py`` reads this tuple
 #: from this file (it parses it, without importing the package): keep it a literal.
-COMPILED_MODULES = ("cards", "moves", "rules", "seeds", "observation", "hand")
+COMPILED_MODULES = (
+    "cards",
+    "moves",
+    "rules",
+    "seeds",
+    "observation",
+    "state",
+    "scoring",
+    "legal",
+    "play",
+    "deal",
+    "hand",
+)
 #: mypyc's group: the compiled code of all the modules is in one shared library,
 #: ``<GROUP>__mypyc``, beside the package; each module is a small shim that loads it.
 GROUP = "c8league_engine"

@@ -12,11 +12,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
-from c8league.engine.hand import Hand, HandResult
+from c8league.engine.hand import Hand
 from c8league.engine.moves import Move
 from c8league.engine.observation import Observation
 from c8league.engine.record import HandRecord
 from c8league.engine.rules import Rules
+from c8league.engine.scoring import HandResult
 from c8league.engine.seeds import derive_seed
 
 MatchEnd: TypeAlias = Literal["target", "countdown", "hand_cap", "blocked", "turn_cap", "forfeit"]

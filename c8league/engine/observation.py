@@ -242,9 +242,15 @@ class Observation(_Conveniences):
         values["history"] = tuple(values["history"])
         return ObservationSnapshot(**values)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values (cards and moves as text)."""
-        return self.snapshot().to_dict()
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """The observation's JSON form, as bots receive it: see
+        :meth:`ObservationSnapshot.to_dict`."""
+        return _json_form(self, history)
+
+    def history_json(self, start: int = 0) -> list[list[int | str]]:
+        """The JSON form of the history from move ``start`` on: see
+        :meth:`ObservationSnapshot.history_json`."""
+        return _history_json(self.history, start)
 
     def __repr__(self) -> str:
         return f"Observation(seat={self.seat}, hand={' '.join(map(str, self.hand))})"
@@ -282,30 +288,51 @@ class ObservationSnapshot(_Conveniences):
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return reduce_by_fields(self)
 
-    def to_dict(self) -> dict[str, Any]:
-        """Plain JSON-ready values: cards, suits, ranks and moves as text; rules as options."""
-        return {
-            "seat": self.seat,
-            "players": self.players,
-            "dealer": self.dealer,
-            "current": self.current,
-            "phase": self.phase,
-            "hand": [str(c) for c in self.hand],
-            "top": str(self.top),
-            "suit": None if self.suit is None else str(self.suit),
-            "wild_top": self.wild_top,
-            "pending": self.pending,
-            "pending_kind": self.pending_kind,
-            "direction": self.direction,
-            "hand_sizes": list(self.hand_sizes),
-            "stock_size": self.stock_size,
-            "discard_size": self.discard_size,
-            "drawn": self.drawn,
-            "drawn_card": None if self.drawn_card is None else str(self.drawn_card),
-            "turn": self.turn,
-            "scores": list(self.scores),
-            "wild_ranks": [None if r is None else r.label for r in self.wild_ranks],
-            "target": self.target,
-            "hand_number": self.hand_number,
-            "history": [[seat, str(move)] for seat, move in self.history],
-        }
+    def to_dict(self, *, history: bool = True) -> dict[str, Any]:
+        """The observation's JSON form, as bots receive it (``docs/protocol.md``): plain
+        values, with cards, suits, ranks and moves as text, ``history`` last. Without
+        ``history``, every field but that one, for a writer that sends the history its
+        own way (with :meth:`history_json`)."""
+        return _json_form(self, history)
+
+    def history_json(self, start: int = 0) -> list[list[int | str]]:
+        """The JSON form of the history from move ``start`` on: ``[seat, move text]`` for
+        each move, as in :meth:`to_dict`."""
+        return _history_json(self.history, start)
+
+
+def _json_form(obs: Observation | ObservationSnapshot, history: bool) -> dict[str, Any]:
+    """The one JSON form of an observation, live or kept."""
+    suit = obs.suit
+    drawn_card = obs.drawn_card
+    form: dict[str, Any] = {
+        "seat": obs.seat,
+        "players": obs.players,
+        "dealer": obs.dealer,
+        "current": obs.current,
+        "phase": obs.phase,
+        "hand": [str(c) for c in obs.hand],
+        "top": str(obs.top),
+        "suit": None if suit is None else str(suit),
+        "wild_top": obs.wild_top,
+        "pending": obs.pending,
+        "pending_kind": obs.pending_kind,
+        "direction": obs.direction,
+        "hand_sizes": list(obs.hand_sizes),
+        "stock_size": obs.stock_size,
+        "discard_size": obs.discard_size,
+        "drawn": obs.drawn,
+        "drawn_card": None if drawn_card is None else str(drawn_card),
+        "turn": obs.turn,
+        "scores": list(obs.scores),
+        "wild_ranks": [None if r is None else r.label for r in obs.wild_ranks],
+        "target": obs.target,
+        "hand_number": obs.hand_number,
+    }
+    if history:
+        form["history"] = _history_json(obs.history, 0)
+    return form
+
+
+def _history_json(history: Sequence[tuple[int, Move]], start: int) -> list[list[int | str]]:
+    return [[seat, str(move)] for seat, move in history[start:]]

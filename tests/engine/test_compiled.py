@@ -1,5 +1,5 @@
-"""The compiled engine and its source behave alike: the shuffle, the one-pass move
-generator, copies, and which of the two a process runs."""
+"""The compiled engine and its source behave alike: the shuffle, copies, and which of
+the two a process runs (the move generator's two paths: test_move_paths.py)."""
 
 from __future__ import annotations
 
@@ -12,8 +12,6 @@ import time
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
-from hypothesis import strategies as st
 
 from c8league.engine import Hand, HandRecord, Rules
 from c8league.engine._build import _compiled_files, _stale
@@ -29,46 +27,6 @@ def test_shuffle_is_the_library_shuffle(size: int) -> None:
         shuffle(random.Random(seed), ours)
         random.Random(seed).shuffle(theirs)
         assert ours == theirs
-
-
-@settings(max_examples=120, deadline=None)
-@given(
-    preset=st.sampled_from(["pagat", "basic", "encyclopedia", "olsen"]),
-    two_packs=st.booleans(),
-    equal_on_wild=st.booleans(),
-    last_card=st.booleans(),
-    nominates=st.sampled_from(["always", "never"]),
-    players=st.integers(2, 7),
-    seed=st.integers(0, 2**32),
-)
-def test_one_pass_moves_equal_the_general_path(
-    preset: str,
-    two_packs: bool,
-    equal_on_wild: bool,
-    last_card: bool,
-    nominates: str,
-    players: int,
-    seed: int,
-) -> None:
-    rules = Rules.from_options(
-        preset,
-        {
-            "decks": 2 if two_packs else "auto",
-            "equal_rank_on_wild": equal_on_wild,
-            "last_card": last_card,
-            "wild_nominates": nominates,
-            "turn_cap": 150,
-        },
-    )
-    hand = Hand.deal(rules, players, seed=seed)
-    rng = random.Random(seed)
-    while not hand.over:
-        p = hand.current
-        cards = hand.hands[p]
-        if hand.phase == 1 and not hand.pending and hand.suit is not None:
-            general = hand._simple_plays(p, len(cards), hand._playable_cards(p, cards))
-            assert hand._fast_plays(p, cards) == general
-        hand.apply(rng.choice(hand.legal_moves()))
 
 
 def test_a_copy_plays_on_alike_and_apart() -> None:

@@ -1,0 +1,84 @@
+"""The end of a hand: how it ended, and what each seat scores.
+
+A hand ends when a player goes out (in Countdown: reaches 0), when everyone passes in
+turn (blocked), or at the rules' turn cap (scored as blocked). Each seat's penalty is
+the value of the cards left in its hand: 50 for the wild rank, 10 for J Q K, face
+value for the rest.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Literal, TypeAlias
+
+from c8league.engine.cards import Card
+from c8league.engine.frozen import reduce_by_fields
+from c8league.engine.state import OVER
+
+if TYPE_CHECKING:
+    from c8league.engine.hand import Hand
+
+EndKind: TypeAlias = Literal["out", "blocked", "turn_cap"]
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """How a hand ended and what each seat scored in it."""
+
+    kind: EndKind
+    """``out`` (a player emptied the hand, or reached 0 in Countdown), ``blocked``
+    (everyone passed), or ``turn_cap`` (scored as blocked)."""
+    winners: tuple[int, ...]
+    penalties: tuple[int, ...]
+    """The penalty value of the cards left in each seat's hand."""
+    points: tuple[int, ...]
+    """Points each seat scored in this hand (all zero in Countdown)."""
+    turns: int
+    countdown_scores: tuple[int, ...] | None = None
+    """Countdown only: each seat's score when play stopped (lower is better)."""
+
+    def __reduce__(self) -> tuple[object, tuple[object, ...]]:
+        return reduce_by_fields(self)
+
+
+def card_penalty(card: Card, wild_rank: int) -> int:
+    """50 for the wild rank, 10 for J Q K, face value for the rest (A = 1)."""
+    return 50 if card.rank_value == wild_rank else card.rank.penalty
+
+
+def seat_penalties(hand: Hand) -> list[int]:
+    """The penalty value of each seat's cards (50 for the seat's wild rank)."""
+    wild = hand.wild_ranks
+    return [sum(card_penalty(c, wild[i]) for c in h) for i, h in enumerate(hand.hands)]
+
+
+def finish(hand: Hand, kind: EndKind, winners: tuple[int, ...]) -> None:
+    """End ``hand`` and score it: ``winners`` is the seat that went out, or empty when
+    play stopped otherwise (the winners are then found here)."""
+    hand.phase = OVER
+    hand._legal = None
+    left = seat_penalties(hand)
+    n = hand.n
+    countdown = hand.rules.countdown
+    if kind != "out":
+        # Blocked: the lowest total scores the difference from each opponent (ties all
+        # score so). In Countdown the lowest score leads instead.
+        keys = hand.scores if countdown else left
+        low = min(keys)
+        winners = tuple(i for i in range(n) if keys[i] == low)
+    points = [0] * n
+    if not countdown:
+        if kind == "out":
+            points[winners[0]] = sum(left)
+        else:
+            low = left[winners[0]]
+            for w in winners:
+                points[w] = sum(pen - low for pen in left)
+    hand.result = HandResult(
+        kind=kind,
+        winners=winners,
+        penalties=tuple(left),
+        points=tuple(points),
+        turns=hand.turns,
+        countdown_scores=tuple(hand.scores) if countdown else None,
+    )
