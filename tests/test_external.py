@@ -19,7 +19,8 @@ import pytest
 from c8league.engine import Match, Rules, derive_seed, placements
 from c8league.errors import PluginError
 from c8league.players import registry
-from c8league.players.external import ExternalPlayer, _ObservationEncoder
+from c8league.players.external import ExternalPlayer
+from c8league.players.external.protocol import ObservationEncoder
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import play_match
@@ -104,8 +105,8 @@ def test_observation_text_is_to_dict(preset: str) -> None:
     """The JSON sent equals ``Observation.to_dict()``; the incremental history adds up."""
     rules = Rules.from_options(preset)
     match = Match(rules, 3, seed=5)
-    full = [_ObservationEncoder() for _ in range(3)]
-    new = [_ObservationEncoder() for _ in range(3)]
+    full = [ObservationEncoder() for _ in range(3)]
+    new = [ObservationEncoder() for _ in range(3)]
     for encoder in new:
         encoder.incremental = True
     history: list[list[Any]] = [[], [], []]

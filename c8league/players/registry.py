@@ -16,7 +16,6 @@ run before any match is played.
 from __future__ import annotations
 
 import inspect
-import shlex
 import types
 import typing
 from collections.abc import Callable, Iterator, Mapping
@@ -24,8 +23,6 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
-
-from pydantic import Field, field_validator
 
 from c8league.errors import PluginError
 from c8league.players.base import Player, PlayerOptions
@@ -230,9 +227,6 @@ def _close(player: Player) -> None:
 def options_model(factory: object) -> type[PlayerOptions] | None:
     """The :class:`PlayerOptions` a factory declares (its ``options_model``), if any."""
     model = getattr(factory, "options_model", None)
-    if model is None:
-        key = f"{getattr(factory, '__module__', '')}:{getattr(factory, '__qualname__', '')}"
-        model = _DECLARED.get(key)
     if isinstance(model, type) and issubclass(model, PlayerOptions):
         return model
     return None
@@ -340,50 +334,3 @@ def _plain_types(annotation: Any) -> list[type]:
     if origin is not None:
         return [origin] if isinstance(origin, type) else []
     return [annotation] if isinstance(annotation, type) else []
-
-
-# -- declared options of built-in players that do not carry them -----------------------
-
-_SECONDS_MAX = 86_400.0
-_MEMORY_MB_MAX = 1 << 20  # 1 TiB
-
-
-class ExternalOptions(PlayerOptions):
-    """The options of the ``external`` player
-    (:class:`~c8league.players.external.ExternalPlayer`)."""
-
-    command: str | list[str]
-    name: str = ""
-    move_time: float = Field(5.0, gt=0, le=_SECONDS_MAX)
-    startup_time: float = Field(10.0, gt=0, le=_SECONDS_MAX)
-    memory_mb: int = Field(1024, ge=0, le=_MEMORY_MB_MAX)
-    cwd: str | None = None
-    log_dir: str | None = None
-    env: dict[str, str] | None = None
-
-    @field_validator("command")
-    @classmethod
-    def _command(cls, value: str | list[str]) -> str | list[str]:
-        try:
-            argv = shlex.split(value) if isinstance(value, str) else value
-        except ValueError as exc:
-            raise ValueError(f"cannot split the command: {exc}") from None
-        if not argv or not argv[0]:
-            raise ValueError("the command is empty")
-        if any("\0" in arg for arg in argv):
-            raise ValueError("the command holds a NUL character")
-        return value
-
-    @field_validator("env")
-    @classmethod
-    def _env(cls, value: dict[str, str] | None) -> dict[str, str] | None:
-        for key, item in (value or {}).items():
-            if not key or "=" in key or "\0" in key or "\0" in item:
-                raise ValueError(f"{key!r} is not an environment variable name and value")
-        return value
-
-
-_DECLARED: dict[str, type[PlayerOptions]] = {
-    "c8league.players.external:ExternalPlayer": ExternalOptions,
-}
-"""Declared options of factories that do not name them themselves, by ``module:name``."""

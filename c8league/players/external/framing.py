@@ -1,0 +1,269 @@
+"""Framing: lines over the bot's pipes, written and read within time limits, and the
+capped log of its standard error.
+
+A :class:`Channel` holds the bot's three pipes: lines to its standard input, lines
+from its standard output, and its standard error, copied to a :class:`StderrLog` as it
+comes (also while c8league waits to write or to read, so that a bot blocked writing
+to a full pipe is never deadlocked). It knows bytes and lines, not messages: what it
+cannot do, it raises as :class:`PipeClosed`, :class:`Overdue` or :class:`LineTooLong`,
+and the player turns that into the bot's fault.
+
+POSIX only: it uses ``select`` on pipes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import selectors
+import tempfile
+import time
+from pathlib import Path
+from typing import IO
+
+MAX_LINE = 1 << 20
+"""The longest line (bytes) accepted from a bot."""
+
+LOG_HEAD = 512 * 1024
+LOG_TAIL = 512 * 1024
+"""A match's log of the bot's standard error keeps its first :data:`LOG_HEAD` and its
+last :data:`LOG_TAIL` bytes, with a line saying how many were dropped in between."""
+
+
+class PipeClosed(Exception):
+    """The bot closed its output, or its input: it has exited (or is about to)."""
+
+
+class Overdue(Exception):
+    """The deadline passed before the line was written or read; :attr:`hint` guesses why
+    (or is empty)."""
+
+    def __init__(self, hint: str = "") -> None:
+        super().__init__(hint)
+        self.hint = hint
+
+
+class LineTooLong(Exception):
+    """The bot wrote more than :data:`MAX_LINE` bytes without a newline."""
+
+
+class Channel:
+    """The pipes of one run of a bot: ``stdin`` and ``stdout`` (its standard input and
+    output), ``errors`` (the read end of its standard error, copied to ``log``)."""
+
+    def __init__(self, stdin: IO[bytes], stdout: IO[bytes], errors: int, log: StderrLog) -> None:
+        self._in: IO[bytes] | None = stdin
+        self._out: IO[bytes] | None = stdout
+        self._errors = errors
+        self._log = log
+        self._buffer = bytearray()
+        self._answered = False
+        os.set_blocking(stdin.fileno(), False)
+        os.set_blocking(errors, False)
+        self._selector: selectors.BaseSelector | None = selectors.DefaultSelector()
+        self._selector.register(stdout.fileno(), selectors.EVENT_READ)
+        self._selector.register(errors, selectors.EVENT_READ)
+
+    # -- to the bot ------------------------------------------------------------------
+
+    def send(self, data: bytes, deadline: float) -> None:
+        """Write ``data`` whole by ``deadline`` (``time.monotonic()``); raises
+        :class:`PipeClosed` or :class:`Overdue`."""
+        view = memoryview(data)
+        assert self._in is not None
+        fd = self._in.fileno()
+        while view:
+            try:
+                written = os.write(fd, view)
+            except BlockingIOError:
+                written = 0
+            except OSError:
+                raise PipeClosed from None
+            view = view[written:]
+            if view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise Overdue
+                with selectors.DefaultSelector() as sel:
+                    sel.register(fd, selectors.EVENT_WRITE)
+                    if self._errors >= 0:  # it may be blocked writing to standard error
+                        sel.register(self._errors, selectors.EVENT_READ)
+                    sel.select(remaining)
+                self.drain()
+
+    def write_now(self, data: bytes) -> None:
+        """Best effort, never waiting: a bot that does not read misses the message."""
+        if self._in is not None:
+            with contextlib.suppress(OSError):
+                os.write(self._in.fileno(), data)
+
+    def close_input(self) -> None:
+        """Close the bot's standard input (it then reads the end of its input)."""
+        if self._in is not None:
+            with contextlib.suppress(OSError):
+                self._in.close()
+            self._in = None
+
+    # -- from the bot ----------------------------------------------------------------
+
+    def read_line(self, deadline: float) -> bytes:
+        """The bot's next line that is not blank (without its newline), read by
+        ``deadline``; raises :class:`PipeClosed`, :class:`LineTooLong` or
+        :class:`Overdue`."""
+        buffer = self._buffer
+        assert self._selector is not None
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                if line.strip():
+                    self._answered = True
+                    return line
+                continue
+            if len(buffer) > MAX_LINE:
+                raise LineTooLong
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                hint = ""
+                if buffer:
+                    hint = f" (it wrote {len(buffer)} bytes without a newline)"
+                elif not self._answered:
+                    hint = " (does the bot flush its output after each line?)"
+                raise Overdue(hint)
+            for key, _ in self._selector.select(remaining):
+                if key.fd == self._errors:
+                    self.drain()
+                    continue
+                chunk = self._read_chunk()
+                if not chunk:
+                    raise PipeClosed
+                buffer += chunk
+
+    def unasked(self) -> bytes | None:
+        """The first line of what the bot has written that nobody asked for, if any,
+        read without waiting; raises :class:`PipeClosed`."""
+        assert self._selector is not None
+        for key, _ in self._selector.select(0):
+            if key.fd == self._errors:
+                self.drain()
+                continue
+            chunk = self._read_chunk()
+            if not chunk:
+                raise PipeClosed
+            self._buffer += chunk
+        if self._buffer.strip():
+            return bytes(self._buffer).strip().split(b"\n")[0]
+        return None
+
+    def _read_chunk(self) -> bytes:
+        assert self._out is not None
+        try:
+            return os.read(self._out.fileno(), 65536)
+        except OSError:
+            return b""
+
+    def drain(self) -> int:
+        """Copy what the bot has written to its standard error so far into the log.
+        Returns the pipe's descriptor, -1 once the bot (and everything it started) has
+        closed it."""
+        if self._errors < 0:
+            return -1
+        while True:
+            try:
+                chunk = os.read(self._errors, 65536)
+            except BlockingIOError:
+                return self._errors
+            except OSError:
+                chunk = b""
+            if not chunk:  # the bot (and everything it started) closed it
+                if self._selector is not None:
+                    with contextlib.suppress(KeyError, ValueError):
+                        self._selector.unregister(self._errors)
+                os.close(self._errors)
+                self._errors = -1
+                return -1
+            self._log.write(chunk)
+
+    def close(self) -> None:
+        """Copy the last of the bot's standard error and close every pipe (the log
+        stays open)."""
+        if self._selector is not None:
+            self._selector.close()
+            self._selector = None
+        self.drain()
+        if self._errors >= 0:
+            os.close(self._errors)
+            self._errors = -1
+        self.close_input()
+        if self._out is not None:
+            with contextlib.suppress(OSError):
+                self._out.close()
+            self._out = None
+
+
+def log_path(name: str, seat: int, log_dir: str | None) -> str:
+    """A new, empty file for the log of a bot called ``name`` at ``seat``: in
+    ``log_dir`` (made if need be), or else in the temporary directory."""
+    slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "bot"
+    directory = log_dir if log_dir is not None else tempfile.gettempdir()
+    Path(directory).mkdir(parents=True, exist_ok=True)
+    fd, path = tempfile.mkstemp(
+        prefix=f"c8league-{slug}-seat{seat}-", suffix=".stderr.log", dir=directory
+    )
+    os.close(fd)
+    return path
+
+
+class StderrLog:
+    """A match's log of the bot's standard error: the first :data:`LOG_HEAD` bytes go to
+    the file as they come, the last :data:`LOG_TAIL` are kept here and written after a
+    line saying how many were dropped, when the log is closed."""
+
+    def __init__(self, path: str, head: int = LOG_HEAD, tail: int = LOG_TAIL) -> None:
+        self.file = open(path, "ab", buffering=0)  # noqa: SIM115 (closed by close())
+        self.start = self.file.tell()
+        self.head = head
+        self.size = tail
+        self.written = 0
+        self.tail = bytearray()
+        self.dropped = 0
+
+    def write(self, data: bytes) -> None:
+        if self.written < self.head:
+            part = data[: self.head - self.written]
+            self.file.write(part)
+            self.written += len(part)
+            data = data[len(part) :]
+        if data:
+            self.tail += data
+            extra = len(self.tail) - self.size
+            if extra > 0:
+                del self.tail[:extra]
+                self.dropped += extra
+
+    def last(self, size: int) -> bytes:
+        """The last ``size`` bytes the bot wrote (for a fault's detail)."""
+        recent = bytes(self.tail[-size:])
+        need = size - len(recent)
+        if need <= 0 or not self.written:
+            return recent
+        with open(self.file.name, "rb") as log:
+            log.seek(self.start + max(0, self.written - need))
+            return log.read(min(need, self.written)) + recent
+
+    def close(self) -> None:
+        if self.file.closed:
+            return
+        try:
+            if self.dropped:
+                note = (
+                    f"\n[c8league: {self.dropped} bytes of standard error dropped here; the "
+                    f"log of a match keeps its first {self.head} and last {self.size} bytes]\n"
+                )
+                self.file.write(note.encode())
+            if self.tail:
+                self.file.write(bytes(self.tail))
+        finally:
+            self.file.close()

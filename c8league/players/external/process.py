@@ -1,0 +1,304 @@
+"""The bot's process: starting it with its limits, waiting for it, killing it, and
+saying why it ended.
+
+The bot runs in a process group of its own, killed whole when the bot is closed. So
+that it is killed whatever happens to the process that started it (``kill -9``
+included), each such process has a reaper: a tiny process in a session of its own
+that every bot registers with before it runs, and that kills the registered groups
+when its parent's end of their pipe closes, which happens however the parent ends.
+
+POSIX only: process groups, resource limits, ``wait4`` and ``poll``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import re
+import resource
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Mapping, Sequence
+from typing import IO
+
+_MEMORY_MARKERS = re.compile(
+    rb"MemoryError|out of memory|cannot allocate memory|bad_alloc|OutOfMemoryError"
+    rb"|memory allocation of \d+ bytes failed",
+    re.IGNORECASE,
+)
+
+
+class BotProcess:
+    """A bot's running process, in a process group of its own registered with this
+    process's reaper, its data memory limited to ``memory_mb`` MiB (0: no limit) and
+    no core dumps. Its standard input and output are pipes (:attr:`stdin`,
+    :attr:`stdout`); its standard error goes to the descriptor ``stderr``.
+
+    Raises :class:`OSError` or :class:`subprocess.SubprocessError` if it cannot start.
+    """
+
+    def __init__(
+        self,
+        command: Sequence[str],
+        *,
+        stderr: int,
+        memory_mb: int,
+        cwd: str | None = None,
+        env: Mapping[str, str] | None = None,
+    ) -> None:
+        reaper = _Reaper.here()
+        self._popen = subprocess.Popen(
+            command,
+            stdin=subprocess.PIPE,
+            stdout=subprocess.PIPE,
+            stderr=stderr,
+            cwd=cwd,
+            env=env,
+            bufsize=0,
+            start_new_session=True,
+            preexec_fn=_prepare(memory_mb, -1 if reaper is None else reaper.fd),
+        )
+        popen = self._popen
+        assert popen.stdin is not None and popen.stdout is not None
+        self.stdin: IO[bytes] = popen.stdin
+        self.stdout: IO[bytes] = popen.stdout
+        self.pid = popen.pid
+        self.started_at = time.monotonic()
+        """When it was started (``time.monotonic()``)."""
+        self.max_rss_kb = 0
+        """Its peak resident memory (KiB), known once it has been waited for."""
+        self._pidfd = -1
+        if hasattr(os, "pidfd_open"):
+            with contextlib.suppress(OSError):
+                self._pidfd = os.pidfd_open(popen.pid)
+
+    @property
+    def returncode(self) -> int | None:
+        """Its exit status once waited for: the exit code, or minus the signal."""
+        return self._popen.returncode
+
+    def wait(self, timeout: float, drain: Callable[[], int]) -> bool:
+        """Wait up to ``timeout`` seconds for the process to exit; keep its status.
+        While waiting, ``drain()`` copies what the bot writes to its standard error (a
+        bot blocked writing to a full pipe would never exit) and returns that pipe's
+        descriptor to watch, -1 for none."""
+        proc = self._popen
+        if proc.returncode is not None:
+            return True
+        end = time.monotonic() + timeout
+        delay = 0.0005
+        while True:
+            try:
+                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+            except ChildProcessError:  # reaped elsewhere: the status is lost
+                proc.returncode = -signal.SIGKILL
+                return True
+            if pid:
+                proc.returncode = os.waitstatus_to_exitcode(status)
+                rss = usage.ru_maxrss
+                self.max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
+                return True
+            remaining = end - time.monotonic()
+            if remaining <= 0:
+                return False
+            errors = drain()
+            if self._pidfd >= 0:  # readable when the process exits
+                poll = select.poll()
+                poll.register(self._pidfd, select.POLLIN)
+                if errors >= 0:
+                    poll.register(errors, select.POLLIN)
+                poll.poll(remaining * 1000)
+            else:
+                time.sleep(min(delay, remaining))
+                delay = min(delay * 2, 0.02)
+
+    def kill(self) -> None:
+        """Kill the bot and anything it started (its process group); it is then the
+        reaper's concern no more. It still has to be waited for."""
+        with contextlib.suppress(OSError):
+            os.killpg(self.pid, signal.SIGKILL)
+        _Reaper.forget(self.pid)
+
+    def close(self) -> None:
+        """Release what watches the process (once it has been killed and waited for)."""
+        if self._pidfd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self._pidfd)
+            self._pidfd = -1
+
+
+def exit_fault(
+    code: int, when: str, stderr_tail: bytes, memory_mb: int, max_rss_kb: int
+) -> tuple[str, str]:
+    """The fault of a bot that ended with status ``code`` ``when`` (e.g. "before
+    answering the move request"): its reason, ``memory`` or ``crash``, and its detail,
+    with the line of standard error that says why (``stderr_tail``: its last bytes).
+
+    Out of memory: its standard error says so, it was killed by ``SIGKILL`` (the
+    kernel's out-of-memory killer), or it failed with its peak memory near the limit.
+    """
+    if code < 0:
+        try:
+            how = f"was killed by {signal.Signals(-code).name}"
+        except ValueError:
+            how = f"was killed by signal {-code}"
+    else:
+        how = f"exited with code {code}"
+    marker = _MEMORY_MARKERS.search(stderr_tail)
+    near_limit = memory_mb > 0 and max_rss_kb >= 0.9 * memory_mb * 1024
+    reason = "crash"
+    if marker or code == -signal.SIGKILL or (code != 0 and near_limit):
+        reason = "memory"
+    line = _marker_line(stderr_tail, marker) if marker else _last_line(stderr_tail)
+    said = f"; stderr: {line}" if line else ""
+    return reason, f"the bot {how} {when}{said}"
+
+
+def _last_line(tail: bytes) -> str:
+    lines = [ln for ln in tail.decode("utf-8", "replace").splitlines() if ln.strip()]
+    return lines[-1].strip()[:200] if lines else ""
+
+
+def _marker_line(tail: bytes, marker: re.Match[bytes]) -> str:
+    start = tail.rfind(b"\n", 0, marker.start()) + 1
+    end = tail.find(b"\n", marker.end())
+    return tail[start : end if end >= 0 else len(tail)].decode("utf-8", "replace").strip()[:200]
+
+
+class _Reaper:
+    """This process's reaper (see the module docstring): ``python -I -S -c`` running
+    :data:`_REAPER`, started with the first bot. A bot registers its process group by
+    writing ``+GROUP`` to the reaper's pipe before it runs (so that no moment exists
+    when it runs unregistered), and the player writes ``-GROUP`` once it has killed it.
+    Each process has its own: a fork drops its parent's."""
+
+    _lock = threading.Lock()
+    _current: _Reaper | None = None
+
+    def __init__(self) -> None:
+        read, self.fd = os.pipe()
+        try:
+            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
+                [sys.executable, "-I", "-S", "-c", _REAPER, "c8league-reaper"],
+                stdin=read,
+                stdout=subprocess.DEVNULL,
+                stderr=subprocess.DEVNULL,
+                start_new_session=True,
+            )
+        except BaseException:
+            os.close(self.fd)
+            raise
+        finally:
+            os.close(read)
+        self.owner = os.getpid()
+
+    @classmethod
+    def here(cls) -> _Reaper | None:
+        """This process's reaper, started if need be (None if it cannot be)."""
+        with cls._lock:
+            current = cls._current
+            if current is not None and current.proc is not None and current.proc.poll() is None:
+                return current
+            if current is not None:
+                current.drop()
+            while _INHERITED:  # a parent's reaper: let it see its parent's end alone
+                with contextlib.suppress(OSError):
+                    os.close(_INHERITED.pop())
+            try:
+                cls._current = _Reaper()
+            except OSError:
+                cls._current = None
+            return cls._current
+
+    @classmethod
+    def forget(cls, group: int) -> None:
+        """The group has been killed: nothing to do for it any more."""
+        current = cls._current
+        if current is not None and current.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.write(current.fd, b"-%d\n" % group)
+
+    def drop(self) -> None:
+        if self.fd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.fd)
+            self.fd = -1
+
+    @classmethod
+    def _after_fork(cls) -> None:
+        """In a forked child: the reaper is the parent's. Its pipe is closed when this
+        process starts a reaper of its own, not now: this may be a bot's process about
+        to register with it (``subprocess`` runs these hooks before ``preexec_fn``)."""
+        current, cls._current = cls._current, None
+        cls._lock = threading.Lock()
+        if current is not None:
+            _INHERITED.append(current.fd)
+            if current.proc is not None:
+                current.proc.returncode = 0  # not this process's child
+                current.proc = None
+
+
+_INHERITED: list[int] = []
+os.register_at_fork(after_in_child=_Reaper._after_fork)
+
+_REAPER = """
+import os, signal
+signal.signal(signal.SIGINT, signal.SIG_IGN)
+signal.signal(signal.SIGHUP, signal.SIG_IGN)
+def stop(*args):
+    raise SystemExit
+signal.signal(signal.SIGTERM, stop)
+groups, data = set(), b""
+try:
+    while True:
+        try:
+            chunk = os.read(0, 65536)
+        except InterruptedError:
+            continue
+        except OSError:
+            break
+        if not chunk:
+            break
+        data += chunk
+        *lines, data = data.split(b"\\n")
+        for line in lines:
+            if line[:1] == b"+":
+                groups.add(int(line[1:]))
+            elif line[:1] == b"-":
+                groups.discard(int(line[1:]))
+finally:
+    for group in groups:
+        try:
+            os.killpg(group, signal.SIGKILL)
+        except OSError:
+            pass
+"""
+"""The reaper's program: reads ``+GROUP``/``-GROUP`` lines until its input ends, then
+kills the groups still registered (see :class:`_Reaper`)."""
+
+
+def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
+    """What the bot's process does before it runs (POSIX): register its new process group
+    with the reaper (the pipe's end ``reaper``, closed when the bot's program starts),
+    and set its resource limits."""
+    limit = memory_mb * 1024 * 1024
+    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+    if hard != resource.RLIM_INFINITY:
+        limit = min(limit, hard)
+
+    def apply() -> None:
+        if reaper >= 0:
+            with contextlib.suppress(OSError):
+                os.write(reaper, b"+%d\n" % os.getpid())
+        # RLIMIT_DATA counts the memory a program writes to (heap and private
+        # mappings), not address space reserved but unused: Node.js, Java and Go
+        # reserve gigabytes of address space, so RLIMIT_AS would stop them early.
+        if memory_mb > 0:
+            resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+    return apply
