@@ -112,7 +112,6 @@ class Channel:
         ``deadline``; raises :class:`PipeClosed`, :class:`LineTooLong` or
         :class:`Overdue`."""
         buffer = self._buffer
-        assert self._selector is not None
         while True:
             end = buffer.find(b"\n")
             if end >= 0:
@@ -132,37 +131,31 @@ class Channel:
                 elif not self._answered:
                     hint = " (does the bot flush its output after each line?)"
                 raise Overdue(hint)
-            for key, _ in self._selector.select(remaining):
-                if key.fd == self._errors:
-                    self.drain()
-                    continue
-                chunk = self._read_chunk()
-                if not chunk:
-                    raise PipeClosed
-                buffer += chunk
+            self._fill(remaining)
 
     def unasked(self) -> bytes | None:
         """The first line of what the bot has written that nobody asked for, if any,
         read without waiting; raises :class:`PipeClosed`."""
-        assert self._selector is not None
-        for key, _ in self._selector.select(0):
-            if key.fd == self._errors:
-                self.drain()
-                continue
-            chunk = self._read_chunk()
-            if not chunk:
-                raise PipeClosed
-            self._buffer += chunk
+        self._fill(0)
         if self._buffer.strip():
             return bytes(self._buffer).strip().split(b"\n")[0]
         return None
 
-    def _read_chunk(self) -> bytes:
-        assert self._out is not None
-        try:
-            return os.read(self._out.fileno(), 65536)
-        except OSError:
-            return b""
+    def _fill(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the bot's output, copying its standard
+        error meanwhile, and add what came to the buffer; raises :class:`PipeClosed`."""
+        assert self._selector is not None and self._out is not None
+        for key, _ in self._selector.select(timeout):
+            if key.fd == self._errors:
+                self.drain()
+                continue
+            try:
+                chunk = os.read(self._out.fileno(), 65536)
+            except OSError:
+                chunk = b""
+            if not chunk:
+                raise PipeClosed
+            self._buffer += chunk
 
     def drain(self) -> int:
         """Copy what the bot has written to its standard error so far into the log.
