@@ -38,15 +38,15 @@ def import_(
     from c8league.league.leagues import import_league
 
     league_file = load_league_file(file)
-    db = state.database()
+    db = state.database(create=True)
     summary = import_league(db, league_file, source=str(file), update=update)
     for line in summary.warnings:
         err.print(f"[yellow]warning:[/] {line}")
     if summary.created or summary.updated:
         changed = ", ".join(summary.created + summary.updated)
-        out.print(f"league [bold]{summary.league}[/]: {changed}")
+        err.print(f"league [bold]{summary.league}[/]: {changed}")
     else:
-        out.print(f"league [bold]{summary.league}[/]: up to date")
+        err.print(f"league [bold]{summary.league}[/]: up to date")
 
 
 @app.command("list")

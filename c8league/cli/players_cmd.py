@@ -39,7 +39,7 @@ def add(
     db = state.database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
-    out.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
+    err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
 
 
 @app.command("edit")
@@ -70,10 +70,10 @@ def edit(
         state.database(), name, set_options=parse_options(option or []), unset=unset or []
     )
     if not change.changed:
-        out.print(f"player [bold]{change.name}[/]: options unchanged")
+        err.print(f"player [bold]{change.name}[/]: options unchanged")
         return
     shown = ", ".join(f"{k}={v}" for k, v in change.after.items()) or "defaults"
-    out.print(f"player [bold]{change.name}[/] (bot {change.plugin}): options {shown}")
+    err.print(f"player [bold]{change.name}[/] (bot {change.plugin}): options {shown}")
     if change.warning:
         err.print(f"[yellow]warning:[/] {change.warning}")
 
@@ -112,7 +112,7 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     from c8league.league.players import remove_player
 
     what = remove_player(state.database(), name)
-    out.print(f"player [bold]{name}[/] {what}")
+    err.print(f"player [bold]{name}[/] {what}")
 
 
 @app.command("withdraw")
@@ -124,7 +124,7 @@ def withdraw(
     from c8league.league import players
 
     players.withdraw(state.database(), league, name)
-    out.print(f"{name} withdrawn from {league}: not paired from the next round")
+    err.print(f"{name} withdrawn from {league}: not paired from the next round")
 
 
 @app.command("reinstate")
@@ -136,4 +136,4 @@ def reinstate(
     from c8league.league import players
 
     players.reinstate(state.database(), league, name)
-    out.print(f"{name} is back in {league} from the next round")
+    err.print(f"{name} is back in {league} from the next round")

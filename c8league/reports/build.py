@@ -331,12 +331,13 @@ def _entrant_stats(
     for match in played:
         size = len(match.seats)
         seat_of[match.match_id] = [entrant for _, entrant, _, _ in match.seats]
+        lost = match.forfeit_seats if match.forfeit_seat is not None else ()
         for seat, entrant, place, _ in match.seats:
             matches[entrant] += 1
             wins[entrant] += place == 1
             places[entrant] += place
             normalised[entrant] += (place - 1) / (size - 1) if size > 1 else 0.0
-            if match.forfeit_seat == seat:
+            if seat in lost:
                 reason = match.forfeit_reason or "unknown"
                 forfeits[entrant][reason] = forfeits[entrant].get(reason, 0) + 1
     # Hands are summed per match first (one list per seat), then credited to entrants.

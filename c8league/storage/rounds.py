@@ -194,6 +194,18 @@ def table_match(session: Session, round_id: int | None, table: int) -> Match | N
     ).first()
 
 
+def table_in_rounds(session: Session, event_id: int, table: int) -> list[tuple[Round, Match]]:
+    """Table ``table`` (its first deal) in every round of the event that has one, the
+    latest round first."""
+    rows = session.exec(
+        select(Round, Match)
+        .join(Match, col(Match.round_id) == col(Round.id))
+        .where(Round.event_id == event_id, Match.table_no == table, Match.deal == 0)
+        .order_by(col(Round.number).desc())
+    ).all()
+    return [(round_row, match) for round_row, match in rows]
+
+
 def seated(session: Session, match_id: int | None) -> list[Entrant]:
     """The entrants seated at a match, in seat order."""
     return list(
