@@ -211,6 +211,8 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "wins": r.standing.wins,
                     "matches": r.standing.matches,
                     "byes": r.standing.byes,
+                    "status": r.status.status,
+                    "since_round": r.status.round,
                 }
                 for r in rows
             ]
@@ -231,7 +233,7 @@ def _print_standings(event: str, league: str | None) -> None:
         s = r.standing
         table.add_row(
             str(s.rank),
-            r.name,
+            r.name + ("" if r.status.active else f" ({r.status.text()})"),
             f"{s.match_points:.2f}".rstrip("0").rstrip("."),
             f"{s.opponents_points:.2f}",
             str(s.game_points),

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -85,12 +86,18 @@ def show(
     if as_json:
         print_json(data)
         return
-    out.print(f"[bold]{data['name']}[/] {data['title']}  (rules: {data['preset']})")
+    out.print(f"[bold]{escape(data['name'])}[/] {escape(data['title'])}")
+    rules = data["house_rules"]
+    out.print(
+        f"Rules: {data['preset']}"
+        + ("; house rules: " + "; ".join(rules) + "." if rules else ", no house rules."),
+        markup=False,
+    )
     table = Table(title="Entrants")
-    for column in ("name", "kind", "plugin"):
+    for column in ("name", "kind", "plugin", "status"):
         table.add_column(column)
     for e in data["entrants"]:
-        table.add_row(e["name"], e["kind"], e["plugin"] or "")
+        table.add_row(e["name"], e["kind"], e["plugin"] or "", e["status_text"])
     out.print(table)
     table = Table(title="Events")
     for column in ("event", "format", "table size", "seed", "duplicate", "played by"):

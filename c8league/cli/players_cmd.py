@@ -83,7 +83,8 @@ def list_(
     league: Annotated[str | None, typer.Option(help="Only the members of this league.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Every registered player (or a league's members)."""
+    """Every registered player (or a league's members), with its status: active,
+    withdrawn or retired, and the round it started."""
     from c8league.league.players import list_players
 
     rows = list_players(state.database(), league)
@@ -101,7 +102,7 @@ def list_(
             r["plugin"] or "",
             r["plugin_version"] or "",
             options,
-            "retired" if r["retired"] else "active",
+            r["status_text"],
         )
     out.print(table)
 

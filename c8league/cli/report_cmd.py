@@ -41,8 +41,8 @@ def report(
     table: Annotated[
         str,
         typer.Option(
-            help="CSV only: leaderboard, standings, head-to-head, entrants, endings, history, "
-            "or all (one file each in the directory --out)."
+            help="CSV only: leaderboard, standings, rounds, head-to-head, entrants, endings, "
+            "history, or all (one file each in the directory --out)."
         ),
     ] = "leaderboard",
     matrix: Annotated[

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from c8league.engine.rules import Rules
 from c8league.errors import C8LeagueError, LeagueFileError
 from c8league.names import check_name, printable
-from c8league.ratings import RatingSettings
+from c8league.ratings import RatingModel, RatingSettings
 
 OPTIONS_DEPTH = 8
 """How deeply a bot's options may nest lists and tables."""
@@ -163,6 +163,13 @@ def parse_league(data: dict[str, Any], where: str = "league") -> LeagueFile:
         rules.check_table(league.table_size)
     except C8LeagueError as exc:
         raise LeagueFileError(f"{where}: {exc}") from None
+    try:
+        # The rating system and backend the league names must be installed now, not
+        # when its first result is rated.
+        RatingModel(league.rating)
+    except C8LeagueError as exc:
+        field = "rating.backend" if league.rating.backend else "rating.system"
+        raise LeagueFileError(f"{where}: {field}: {exc}") from None
     return league
 
 

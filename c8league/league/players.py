@@ -11,6 +11,7 @@ from pydantic import ValidationError
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
 from c8league.league.files import EntrantSpec, options_json
+from c8league.league.status import member_statuses
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.storage import Session
@@ -230,24 +231,59 @@ def remove_player(db: Database, name: str) -> str:
 
 
 def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
+    """Every registered player (or a league's members), with its status: ``status``
+    (``active``, ``withdrawn`` or ``retired``) and, in a league, the round it started
+    (``since_round`` of ``since_event``, see :mod:`c8league.league.status`); without a
+    league, ``withdrawn_from`` lists the leagues a player withdrew from."""
     with db.session() as session:
         if league is not None:
             lg = stored_leagues.get_league(session, league)
             assert lg.id is not None
             entrants = stored_leagues.league_members(session, lg.id)
-        else:
-            entrants = stored_leagues.all_entrants(session)
-        return [
-            {
-                "name": e.name,
-                "kind": e.kind,
-                "plugin": e.plugin,
-                "options": json.loads(e.options),
-                "plugin_version": e.plugin_version,
-                "retired": e.retired,
-            }
-            for e in entrants
-        ]
+            statuses = member_statuses(session, lg)
+            return [
+                {
+                    **_player(e),
+                    **statuses[e.id or 0].to_dict(),
+                    "status_text": statuses[e.id or 0].text(),
+                }
+                for e in entrants
+            ]
+        entrants = stored_leagues.all_entrants(session)
+        withdrawn: dict[int, list[dict[str, Any]]] = {}
+        for lg in stored_leagues.all_leagues(session):
+            for entrant_id, st in member_statuses(session, lg).items():
+                if st.status == "withdrawn":
+                    withdrawn.setdefault(entrant_id, []).append({"league": lg.name, **st.to_dict()})
+        rows = []
+        for e in entrants:
+            left = withdrawn.get(e.id or 0, [])
+            text = "retired" if e.retired else "active"
+            for w in left:
+                since = (
+                    f", round {w['since_round']} of {w['since_event']}" if w["since_round"] else ""
+                )
+                text += f"; withdrawn from {w['league']}{since}"
+            rows.append(
+                {
+                    **_player(e),
+                    "status": "retired" if e.retired else "active",
+                    "withdrawn_from": left,
+                    "status_text": text,
+                }
+            )
+        return rows
+
+
+def _player(e: Entrant) -> dict[str, Any]:
+    return {
+        "name": e.name,
+        "kind": e.kind,
+        "plugin": e.plugin,
+        "options": json.loads(e.options),
+        "plugin_version": e.plugin_version,
+        "retired": e.retired,
+    }
 
 
 # -- membership ----------------------------------------------------------------------------
