@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -124,8 +125,10 @@ def withdraw(
     """Withdraw from a league: no more pairings; results stay."""
     from c8league.league import players
 
-    players.withdraw(state.database(), league, name)
+    warnings = players.withdraw(state.database(), league, name)
     err.print(f"{name} withdrawn from {league}: not paired from the next round")
+    for line in warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
 @app.command("reinstate")

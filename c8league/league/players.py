@@ -16,6 +16,7 @@ from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
+from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant
 
@@ -289,8 +290,10 @@ def _player(e: Entrant) -> dict[str, Any]:
 # -- membership ----------------------------------------------------------------------------
 
 
-def withdraw(db: Database, league_name: str, name: str) -> None:
-    """No more pairings for ``name`` in the league; its results stay."""
+def withdraw(db: Database, league_name: str, name: str) -> list[str]:
+    """No more pairings for ``name`` in the league; its results stay. Returns a warning
+    for each table of a latest round that still seats the entrant (a draft to change,
+    or a table still to play)."""
     with db.writing() as session:
         league = stored_leagues.get_league(session, league_name)
         entrant = stored_leagues.get_entrant(session, name)
@@ -301,6 +304,31 @@ def withdraw(db: Database, league_name: str, name: str) -> None:
             raise UsageError(f"{name} has already withdrawn from {league_name!r}")
         member.withdrawn = True
         stored_leagues.add(session, member)
+        return _still_seated(session, league.id or 0, entrant)
+
+
+def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:
+    """Where the latest round of each of the league's events still seats ``entrant``."""
+    lines = []
+    for event in stored_leagues.league_events(session, league_id):
+        rounds = stored_rounds.event_rounds(session, event.id or 0)
+        if not rounds:
+            continue
+        last = rounds[-1]
+        for match, _ in stored_rounds.tables_of(session, last.id, entrant.id or 0):
+            if not last.published:
+                lines.append(
+                    f"{entrant.name} is seated at table {match.table_no} of the draft round "
+                    f"{last.number} of {event.name!r}: swap or move them out before it is "
+                    "published (c8league event swap / move)"
+                )
+            elif match.status == "pending":
+                lines.append(
+                    f"{entrant.name} is seated at table {match.table_no} of round "
+                    f"{last.number} of {event.name!r}, still to play: enter its result "
+                    f"(with --forfeit {entrant.name} if they left)"
+                )
+    return lines
 
 
 def reinstate(db: Database, league_name: str, name: str) -> None:

@@ -161,9 +161,7 @@ def _standings(section: EventSection) -> TableView:
             Column("#"),
             Column("entrant", numeric=False),
             Column("points", title="match points: the share of opponents finished ahead of"),
-            Column(
-                "opp. points", title="opponents' match points", short="opp.\npoints", priority=2
-            ),
+            Column("opp. points", title="opponents' match points", short="opp.\npoints"),
             Column("game points", short="game\npoints", priority=2),
             Column("wins", priority=3),
             Column("matches", short="played", priority=3),
