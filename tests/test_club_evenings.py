@@ -783,3 +783,19 @@ def test_a_rating_backend_that_is_not_installed_is_refused_at_import(
     err = capsys.readouterr().err
     assert f"{league}: rating.backend: trueskill backend 'scipy' needs a package" in err
     assert not db.exists()
+
+
+def test_a_swap_warns_only_of_the_tables_it_changes(club: Path, capsys: Capture) -> None:
+    db = club
+    enter(db, capsys, new_round(db, capsys))
+    ok(db, capsys, "event", "pair", "thursday")
+    assert [t["seats"] for t in sheet(db, capsys)["tables"]] == [  # type: ignore[attr-defined]
+        ["Fay", "Ivo", "Cleo", "Lea"], ["Kai", "Jun", "Ada"], ["Dev", "Hana", "Eli"],
+        ["Gus", "Max", "Ben"],
+    ]  # fmt: skip
+    _, err = ok(db, capsys, "event", "swap", "thursday", "Kai", "Ivo")
+    assert "warning: table 1: Kai and Lea have met before in 'thursday' (round 1)" in err
+    assert "warning: table 2: Ivo and Jun have met before in 'thursday' (round 1)" in err
+    _, err = ok(db, capsys, "event", "swap", "thursday", "Dev", "Max")
+    warned = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert warned == ["warning: table 4: Dev and Ben have met before in 'thursday' (round 1)"]

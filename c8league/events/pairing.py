@@ -163,15 +163,12 @@ def repeat_meetings(
     table) who met at a table of an earlier round of the event."""
     assert event.id is not None
     seated = stored_rounds.seatings(session, event.id)
-    earlier = {
-        r.id for r in stored_rounds.event_rounds(session, event.id) if r.number < round_row.number
-    }
-    met: dict[frozenset[int], list[int]] = {}
     numbers = {r.id: r.number for r in stored_rounds.event_rounds(session, event.id)}
-    for round_id, tables in seated.items():
-        if round_id not in earlier:
+    met: dict[frozenset[int], list[int]] = {}
+    for round_id, earlier in seated.items():
+        if numbers.get(round_id, round_row.number) >= round_row.number:
             continue
-        for seats in tables.values():
+        for seats in earlier.values():
             for i, a in enumerate(seats):
                 for b in seats[i + 1 :]:
                     met.setdefault(frozenset((a, b)), []).append(numbers[round_id])
@@ -185,11 +182,15 @@ def repeat_meetings(
         if frozenset((a, b)) in met
     ]
     names = entrant_names(session, [e for _, a, b in found for e in (a, b)])
-    return [
-        f"table {table_no}: {names[a]} and {names[b]} have met before in {event.name!r} "
-        f"(round {', '.join(map(str, sorted(met[frozenset((a, b))])))})"
-        for table_no, a, b in found
-    ]
+    lines = []
+    for table_no, a, b in found:
+        when = sorted(met[frozenset((a, b))])
+        rounds = f"round {when[0]}" if len(when) == 1 else f"rounds {', '.join(map(str, when))}"
+        lines.append(
+            f"table {table_no}: {names[a]} and {names[b]} have met before in {event.name!r} "
+            f"({rounds})"
+        )
+    return lines
 
 
 def pair_round(db: Database, name: str, league: str | None = None) -> Paired:
