@@ -80,6 +80,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
+    from c8league.league.house_rules import rules_line
     from c8league.league.leagues import show_league
 
     data = show_league(state.database(), name)
@@ -87,12 +88,7 @@ def show(
         print_json(data)
         return
     out.print(f"[bold]{escape(data['name'])}[/] {escape(data['title'])}")
-    rules = data["house_rules"]
-    out.print(
-        f"Rules: {data['preset']}"
-        + ("; house rules: " + "; ".join(rules) + "." if rules else ", no house rules."),
-        markup=False,
-    )
+    out.print(rules_line(data["preset"], data["house_rules"]), markup=False)
     table = Table(title="Entrants")
     for column in ("name", "kind", "plugin", "status"):
         table.add_column(column)

@@ -10,7 +10,7 @@ from typing import Any
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.events.pairing import planned_rounds
-from c8league.league.house_rules import house_rules
+from c8league.league.house_rules import house_rules, rules_line
 from c8league.results import forfeit_seats
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
@@ -62,9 +62,7 @@ class Sheet:
     @property
     def rules_line(self) -> str:
         """``Rules: pagat; house rules: …`` for the top of the sheet."""
-        if not self.house_rules:
-            return f"Rules: {self.rules}, no house rules."
-        return f"Rules: {self.rules}; house rules: " + "; ".join(self.house_rules) + "."
+        return rules_line(self.rules, self.house_rules)
 
     def to_dict(self) -> dict[str, Any]:
         return {

@@ -4,7 +4,7 @@ preset, as a short sentence the players at a table can read (on the pairing shee
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from c8league.engine.rules import OPTIONS, PRESETS, OptionValue, Rules
 
@@ -162,9 +162,9 @@ def house_rules(rules: Rules, preset: str) -> list[str]:
     return list(dict.fromkeys(said))  # the draw and its limit may say the same
 
 
-def rules_line(rules: Rules, preset: str) -> str:
-    """``Rules: pagat; house rules: several cards of one rank may be played together.``"""
-    changes = house_rules(rules, preset)
+def rules_line(preset: str, changes: Sequence[str]) -> str:
+    """``Rules: pagat; house rules: several cards of one rank may be played together.``
+    (``changes``: the house rules in words, see :func:`house_rules`)."""
     if not changes:
         return f"Rules: {preset}, no house rules."
     return f"Rules: {preset}; house rules: " + "; ".join(changes) + "."

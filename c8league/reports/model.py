@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from c8league.league.house_rules import rules_line
 from c8league.ratings.leaderboard import LeaderboardRow
 
 
@@ -224,9 +225,7 @@ class Report:
     @property
     def rules_line(self) -> str:
         """``Rules: pagat; house rules: …``."""
-        if not self.house_rules:
-            return f"Rules: {self.rules}, no house rules."
-        return f"Rules: {self.rules}; house rules: " + "; ".join(self.house_rules) + "."
+        return rules_line(self.rules, self.house_rules)
 
     @property
     def heading(self) -> str:
