@@ -253,7 +253,7 @@ def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]
         entrants = stored_leagues.all_entrants(session)
         withdrawn: dict[int, list[dict[str, Any]]] = {}
         for lg in stored_leagues.all_leagues(session):
-            for entrant_id, st in member_statuses(session, lg).items():
+            for entrant_id, st in member_statuses(session, lg, late=False).items():
                 if st.status == "withdrawn":
                     withdrawn.setdefault(entrant_id, []).append({"league": lg.name, **st.to_dict()})
         rows = []
