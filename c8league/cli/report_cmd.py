@@ -32,7 +32,10 @@ def report(
     fmt: Annotated[
         ReportFormat | None,
         typer.Option(
-            "--format", "-f", help="Output format (default: from the --out suffix, else terminal)."
+            "--format",
+            "-f",
+            help="Output format: terminal, csv, json, md or html (default: from the --out "
+            "suffix, else terminal).",
         ),
     ] = None,
     out_path: Annotated[
