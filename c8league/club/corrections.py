@@ -91,7 +91,8 @@ def _rounds_text(numbers: Sequence[int]) -> str:
     return listed[0] if len(listed) == 1 else ", ".join(listed[:-1]) + " and " + listed[-1]
 
 
-def _status_error(event: Event, round_row: Round, match: Match, statuses: Sequence[str]) -> None:
+def _check_status(event: Event, round_row: Round, match: Match, statuses: Sequence[str]) -> None:
+    """Refuse a table whose status is not one of ``statuses``, saying what to do instead."""
     where = f"round {round_row.number}, table {match.table_no}"
     if match.status in statuses:
         return
@@ -132,7 +133,7 @@ def _find(
         match = stored_rounds.table_match(session, round_row.id, table)
         if match is None:
             raise NotFoundError(f"round {round_row.number} of {event.name!r} has no table {table}")
-        _status_error(event, round_row, match, statuses)
+        _check_status(event, round_row, match, statuses)
         return round_row, match
     rows = stored_rounds.table_in_rounds(session, event.id, table)
     if not rows:
@@ -155,7 +156,7 @@ def _find(
                 f"round {rows[0][0].number} of {event.name!r} is not published yet "
                 f"(c8league event publish {event.name})"
             )
-        _status_error(event, *published[0], statuses)
+        _check_status(event, *published[0], statuses)
     if names and len(candidates) > 1 and not _sits(session, candidates[0][1], names):
         fits = [(r, m) for r, m in candidates if _sits(session, m, names)]
         if len(fits) == 1:
