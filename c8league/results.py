@@ -56,6 +56,9 @@ class Result:
     hands: tuple[HandReport, ...] = ()
     decisions: int = 0
     forfeit: Forfeit | None = None
+    """Who forfeited the match, if anyone. The engine's matches stop at the first
+    forfeit; at a table of people several may leave: they share the last place, and
+    ``forfeit`` names the first of them (see :attr:`forfeit_seats`)."""
     entered_by: str = "engine"
     """One of :data:`ENTERED_BY`."""
 
@@ -68,10 +71,16 @@ class Result:
             raise ValueError(f"entered_by must be one of {ENTERED_BY}, not {self.entered_by!r}")
 
     @property
+    def forfeit_seats(self) -> tuple[int, ...]:
+        """The seats that forfeited: the forfeit's seat and every seat sharing its place
+        (those who forfeit share the last place, below everyone who did not)."""
+        return forfeit_seats(self.placements, None if self.forfeit is None else self.forfeit.seat)
+
+    @property
     def forfeited(self) -> tuple[bool, ...]:
         """Per seat, whether that seat forfeited the match."""
-        lost = None if self.forfeit is None else self.forfeit.seat
-        return tuple(seat == lost for seat in range(len(self.placements)))
+        lost = self.forfeit_seats
+        return tuple(seat in lost for seat in range(len(self.placements)))
 
     @classmethod
     def played(
@@ -92,6 +101,16 @@ class Result:
             forfeit,
             entered_by,
         )
+
+
+def forfeit_seats(placements: Sequence[int], forfeit_seat: int | None) -> tuple[int, ...]:
+    """The seats that forfeited a match whose (first) forfeit is ``forfeit_seat``: those
+    who forfeit share the last place, below everyone who did not, so they are the seats
+    placed as ``forfeit_seat`` is. How stored results are read too."""
+    if forfeit_seat is None or not 0 <= forfeit_seat < len(placements):
+        return ()
+    last = placements[forfeit_seat]
+    return tuple(seat for seat, place in enumerate(placements) if place == last)
 
 
 @dataclass(frozen=True, slots=True)

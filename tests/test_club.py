@@ -178,7 +178,7 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     capsys.readouterr()
     assert run(db, "event", "sheet", "thursday", "--format", "csv") == 0
     csv_text = capsys.readouterr().out
-    assert csv_text.splitlines()[0] == "round,table,seat,name,first_dealer,target"
+    assert csv_text.splitlines()[0] == "round,table,seat,name,first_dealer,target,status"
 
 
 @pytest.mark.parametrize(
@@ -186,7 +186,7 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     [
         (["--scores", "{s0}=200,{s1}=150"], "no score for"),
         (["--scores", "{s0}=200,{s1}=150,{s2}=20,Zed=3"], "Zed not seated at this table"),
-        (["--scores", "{s0}=200,{s1}=200,{s2}=20,{s3}=3"], "exactly one player must reach"),
+        (["--scores", "{s0}=200,{s1}=15,{s2}=20,{s3}=3", "--forfeit", "{s3}"], "was over"),
         (["--scores", "{s0}=100,{s1}=150,{s2}=20,{s3}=3"], "(reached: nobody)"),
         (["--scores", "{s0}=200,{s1}=-5,{s2}=20,{s3}=3"], "negative score"),
         (["--scores", "{s0}=2x0"], "not a whole number"),
@@ -195,7 +195,7 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
         (["--hands", "blocked:{s0}=5,{s1}=7"], "all the same amount"),
         (["--scores", "{s0}=200,{s1}=1,{s2}=2,{s3}=3", "--hands", "{s0}=200"], "not both"),
         (["--scores", "{s0}=200,{s1}=1,{s2}=2,{s3}=3", "--table", "9"], "has no table 9"),
-        (["--forfeit", "Zed", "--scores", "{s0}=20,{s1}=1,{s2}=2,{s3}=3"], "Zed is not seated"),
+        (["--forfeit", "Zed", "--scores", "{s0}=20,{s1}=1,{s2}=2,{s3}=3"], "forfeit: Zed not"),
     ],
 )
 def test_bad_entries_write_nothing(
@@ -229,7 +229,7 @@ def test_hand_by_hand_totals_forfeit_void_and_prompts(
     a, b, c, d = big["seats"]
     hands = f"{a}=60;{b}=45;blocked:{a}=5,{c}=5;{a}=140"
     assert run(db, "result", "add", "thursday", "--table", str(big["table"]), "--hands", hands) == 0
-    assert f"1. {a} 205" in capsys.readouterr().out
+    assert f"1. {a} 205" in capsys.readouterr().err
     assert (
         run(
             db,
@@ -261,12 +261,12 @@ def test_hand_by_hand_totals_forfeit_void_and_prompts(
         )
         == 0
     )
-    assert f"3. {x} 90" in capsys.readouterr().out
+    assert f"3. {x} 90 (forfeit)" in capsys.readouterr().err
     # Prompts: a bad keystroke asks again.
     p = small[1]["seats"][0]
     monkeypatch.setattr("sys.stdin", io.StringIO("150\nabc\n20\n0\ny\n"))
     assert run(db, "result", "add", "thursday", "--table", str(small[1]["table"])) == 0
-    assert f"1. {p} 150" in capsys.readouterr().out
+    assert f"1. {p} 150" in capsys.readouterr().err
     assert (
         run(
             db,

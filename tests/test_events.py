@@ -118,8 +118,8 @@ def test_round_robin_two_player_runs_to_completion(
     league = write_league(tmp_path)
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
-    out = capsys.readouterr().out
-    assert "complete" in out and "Standings" in out
+    captured = capsys.readouterr()
+    assert "complete" in captured.err and "Standings" in captured.out
     con = sqlite3.connect(db)
     # 5 entrants: 5 rounds of 2 tables (one bye each round); every pair once.
     assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 5
@@ -260,7 +260,7 @@ def test_import_is_idempotent_and_rules_are_locked_after_results(
     db = tmp_path / "i.db"
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "league", "import", str(league)) == 0
-    assert "up to date" in capsys.readouterr().out
+    assert "up to date" in capsys.readouterr().err
     assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
     capsys.readouterr()
     before = digest(db)
@@ -300,6 +300,9 @@ def test_bad_league_import_changes_nothing(
 
 def test_players_add_list_remove_retire(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "p.db"
+    assert run(db, "players", "add", "Zoe") == 2  # no database yet: nothing is made
+    assert "no c8league database at" in capsys.readouterr().err and not db.exists()
+    assert run(db, "init") == 0
     assert run(db, "players", "add", "Zoe") == 0
     assert run(db, "players", "add", "Bot9", "--bot", "random", "--option", "seed=3") == 0
     assert run(db, "players", "add", "Zoe") == 1
@@ -312,12 +315,12 @@ def test_players_add_list_remove_retire(tmp_path: Path, capsys: pytest.CaptureFi
     names = [r["name"] for r in json.loads(capsys.readouterr().out)]
     assert names == ["Bot9", "Zoe"]
     assert run(db, "players", "remove", "Zoe") == 0
-    assert "deleted" in capsys.readouterr().out
+    assert "deleted" in capsys.readouterr().err
     league = write_league(tmp_path)
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
     assert run(db, "players", "remove", "G1") == 0
-    assert "retired" in capsys.readouterr().out
+    assert "retired" in capsys.readouterr().err
     assert run(db, "players", "remove", "Nobody") == 2
 
 
@@ -327,7 +330,8 @@ def test_unknown_event_lists_the_known_ones(
     db = tmp_path / "u.db"
     assert run(db, "league", "import", str(write_league(tmp_path))) == 0
     assert run(db, "event", "run", "nope") == 2
-    assert "no event named 'nope'; events: test-league/ev" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert f"no event named 'nope' in {db.absolute()}; events: test-league/ev" in err
 
 
 @pytest.mark.slow

@@ -181,7 +181,7 @@ def test_a_club_of_such_names_plays_an_evening(
     table = json.loads(capsys.readouterr().out)["tables"][0]
     scores = ",".join(f"{n}={v}" for n, v in zip(table["seats"], [200, 150, 100, 35], strict=True))
     assert run(db, "result", "add", "jeudi", "--table", "1", "--scores", scores) == 0
-    assert "1. " + table["seats"][0] + " 200" in capsys.readouterr().out
+    assert "1. " + table["seats"][0] + " 200" in capsys.readouterr().err
     # The same name typed decomposed (e + combining diaeresis) is the same person.
     assert run(db, "players", "withdraw", "Zoe\u0308", "--league", "Café Club") == 0
 
@@ -372,7 +372,7 @@ def test_players_edit_mends_an_event_stopped_by_a_bad_option(
     refused(db, capsys, ["players", "edit", "Ada", "--option", "seed=1"], "Ada is a person")
     refused(db, capsys, ["players", "edit", "R"], "nothing to change")
     assert run(db, "players", "edit", "R", "--option", "seed=4") == 0
-    assert "options seed=4" in capsys.readouterr().out
+    assert "options seed=4" in capsys.readouterr().err
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
     con = sqlite3.connect(db)
     assert con.execute("SELECT count(*) FROM match WHERE status = 'done'").fetchone()[0] == 3
@@ -393,9 +393,9 @@ def test_league_import_update_changes_a_bot_s_options(
     path = write(tmp_path, fixed, "fixed.toml")
     refused(db, capsys, ["league", "import", str(path)], "import with --update")
     assert run(db, "league", "import", str(path), "--update") == 0
-    assert "entrant R (options)" in capsys.readouterr().out
+    assert "entrant R (options)" in capsys.readouterr().err
     assert run(db, "league", "import", str(path)) == 0
-    assert "up to date" in capsys.readouterr().out
+    assert "up to date" in capsys.readouterr().err
     # --update never turns one bot into another.
     other = fixed.replace('bot = "random"\noptions = { seed = 4 }', 'bot = "greedy"')
     refused(
@@ -458,7 +458,7 @@ def test_a_score_too_large_at_the_prompt_is_asked_again(
     answers = [BIG, "200"] + ["10"] * (len(seats) - 1) + ["y"]
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
     assert run(club, "result", "add", "thursday", "--table", "1") == 0
-    assert "a score is a whole number from 0 to 10,000,000" in capsys.readouterr().out
+    assert "a score is a whole number from 0 to 10,000,000" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

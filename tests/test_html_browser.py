@@ -48,7 +48,13 @@ window.addEventListener("load", function () {
     pageWidth: document.documentElement.scrollWidth,
     title: document.title,
     tables: Array.prototype.map.call(document.querySelectorAll("table"), function (t) {
-      return {id: t.id, rows: t.tBodies.length ? t.tBodies[0].rows.length : 0};
+      var box = t.parentElement;
+      var shown = Array.prototype.filter.call(t.querySelectorAll("thead th"), function (h) {
+        var r = h.getBoundingClientRect();
+        return r.width > 0 && r.left >= 0 && r.right <= window.innerWidth + 1;
+      }).map(function (h) { return h.textContent.trim(); });
+      return {id: t.id, rows: t.tBodies.length ? t.tBodies[0].rows.length : 0,
+              overflow: box.scrollWidth - box.clientWidth, shown: shown};
     }),
     images: Array.prototype.map.call(document.images, function (i) {
       var box = i.getBoundingClientRect();
@@ -145,6 +151,38 @@ def run_browser(executable: str, page: Path, width: int, height: int, *extra: st
     return result.stdout
 
 
+LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
+
+
+@pytest.fixture(scope="module")
+def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The public page of a club evening played by people: two rounds entered by hand,
+    with a forfeit and a withdrawal."""
+    from c8league import club, events
+    from c8league.league.players import withdraw
+
+    folder = tmp_path_factory.mktemp("evening")
+    db = open_database(str(folder / "club.db"))
+    import_league(db, load_league_file(LEAGUES / "club-swiss.toml"))
+    for number in (1, 2):
+        events.pair_round(db, "thursday")
+        club.publish(db, "thursday")
+        for table in club.pairing_sheet(db, "thursday").tables:
+            seats = list(table.seats)
+            scores = {n: max(0, table.target - 30 * (i + 1)) for i, n in enumerate(seats)}
+            scores[seats[0]] = table.target + 5
+            forfeits = (seats[-1],) if number == 1 and table.table == 1 else ()
+            if forfeits:
+                scores[seats[0]] = table.target - 10
+            entry = club.Entry(scores, None, forfeits)
+            club.add_result(db, "thursday", table.table, entry)
+        if number == 1:
+            withdraw(db, "club", "Ada")
+    path = folder / "thursday.html"
+    path.write_text(render(build_report(db, "thursday"), "html"), encoding="utf-8")
+    return path
+
+
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
     from c8league.events import run_event
@@ -214,3 +252,32 @@ def test_report_page_screenshot(page: Path) -> None:
     run_browser(executable, harness(page, 390, 2400), 390, 2400, f"--screenshot={shot}")
     data = shot.read_bytes()
     assert data.startswith(b"\x89PNG") and len(data) > 10_000
+
+
+#: The tables a club's public page is read for, and the columns each must show on a
+#: phone without scrolling sideways.
+KEY_COLUMNS = {
+    "table-standings-thursday": ["#", "entrant", "points"],
+    "table-round-thursday-1": ["table", "player", "score", "place"],
+    "table-round-thursday-2": ["table", "player", "score", "place"],
+    "table-leaderboard": ["#", "entrant", "μ − 3σ", "matches"],
+}
+
+
+@pytest.mark.parametrize("width", [390, 1280])
+def test_the_public_page_of_an_evening_shows_every_round(evening: Path, width: int) -> None:
+    found = probe(browser(), evening, width)
+    assert found["problems"] == []
+    assert found["viewport"] == width and found["pageWidth"] <= width
+    tables = {t["id"]: t for t in found["tables"]}  # type: ignore[attr-defined]
+    assert tables["table-round-thursday-1"]["rows"] == 13  # one row per seat
+    assert tables["table-round-thursday-2"]["rows"] == 12  # Ada withdrew
+    for table_id, columns in KEY_COLUMNS.items():
+        table = tables[table_id]
+        assert table["overflow"] <= 1, (table_id, table)  # no scrolling sideways
+        assert set(columns) <= set(table["shown"]), (table_id, table["shown"])
+    if width >= 1280:  # on a desktop every column is there
+        assert "opp. points" in tables["table-standings-thursday"]["shown"]
+        assert "seat" in tables["table-round-thursday-1"]["shown"]
+    else:  # on a phone the secondary ones are left out
+        assert "byes" not in tables["table-standings-thursday"]["shown"]

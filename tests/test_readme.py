@@ -1,9 +1,18 @@
-"""The README's code runs as written: the library example and the 20-line bot."""
+"""The README's code runs as written: the library example, the 20-line bot, and the
+club night's walk-through (every command, in a fresh folder)."""
 
 from __future__ import annotations
 
+import io
+import json
 import re
+import shlex
+import shutil
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
+
+import pytest
 
 from c8league.runner.conformance import check_player
 
@@ -26,3 +35,94 @@ def test_twenty_line_bot_passes_the_check() -> None:
     exec(compile(block, "README", "exec"), namespace)
     report = check_player(namespace["EightsLast"], {}, games=2)
     assert report.passed, report.failures()
+
+
+# -- the club night, run as written ------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def club_night() -> str:
+    """The README's section "A club night, step by step"."""
+    start = README.index("## A club night, step by step")
+    return README[start : README.index("\n## ", start + 1)]
+
+
+def club_commands() -> list[str]:
+    """Every command of the section's shell blocks, in order, as written."""
+    lines = []
+    for block in re.findall(r"```bash\n(.*?)```", club_night(), flags=re.S):
+        lines += [line for line in block.splitlines() if shlex.split(line, comments=True)]
+    return lines
+
+
+def typed_answers() -> dict[str, list[str]]:
+    """The answers typed at a command's prompts, from the section's transcripts
+    (``$ c8league …`` then the prompts, each ``  Name: answer``, and ``store? …: y``)."""
+    answers = {}
+    for block in re.findall(r"```text\n(.*?)```", club_night(), flags=re.S):
+        first, *rest = block.splitlines()
+        if first.startswith("$ c8league "):
+            typed = [m.group(1) for line in rest if (m := re.match(r"^  [^:]+: (\S+)$", line))]
+            typed += [line.rsplit(": ", 1)[1] for line in rest if "store? [Y/n]: " in line]
+            answers[" ".join(shlex.split(first[2:]))] = typed
+    return answers
+
+
+def test_the_club_night_runs_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Every command of the walk-through, in a fresh folder holding the clone's league
+    files, succeeds; the evening ends in a public page that shows every round."""
+    from c8league.cli import output
+    from c8league.cli.main import main
+
+    shutil.copytree(ROOT / "leagues", tmp_path / "leagues")
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.delenv("C8LEAGUE_DB", raising=False)
+    monkeypatch.setattr(output.out, "width", 200)
+    answers = typed_answers()
+    commands = club_commands()
+    assert len(commands) >= 30 and set(answers) <= {" ".join(shlex.split(c, comments=True))
+                                                    for c in commands}  # fmt: skip
+    said: dict[str, tuple[str, str]] = {}
+    for line in commands:
+        words = shlex.split(line, comments=True)
+        assert words[0] == "c8league", line
+        typed = answers.get(" ".join(words))
+        if typed is not None:
+            monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(typed) + "\n"))
+        code = main(words[1:])
+        captured = capsys.readouterr()
+        assert code == 0, f"{line}\n{captured.err}"
+        said[" ".join(words[1:3])] = (captured.out, captured.err)
+        if typed is not None:  # the transcript's first and last lines, as printed
+            block = next(b for b in re.findall(r"```text\n(.*?)```", club_night(), flags=re.S)
+                         if b.startswith(f"$ {' '.join(words)}\n"))  # fmt: skip
+            lines = block.splitlines()
+            assert lines[1] in captured.err and lines[-1] in captured.err
+    standings, _ = said["event standings"]
+    assert "Ada (withdrawn from round 2)" in standings
+    members, _ = said["players list"]
+    assert "withdrawn from round 2" in members and "active from round 2" in members
+    page = (tmp_path / "thursday.html").read_text(encoding="utf-8")
+    for number in (1, 2, 3, 4):
+        assert f'id="table-round-thursday-{number}"' in page
+        assert f"Round {number} of 4</caption>" in page
+    assert "Max (left)" in page
+    assert main(["report", "thursday", "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    rounds = report["events"][0]["rounds"]
+    assert [r["number"] for r in rounds] == [1, 2, 3, 4]
+    shared = next(t for t in rounds[1]["tables"] if t["table"] == 2)
+    assert [(s["name"], s["place"]) for s in shared["seats"] if s["place"] == 1] == [
+        ("Kai", 1), ("Ivo", 1),
+    ]  # fmt: skip
+    trail = [(r["round"], r["table"], r["action"]) for r in _history(main, capsys)]
+    assert trail.count((1, 4, "add")) == 2 and (1, 4, "void") in trail
+    assert "Draft" not in (tmp_path / "round1.html").read_text(encoding="utf-8")
+
+
+def _history(main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str]) -> list[Any]:
+    assert main(["result", "history", "thursday", "--json"]) == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]

@@ -406,8 +406,15 @@ def test_json_shape(club_report: Report) -> None:
     ]  # fmt: skip
     assert list(data["events"][0]) == [
         "name", "format", "table_size", "matches_done", "matches_void", "matches_pending",
-        "tiebreaks", "standings", "crosstable",
+        "tiebreaks", "standings", "crosstable", "played_by", "rounds_total", "rounds",
     ]  # fmt: skip
+    assert list(data["league"]) == ["name", "title", "rules", "house_rules"]
+    assert list(data["events"][0]["standings"][0])[-2:] == ["status", "since_round"]
+    round_table = data["events"][0]["rounds"][0]["tables"][0]
+    assert list(round_table) == [
+        "table", "deal", "status", "ended", "target", "forfeit_reason", "seats",
+    ]  # fmt: skip
+    assert list(round_table["seats"][0]) == ["seat", "name", "score", "place", "forfeit"]
     assert list(data["head_to_head"][0]) == [
         "a", "b", "meetings", "a_ahead", "b_ahead", "level", "a_ahead_predicted",
     ]  # fmt: skip

@@ -66,9 +66,11 @@ def pair(
     """Pair the next round of an event and print its pairing sheet."""
     from c8league import events
 
-    name, number = events.pair_round(state.database(), event, league)
-    out.print(f"{name}: round {number} paired")
-    show_sheet(name, number, fmt, path)
+    paired = events.pair_round(state.database(), event, league)
+    err.print(f"{paired.event}: round {paired.round} paired")
+    for line in paired.warnings:
+        err.print(f"[yellow]warning:[/] {line}", highlight=False)
+    show_sheet(paired.event, paired.round, fmt, path)
 
 
 def _run(
@@ -125,7 +127,7 @@ def _run(
             bar.stop()
     status = events.event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
-    out.print(
+    err.print(
         f"{status.league}/{status.event}: played {summary.played} matches in "
         f"{summary.seconds:.1f} s ({rate:.1f}/s), {summary.forfeits} forfeits; "
         f"rounds {status.rounds_complete}/{status.rounds_total}"
@@ -209,6 +211,8 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "wins": r.standing.wins,
                     "matches": r.standing.matches,
                     "byes": r.standing.byes,
+                    "status": r.status.status,
+                    "since_round": r.status.round,
                 }
                 for r in rows
             ]
@@ -229,7 +233,7 @@ def _print_standings(event: str, league: str | None) -> None:
         s = r.standing
         table.add_row(
             str(s.rank),
-            r.name,
+            r.name + ("" if r.status.active else f" ({r.status.text()})"),
             f"{s.match_points:.2f}".rstrip("0").rstrip("."),
             f"{s.opponents_points:.2f}",
             str(s.game_points),
@@ -253,10 +257,11 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
 
     sheet = club.pairing_sheet(state.database(), event, round_number)
     if fmt == "terminal" and path is None:
-        status = "published" if sheet.published else "draft — publish with: c8league event publish"
+        draft = "" if sheet.published else "DRAFT — "
         table = Table(
-            title=f"{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
-            caption=f"seat 1 deals first · {status}",
+            title=f"{draft}{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
+            title_style="bold red" if draft else "bold",
+            caption=f"seat 1 deals first · {sheet.rules_line}",
         )
         table.add_column("table", justify="right")
         table.add_column("play to", justify="right")
@@ -265,13 +270,21 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
             table.add_column(f"seat {seat}" + (" (deals)" if seat == 1 else ""))
         table.add_column("result")
         for t in sheet.tables:
-            result = " · ".join(f"{p}. {n} {s}" for n, p, s in t.result) or t.status
             table.add_row(
-                str(t.table), str(t.target), *t.seats, *[""] * (width - len(t.seats)), result
+                str(t.table),
+                str(t.target),
+                *t.seats,
+                *[""] * (width - len(t.seats)),
+                t.result_text(),
             )
         out.print(table)
         if sheet.byes:
             out.print("bye: " + ", ".join(sheet.byes))
+        if not sheet.published:
+            out.print(
+                f"[bold red]DRAFT:[/] not published; the tables may still change "
+                f"(c8league event publish {sheet.event} fixes them)"
+            )
         return
     renderers = {
         "csv": club.sheet_csv,
@@ -286,7 +299,7 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
         out.file.write(text)
     else:
         Path(path).write_text(text, encoding="utf-8")
-        out.print(f"pairing sheet written to {path}")
+        err.print(f"pairing sheet written to {path}")
 
 
 @app.command("sheet")
@@ -315,7 +328,7 @@ def swap(
     result = club.swap(state.database(), event, first, second)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    out.print(f"swapped {first} and {second}")
+    err.print(f"swapped {first} and {second}")
     show_sheet(event, None, "terminal", None)
 
 
@@ -333,7 +346,7 @@ def move(
     result = club.move(state.database(), event, name, table)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    out.print(f"moved {name} to table {table}")
+    err.print(f"moved {name} to table {table}")
     show_sheet(event, None, "terminal", None)
 
 
@@ -343,7 +356,7 @@ def publish(event: EventArg) -> None:
     from c8league import club
 
     number = club.publish(state.database(), event)
-    out.print(f"round {number} of {event} published")
+    err.print(f"round {number} of {event} published")
 
 
 @app.command("balance")

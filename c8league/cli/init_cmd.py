@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from c8league.cli import state
-from c8league.cli.output import out
+from c8league.cli.output import err
 
 
 def init() -> None:
@@ -11,5 +11,5 @@ def init() -> None:
     from c8league.storage.database import safe_url
     from c8league.storage.models import SCHEMA_VERSION
 
-    db = state.database()
-    out.print(f"database ready: {safe_url(db.url)} (schema version {SCHEMA_VERSION})")
+    db = state.database(create=True)
+    err.print(f"database ready: {safe_url(db.url)} (schema version {SCHEMA_VERSION})")

@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -38,15 +39,15 @@ def import_(
     from c8league.league.leagues import import_league
 
     league_file = load_league_file(file)
-    db = state.database()
+    db = state.database(create=True)
     summary = import_league(db, league_file, source=str(file), update=update)
     for line in summary.warnings:
         err.print(f"[yellow]warning:[/] {line}")
     if summary.created or summary.updated:
         changed = ", ".join(summary.created + summary.updated)
-        out.print(f"league [bold]{summary.league}[/]: {changed}")
+        err.print(f"league [bold]{summary.league}[/]: {changed}")
     else:
-        out.print(f"league [bold]{summary.league}[/]: up to date")
+        err.print(f"league [bold]{summary.league}[/]: up to date")
 
 
 @app.command("list")
@@ -79,18 +80,20 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
+    from c8league.league.house_rules import rules_line
     from c8league.league.leagues import show_league
 
     data = show_league(state.database(), name)
     if as_json:
         print_json(data)
         return
-    out.print(f"[bold]{data['name']}[/] {data['title']}  (rules: {data['preset']})")
+    out.print(f"[bold]{escape(data['name'])}[/] {escape(data['title'])}")
+    out.print(rules_line(data["preset"], data["house_rules"]), markup=False)
     table = Table(title="Entrants")
-    for column in ("name", "kind", "plugin"):
+    for column in ("name", "kind", "plugin", "status"):
         table.add_column(column)
     for e in data["entrants"]:
-        table.add_row(e["name"], e["kind"], e["plugin"] or "")
+        table.add_row(e["name"], e["kind"], e["plugin"] or "", e["status_text"])
     out.print(table)
     table = Table(title="Events")
     for column in ("event", "format", "table size", "seed", "duplicate", "played by"):

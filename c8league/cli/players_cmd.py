@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -39,7 +40,7 @@ def add(
     db = state.database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
-    out.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
+    err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
 
 
 @app.command("edit")
@@ -70,10 +71,10 @@ def edit(
         state.database(), name, set_options=parse_options(option or []), unset=unset or []
     )
     if not change.changed:
-        out.print(f"player [bold]{change.name}[/]: options unchanged")
+        err.print(f"player [bold]{change.name}[/]: options unchanged")
         return
     shown = ", ".join(f"{k}={v}" for k, v in change.after.items()) or "defaults"
-    out.print(f"player [bold]{change.name}[/] (bot {change.plugin}): options {shown}")
+    err.print(f"player [bold]{change.name}[/] (bot {change.plugin}): options {shown}")
     if change.warning:
         err.print(f"[yellow]warning:[/] {change.warning}")
 
@@ -83,7 +84,8 @@ def list_(
     league: Annotated[str | None, typer.Option(help="Only the members of this league.")] = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Every registered player (or a league's members)."""
+    """Every registered player (or a league's members), with its status: active,
+    withdrawn or retired, and the round it started."""
     from c8league.league.players import list_players
 
     rows = list_players(state.database(), league)
@@ -101,7 +103,7 @@ def list_(
             r["plugin"] or "",
             r["plugin_version"] or "",
             options,
-            "retired" if r["retired"] else "active",
+            r["status_text"],
         )
     out.print(table)
 
@@ -112,7 +114,7 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     from c8league.league.players import remove_player
 
     what = remove_player(state.database(), name)
-    out.print(f"player [bold]{name}[/] {what}")
+    err.print(f"player [bold]{name}[/] {what}")
 
 
 @app.command("withdraw")
@@ -123,8 +125,10 @@ def withdraw(
     """Withdraw from a league: no more pairings; results stay."""
     from c8league.league import players
 
-    players.withdraw(state.database(), league, name)
-    out.print(f"{name} withdrawn from {league}: not paired from the next round")
+    warnings = players.withdraw(state.database(), league, name)
+    err.print(f"{name} withdrawn from {league}: not paired from the next round")
+    for line in warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
 @app.command("reinstate")
@@ -136,4 +140,4 @@ def reinstate(
     from c8league.league import players
 
     players.reinstate(state.database(), league, name)
-    out.print(f"{name} is back in {league} from the next round")
+    err.print(f"{name} is back in {league} from the next round")

@@ -10,7 +10,7 @@ from rich import box
 from rich.table import Table
 
 from c8league.cli import state
-from c8league.cli.output import out, print_json
+from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 
 app = typer.Typer(
@@ -73,7 +73,7 @@ def rebuild(
 
     name, summary = rebuild_named(state.database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
-    out.print(
+    err.print(
         f"{name}: ratings rebuilt{start} from {summary.matches} matches, "
         f"{summary.entrants} entrants rated ({summary.seconds:.2f} s)"
     )

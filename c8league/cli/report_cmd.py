@@ -32,7 +32,10 @@ def report(
     fmt: Annotated[
         ReportFormat | None,
         typer.Option(
-            "--format", "-f", help="Output format (default: from the --out suffix, else terminal)."
+            "--format",
+            "-f",
+            help="Output format: terminal, csv, json, md or html (default: from the --out "
+            "suffix, else terminal).",
         ),
     ] = None,
     out_path: Annotated[
@@ -41,8 +44,8 @@ def report(
     table: Annotated[
         str,
         typer.Option(
-            help="CSV only: leaderboard, standings, head-to-head, entrants, endings, history, "
-            "or all (one file each in the directory --out)."
+            help="CSV only: leaderboard, standings, rounds, head-to-head, entrants, endings, "
+            "history, or all (one file each in the directory --out)."
         ),
     ] = "leaderboard",
     matrix: Annotated[

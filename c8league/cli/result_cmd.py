@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
-from c8league.cli.output import out, print_json
+from c8league.cli.output import err, out, print_json
 
 if TYPE_CHECKING:
-    from c8league.club import EnteredHand
+    from c8league.club import Change, Entry, TableInfo
 
 app = typer.Typer(
     help="Results of club matches: add, edit, void, list, history.", no_args_is_help=True
@@ -30,7 +31,13 @@ TableOpt = Annotated[
 ]
 RoundOpt = Annotated[
     int | None,
-    typer.Option("--round", help="Round (default: the latest).", min=1, max=ROUND_MAX),
+    typer.Option(
+        "--round",
+        help="Round (default: add, the latest published round where the table has no "
+        "result; edit and void, the latest round where it has one).",
+        min=1,
+        max=ROUND_MAX,
+    ),
 ]
 ScoresOpt = Annotated[
     str | None,
@@ -44,57 +51,89 @@ HandsOpt = Annotated[
     ),
 ]
 ForfeitOpt = Annotated[
-    str | None, typer.Option("--forfeit", help="A player who left mid-match (placed last).")
+    list[str] | None,
+    typer.Option(
+        "--forfeit",
+        help="A player who left mid-match (placed last; repeatable, or NAME,NAME: those "
+        "who left share the last place).",
+    ),
+]
+BlockedOpt = Annotated[
+    bool,
+    typer.Option("--blocked", help="Countdown: the match ended blocked, before anyone reached 0."),
 ]
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (kept in the audit trail).")]
 
 
-def _gather(
-    event: str, table: int, round_number: int | None, scores: str | None, hands: str | None
-) -> tuple[dict[str, int] | None, list[EnteredHand] | None]:
-    from c8league import club
+def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
+    """Ask for each player's final score at the table, checking each as it is typed and
+    the whole sheet before it is stored; a mistake in the sheet asks again, with the
+    scores typed so far as defaults."""
+    from dataclasses import replace
+
     from c8league.club import SCORE_MAX
     from c8league.errors import ResultError
 
-    if scores is not None or hands is not None:
-        return (
-            club.parse_scores(scores) if scores is not None else None,
-            list(club.parse_hands(hands)) if hands is not None else None,
-        )
-    seats = club.table_seats(state.database(), event, table, round_number)
-    out.print(f"table {table}: {', '.join(seats)} — final scores")
-    result: dict[str, int] = {}
-    for name in seats:
-        while True:
-            text = typer.prompt(f"  {name}")
-            try:
-                value = int(text.strip())
-                if not 0 <= value <= SCORE_MAX:
-                    raise ValueError
-            except ValueError:
-                out.print(f"  [red]a score is a whole number from 0 to {SCORE_MAX:,}[/]")
-                continue
-            result[name] = value
-            break
-    if not typer.confirm(
-        ", ".join(f"{n} {v}" for n, v in result.items()) + " — store?", default=True
-    ):
-        raise ResultError("nothing stored")
-    return result, None
+    countdown = info.rules.countdown
+    high = 8 if countdown else SCORE_MAX
+    goal = "reach 0 (Countdown)" if countdown else f"play to {info.target}"
+    err.print(
+        f"round {info.round}, table {info.table}: {', '.join(info.seats)} — {goal}; "
+        "type each final score",
+        highlight=False,
+        markup=False,
+    )
+    scores: dict[str, int] = {}
+    while True:
+        for name in info.seats:
+            while True:
+                text = typer.prompt(
+                    f"  {name}", default=scores.get(name), show_default=name in scores, err=True
+                )
+                try:
+                    value = int(str(text).strip())
+                    if not 0 <= value <= high:
+                        raise ValueError
+                except ValueError:
+                    err.print(f"  [red]a score is a whole number from 0 to {high:,}[/]")
+                    continue
+                scores[name] = value
+                if (value == 0) if countdown else (value >= info.target):
+                    reached = "reached 0" if countdown else f"reached the target {info.target}"
+                    err.print(f"  {escape(name)} {reached}", highlight=False)
+                break
+        candidate = replace(entry, scores=dict(scores))
+        try:
+            checked = info.check(candidate)
+        except ResultError as exc:
+            err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
+            err.print("type the scores again (Enter keeps a score)")
+            continue
+        if not typer.confirm(_placed(checked) + " — store?", default=True, err=True):
+            raise ResultError("nothing stored")
+        return candidate
 
 
-def _show(checked: object) -> None:
+def _placed(checked: object) -> str:
     from c8league.club import CheckedResult
 
     assert isinstance(checked, CheckedResult)
     result = checked.result
+    left = set(checked.forfeited)
     order = sorted(range(len(checked.seats)), key=lambda i: result.placements[i])
-    out.print(
-        "stored: "
-        + " · ".join(
-            f"{result.placements[i]}. {checked.seats[i]} {result.scores[i]}" for i in order
-        )
-        + (f" (forfeit: {checked.seats[result.forfeit.seat]})" if result.forfeit else "")
+    return " · ".join(
+        f"{result.placements[i]}. {checked.seats[i]} {result.scores[i]}"
+        + (" (forfeit)" if checked.seats[i] in left else "")
+        for i in order
+    )
+
+
+def _show(change: Change, what: str) -> None:
+    assert change.checked is not None
+    err.print(
+        f"round {change.round}, table {change.table}: {what} {_placed(change.checked)}",
+        highlight=False,
+        markup=False,
     )
 
 
@@ -105,15 +144,29 @@ def _enter(
     round_number: int | None,
     scores: str | None,
     hands: str | None,
-    forfeit: str | None,
+    forfeit: list[str] | None,
+    blocked: bool,
     note: str,
 ) -> None:
     from c8league import club
 
-    parsed_scores, parsed_hands = _gather(event, table, round_number, scores, hands)
-    entry = club.Entry(parsed_scores, parsed_hands, forfeit, note)
-    store = club.add_result if action == "add" else club.edit_result
-    _show(store(state.database(), event, table, entry, round_number=round_number))
+    entry = club.Entry(
+        club.parse_scores(scores) if scores is not None else None,
+        club.parse_hands(hands) if hands is not None else None,
+        tuple(club.parse_names(forfeit or [])),
+        note,
+        blocked,
+    )
+    db = state.database()
+    if scores is None and hands is None:
+        info = club.table_info(db, event, table, round_number, edit=action == "edit")
+        entry = _ask_scores(info, entry)
+        round_number = info.round
+    if action == "add":
+        change = club.add_result(db, event, table, entry, round_number=round_number)
+        _show(change, "stored again" if change.was == "void" else "stored")
+    else:
+        _show(club.edit_result(db, event, table, entry, round_number=round_number), "corrected")
 
 
 @app.command("add")
@@ -124,11 +177,13 @@ def add(
     scores: ScoresOpt = None,
     hands: HandsOpt = None,
     forfeit: ForfeitOpt = None,
+    blocked: BlockedOpt = False,
     note: NoteOpt = "",
 ) -> None:
     """Enter a table's final scores (or hand-by-hand scores; totals are computed).
-    Without --scores or --hands, the scores are asked for, player by player."""
-    _enter("add", event, table, round_number, scores, hands, forfeit, note)
+    Without --scores or --hands, the scores are asked for, player by player. A voided
+    table is entered again the same way."""
+    _enter("add", event, table, round_number, scores, hands, forfeit, blocked, note)
 
 
 @app.command("edit")
@@ -139,21 +194,29 @@ def edit(
     scores: ScoresOpt = None,
     hands: HandsOpt = None,
     forfeit: ForfeitOpt = None,
+    blocked: BlockedOpt = False,
     note: NoteOpt = "",
 ) -> None:
     """Correct a stored result; standings and ratings are recomputed from it on."""
-    _enter("edit", event, table, round_number, scores, hands, forfeit, note)
+    _enter("edit", event, table, round_number, scores, hands, forfeit, blocked, note)
 
 
 @app.command("void")
 def void(
     event: EventArg, table: TableOpt, round_number: RoundOpt = None, note: NoteOpt = ""
 ) -> None:
-    """Void a stored result: it no longer counts; standings and ratings are recomputed."""
+    """Void a stored result: it no longer counts; standings and ratings are recomputed.
+    Enter the table again with result add."""
     from c8league import club
 
-    club.void_result(state.database(), event, table, round_number=round_number, note=note)
-    out.print(f"table {table}: result voided")
+    change = club.void_result(state.database(), event, table, round_number=round_number, note=note)
+    was = _scores_text(change.before)
+    err.print(
+        f"round {change.round}, table {change.table}: result voided"
+        + (f" (was {was})" if was else ""),
+        highlight=False,
+        markup=False,
+    )
 
 
 @app.command("list")
@@ -162,7 +225,7 @@ def list_(
     round_number: RoundOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The tables of a round with their results."""
+    """The tables of a round with their results (forfeits marked)."""
     from c8league import club
 
     sheet = club.pairing_sheet(state.database(), event, round_number)
@@ -173,9 +236,20 @@ def list_(
     for column in ("table", "seats", "status", "result"):
         table.add_column(column)
     for t in sheet.tables:
-        result = " · ".join(f"{p}. {n} {s}" for n, p, s in t.result)
-        table.add_row(str(t.table), ", ".join(t.seats), t.status, result)
+        table.add_row(str(t.table), ", ".join(t.seats), t.status, t.result_text())
     out.print(table)
+
+
+def _scores_text(values: dict[str, Any] | None) -> str:
+    """A result of the audit trail as ``Ada 150, Ben 100, Max 40 (forfeit)``."""
+    if not values or not isinstance(values.get("scores"), dict):
+        return ""
+    lost = values.get("forfeit")
+    left = {lost} if isinstance(lost, str) else set(lost or [])
+    return ", ".join(
+        f"{name} {score}" + (" (forfeit)" if name in left else "")
+        for name, score in values["scores"].items()
+    )
 
 
 @app.command("history")
@@ -194,19 +268,13 @@ def history(
     for column in ("when", "round", "table", "action", "before", "after", "note"):
         table.add_column(column)
     for r in rows:
-
-        def scores(d: dict[str, object] | None) -> str:
-            if not d:
-                return ""
-            return ", ".join(f"{k} {v}" for k, v in d["scores"].items())  # type: ignore[attr-defined]
-
         table.add_row(
             r["at"],
             str(r["round"]),
             str(r["table"]),
             r["action"],
-            scores(r["before"]),
-            scores(r["after"]),
+            _scores_text(r["before"]),
+            _scores_text(r["after"]),
             r["note"],
         )
     out.print(table)

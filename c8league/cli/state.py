@@ -10,8 +10,11 @@ if TYPE_CHECKING:
 db_option: str | None = None
 
 
-def database(*, create: bool = True) -> Database:
-    """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``."""
+def database(*, create: bool = False) -> Database:
+    """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``. Only the
+    commands that make a database (``init``, ``league import``) pass ``create``; any
+    other, given a database that does not exist, stops with a line naming where it
+    looked."""
     from c8league.errors import UsageError
     from c8league.storage import open_database
     from c8league.storage.database import is_in_memory, resolve_url

@@ -11,10 +11,12 @@ for the tables of a published round only.
 
 from c8league.club.changes import ChangeResult, move, publish, swap
 from c8league.club.corrections import (
+    Change,
+    TableInfo,
     add_result,
     audit_trail,
     edit_result,
-    table_seats,
+    table_info,
     void_result,
 )
 from c8league.club.entry import (
@@ -24,6 +26,7 @@ from c8league.club.entry import (
     Entry,
     check_result,
     parse_hands,
+    parse_names,
     parse_scores,
 )
 from c8league.club.person import SeatedMatch, person_match, store_played
@@ -31,6 +34,7 @@ from c8league.club.sheets import Sheet, SheetTable, pairing_sheet, sheet_csv, sh
 
 __all__ = [
     "SCORE_MAX",
+    "Change",
     "ChangeResult",
     "CheckedResult",
     "EnteredHand",
@@ -38,6 +42,7 @@ __all__ = [
     "SeatedMatch",
     "Sheet",
     "SheetTable",
+    "TableInfo",
     "add_result",
     "audit_trail",
     "check_result",
@@ -45,6 +50,7 @@ __all__ = [
     "move",
     "pairing_sheet",
     "parse_hands",
+    "parse_names",
     "parse_scores",
     "person_match",
     "publish",
@@ -52,6 +58,6 @@ __all__ = [
     "sheet_html",
     "store_played",
     "swap",
-    "table_seats",
+    "table_info",
     "void_result",
 ]

@@ -7,10 +7,11 @@ from dataclasses import dataclass, field
 
 from c8league.engine import Rules
 from c8league.errors import UsageError
+from c8league.events.pairing import repeat_meetings
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_entrant, get_event
+from c8league.storage.leagues import get_entrant, get_event
 from c8league.storage.models import Event, Round
 from c8league.storage.rounds import Tables
 
@@ -32,35 +33,11 @@ def _draft_round(session: Session, event: Event) -> tuple[Round, Tables]:
     return round_row, tables
 
 
-def _met_before(session: Session, event: Event, round_row: Round) -> set[frozenset[int]]:
-    """The pairs of entrants who met at a table of another round of the event."""
-    assert event.id is not None
-    return {
-        frozenset((a, b))
-        for round_id, tables in stored_rounds.seatings(session, event.id).items()
-        if round_id != round_row.id
-        for seats in tables.values()
-        for a in seats
-        for b in seats
-        if a < b
-    }
-
-
 def _rewrite(session: Session, event: Event, round_row: Round, changed: Tables) -> ChangeResult:
     """Seat ``changed`` tables anew; warn of every pair there who met before."""
     stored_rounds.rewrite_tables(session, round_row, changed)
-    met = _met_before(session, event, round_row)
-    names = entrant_names(session, [e for t in changed.values() for e in t])
-    warnings = []
-    for table_no, seats in sorted(changed.items()):
-        for i, a in enumerate(seats):
-            for b in seats[i + 1 :]:
-                if frozenset((a, b)) in met:
-                    warnings.append(
-                        f"table {table_no}: {names[a]} and {names[b]} have met before in "
-                        f"{event.name!r}"
-                    )
-    return ChangeResult(warnings)
+    session.flush()
+    return ChangeResult(repeat_meetings(session, event, round_row, set(changed)))
 
 
 def _seat_of(tables: Tables, entrant: int | None, name: str, round_row: Round) -> tuple[int, int]:
@@ -104,7 +81,28 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
         except Exception as exc:
             raise UsageError(f"table {table} cannot take another player: {exc}") from None
         tables[table].append(tables[source].pop(seat))
-        return _rewrite(session, event, round_row, {source: tables[source], table: tables[table]})
+        result = _rewrite(session, event, round_row, {source: tables[source], table: tables[table]})
+        result.warnings += _size_warnings(event, rules, tables, (table, source))
+        return result
+
+
+def _size_warnings(
+    event: Event, rules: Rules, tables: Tables, changed: tuple[int, ...]
+) -> list[str]:
+    """A line for each changed table whose size is not one the event pairs (tables of
+    its size, or one less when the count does not divide)."""
+    size = event.table_size
+    lines = []
+    for table_no in changed:
+        seated = len(tables[table_no])
+        if seated in (size, size - 1):
+            continue
+        target = "" if rules.countdown else f", playing to {rules.target_for(seated)}"
+        lines.append(
+            f"table {table_no} now seats {seated} players{target}; the event's tables "
+            f"seat {size}" + (f" (or {size - 1})" if size > 2 else "")
+        )
+    return lines
 
 
 def publish(db: Database, event_name: str) -> int:

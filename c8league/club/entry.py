@@ -1,11 +1,27 @@
 """Results entered by hand: reading a score sheet as typed (final scores, or hand by hand)
 and checking it against the table and the rules. Pure: nothing here touches storage;
-every bad entry raises :class:`ResultError` naming what is wrong."""
+every bad entry raises :class:`ResultError` naming what is wrong.
+
+A result entered by hand is accepted exactly when the engine could have produced it:
+
+- A match ends after the hand in which some total reaches the target. That hand was
+  won by one player (who alone scored in it), or it was blocked: then every player
+  tied for the lowest count scored the same, so several players may cross the target
+  in that hand. They are placed by their totals, ties sharing a place (a shared first
+  place among them).
+- A match that stops at the rules' hand cap is placed by totals, nobody at the target.
+- In Countdown one player reaches 0 and the others are placed by score, lower first;
+  a blocked Countdown match ends with nobody at 0.
+- A player who leaves the table forfeits: the match ends there, before anyone reached
+  the target. Several may leave: they share the last place, below everyone who stayed,
+  who are placed by their totals.
+"""
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from c8league.engine import Rules
@@ -29,22 +45,36 @@ a rule set may set is 1,000,000)."""
 
 @dataclass(frozen=True)
 class Entry:
-    """A result as entered: final scores or hand-by-hand scores, and who left, if anyone."""
+    """A result as entered: final scores or hand-by-hand scores, who left the table, if
+    anyone, and whether a Countdown match ended blocked."""
 
     scores: Mapping[str, int] | None = None
     hands: Sequence[EnteredHand] | None = None
-    forfeit: str | None = None
+    forfeits: Sequence[str] = field(default_factory=tuple)
     note: str = ""
+    blocked: bool = False
+
+    def names(self) -> list[str]:
+        """Every name the entry gives (scores, hands and forfeits)."""
+        found = list(self.scores or {})
+        for hand in self.hands or ():
+            found += list(hand.points)
+        return found + list(self.forfeits)
 
 
-def parse_scores(text: str) -> dict[str, int]:
+def parse_scores(text: str, what: str = "--scores") -> dict[str, int]:
     """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``."""
+    if ";" in text:
+        raise ResultError(
+            f"{what}: players are separated by ',' (';' separates the hands of --hands): "
+            f"got {printable(text[:60])!r}"
+        )
     result: dict[str, int] = {}
     for item in [p.strip() for p in text.split(",") if p.strip()]:
         raw, sep, value = item.rpartition("=")
         name = same_name(raw.strip())
-        if not sep or not name:
-            raise ResultError(f"expected name=score, got {item!r}")
+        if not sep or not name or "=" in name or ":" in name:
+            raise ResultError(f"{what}: expected name=score, got {printable(item[:60])!r}")
         try:
             points = int(value.strip())
         except ValueError:
@@ -71,12 +101,17 @@ def parse_hands(text: str) -> list[EnteredHand]:
         if blocked:
             body = body.split(":", 1)[1]
         try:
-            hands.append(EnteredHand(parse_scores(body), blocked))
+            hands.append(EnteredHand(parse_scores(body, "--hands"), blocked))
         except ResultError as exc:
             raise ResultError(f"hand {number}: {exc}") from None
     if not hands:
         raise ResultError("no hands given")
     return hands
+
+
+def parse_names(items: Sequence[str]) -> list[str]:
+    """Names given to a repeatable option, each possibly a comma-separated list."""
+    return [same_name(n.strip()) for item in items for n in item.split(",") if n.strip()]
 
 
 @dataclass(frozen=True)
@@ -87,15 +122,68 @@ class CheckedResult:
     seats: tuple[str, ...]
     result: Result
 
+    @property
+    def forfeited(self) -> tuple[str, ...]:
+        """The names of the players who left the table, in seat order."""
+        return tuple(self.seats[i] for i in self.result.forfeit_seats)
+
     def to_dict(self) -> dict[str, Any]:
         """The result by name, as the audit trail keeps it."""
         r = self.result
+        forfeited = self.forfeited
         return {
             "scores": dict(zip(self.seats, r.scores, strict=True)),
             "placements": dict(zip(self.seats, r.placements, strict=True)),
             "hands": [dict(zip(self.seats, h.points, strict=True)) for h in r.hands],
-            "forfeit": None if r.forfeit is None else self.seats[r.forfeit.seat],
+            "forfeit": forfeited[0] if len(forfeited) == 1 else list(forfeited) or None,
+            "ended": r.ended,
         }
+
+
+class _Names:
+    """The names seated at a table, found as people type them: exactly, or else
+    regardless of case; an unknown name gets the nearest seated one as a suggestion."""
+
+    def __init__(self, seats: Sequence[str], where: str) -> None:
+        self.seats = list(seats)
+        self.where = where
+        folded: dict[str, list[str]] = {}
+        for name in seats:
+            folded.setdefault(name.casefold(), []).append(name)
+        self.folded = folded
+
+    def find(self, given: str) -> str | None:
+        if given in self.seats:
+            return given
+        matches = self.folded.get(given.casefold(), [])
+        return matches[0] if len(matches) == 1 else None
+
+    def unknown(self, given: Sequence[str], what: str) -> ResultError:
+        """The error for names not seated, suggesting the nearest seated ones."""
+        near: list[str] = []
+        for name in given:
+            close = difflib.get_close_matches(name.casefold(), list(self.folded), n=1, cutoff=0.6)
+            if close and self.folded[close[0]][0] not in near:
+                near.append(self.folded[close[0]][0])
+        hint = f"did you mean {', '.join(near)}? " if near else ""
+        return ResultError(
+            f"{self.where}: {what}{', '.join(printable(n) for n in given)} not seated at this "
+            f"table ({hint}seated: {', '.join(self.seats)})"
+        )
+
+    def resolve(self, given: Mapping[str, int], what: str) -> dict[str, int]:
+        """``given`` keyed by the seated names."""
+        unknown = [name for name in given if self.find(name) is None]
+        if unknown:
+            raise self.unknown(unknown, f"{what}: ")
+        result: dict[str, int] = {}
+        for name, value in given.items():
+            seated = self.find(name)
+            assert seated is not None
+            if seated in result:
+                raise ResultError(f"{self.where}: {what}: {seated} is given twice")
+            result[seated] = value
+        return result
 
 
 def check_result(
@@ -104,124 +192,206 @@ def check_result(
     *,
     scores: Mapping[str, int] | None = None,
     hands: Sequence[EnteredHand] | None = None,
-    forfeit: str | None = None,
+    forfeits: Sequence[str] = (),
+    blocked: bool = False,
     where: str = "result",
 ) -> CheckedResult:
     """Validate an entered result for a table seating ``seats`` (in order); raises
-    :class:`ResultError` naming the problem."""
-    seat_of = {name: i for i, name in enumerate(seats)}
-    scores = None if scores is None else {same_name(k): v for k, v in scores.items()}
-    hands = (
-        None
-        if hands is None
-        else [EnteredHand({same_name(k): v for k, v in h.points.items()}, h.blocked) for h in hands]
-    )
-    forfeit = None if forfeit is None else same_name(forfeit)
+    :class:`ResultError` naming the problem. Accepts exactly the results the engine can
+    produce (see the module's docstring)."""
+    names = _Names(seats, where)
     n = len(seats)
     countdown = rules.countdown
     target = COUNTDOWN_START if countdown else rules.target_for(n)
-
-    def check_names(given: Mapping[str, int], what: str, partial: bool = False) -> None:
-        unknown = [printable(x) for x in given if x not in seat_of]
-        if unknown:
-            raise ResultError(
-                f"{where}: {what}: {', '.join(unknown)} not seated at this table "
-                f"(seated: {', '.join(seats)})"
-            )
-        missing = [x for x in seats if x not in given]
-        if missing and not partial:
-            raise ResultError(f"{where}: {what}: no score for {', '.join(missing)}")
-        negative = [x for x, v in given.items() if v < 0]
-        if negative:
-            raise ResultError(f"{where}: {what}: negative score for {', '.join(negative)}")
-        too_high = [x for x, v in given.items() if v > SCORE_MAX]
-        if too_high:
-            raise ResultError(
-                f"{where}: {what}: score above {SCORE_MAX:,} for {', '.join(too_high)}"
-            )
 
     if scores is not None and hands is not None:
         raise ResultError(f"{where}: give final scores or hand-by-hand scores, not both")
     if scores is None and hands is None:
         raise ResultError(f"{where}: no scores given")
-    if forfeit is not None and forfeit not in seat_of:
-        raise ResultError(f"{where}: {printable(forfeit)} is not seated at this table")
+    if blocked and not countdown:
+        raise ResultError(
+            f"{where}: --blocked is for a Countdown match; mark a blocked hand in --hands "
+            "with 'blocked:'"
+        )
+    left = _forfeiters(names, forfeits, where)
     reports: list[HandReport] = []
     if hands is not None:
         if countdown:
             raise ResultError(f"{where}: a Countdown match is one long hand: enter final scores")
-        totals = [0] * n
-        for number, hand in enumerate(hands, start=1):
-            label = f"hand {number}"
-            check_names(hand.points, label, partial=True)
-            points = [hand.points.get(name, 0) for name in seats]
-            scorers = [i for i, p in enumerate(points) if p > 0]
-            if hand.blocked:
-                if len({points[i] for i in scorers}) > 1:
-                    raise ResultError(
-                        f"{where}: {label}: in a blocked hand only the lowest hands score, "
-                        "all the same amount"
-                    )
-            elif len(scorers) != 1:
-                raise ResultError(
-                    f"{where}: {label}: only the hand's winner scores (mark a blocked hand "
-                    f"with 'blocked:'); got points for {len(scorers)} players"
-                )
-            if max(totals) >= target:
-                raise ResultError(
-                    f"{where}: {label}: the match was over after hand {number - 1} "
-                    f"({seats[totals.index(max(totals))]} had reached {target})"
-                )
-            totals = [t + p for t, p in zip(totals, points, strict=True)]
-            reports.append(
-                HandReport(
-                    "blocked" if hand.blocked else "out",
-                    tuple(scorers),
-                    tuple(points),
-                    (),
-                    "{}",
-                )
-            )
-        final = totals
+        final = _hand_totals(names, rules, target, hands, reports)
     else:
         assert scores is not None
-        check_names(scores, "final scores")
-        final = [scores[name] for name in seats]
-    if forfeit is None:
-        if countdown:
-            if any(s > COUNTDOWN_START for s in final):
-                raise ResultError(f"{where}: Countdown scores run from 8 down to 0")
-            winners = [seats[i] for i, s in enumerate(final) if s == 0]
-            if len(winners) != 1:
-                raise ResultError(
-                    f"{where}: exactly one player must reach 0 in Countdown "
-                    f"(at 0: {', '.join(winners) or 'nobody'})"
-                )
-        else:
-            reached = [seats[i] for i, s in enumerate(final) if s >= target]
-            if len(reached) != 1:
-                raise ResultError(
-                    f"{where}: exactly one player must reach the target {target} "
-                    f"(reached: {', '.join(reached) or 'nobody'})"
-                )
+        given = names.resolve({same_name(k): v for k, v in scores.items()}, "final scores")
+        _check_values(given, "final scores", where)
+        missing = [x for x in seats if x not in given]
+        if missing:
+            raise ResultError(f"{where}: final scores: no score for {', '.join(missing)}")
+        final = [given[name] for name in seats]
+    if countdown:
+        high = [seats[i] for i, s in enumerate(final) if s > COUNTDOWN_START]
+        if high:
+            raise ResultError(
+                f"{where}: Countdown scores run from 8 down to 0 ({', '.join(high)} above 8)"
+            )
+    if left:
+        ended, places, lost = _forfeited(seats, final, left, countdown, target, where)
+    else:
+        ended = _ending(seats, final, countdown, target, blocked, len(reports), rules, where)
         places = rank_places(final, higher_is_better=not countdown)
         lost = None
-    else:
-        loser = seat_of[forfeit]
-        others = [i for i in range(n) if i != loser]
-        ranked = rank_places([final[i] for i in others], higher_is_better=not countdown)
-        place_list = [0] * n
-        for i, p in zip(others, ranked, strict=True):
-            place_list[i] = p
-        place_list[loser] = n
-        places = tuple(place_list)
-        lost = Forfeit(loser, "left", 0, f"{forfeit} left the table")
     result = Result(
         tuple(places),
         tuple(final),
-        "forfeit" if lost is not None else "target",
+        ended,
         tuple(reports),
         forfeit=lost,
         entered_by="hand",
     )
     return CheckedResult(tuple(seats), result)
+
+
+def _check_values(given: Mapping[str, int], what: str, where: str) -> None:
+    negative = [x for x, v in given.items() if v < 0]
+    if negative:
+        raise ResultError(f"{where}: {what}: negative score for {', '.join(negative)}")
+    too_high = [x for x, v in given.items() if v > SCORE_MAX]
+    if too_high:
+        raise ResultError(f"{where}: {what}: score above {SCORE_MAX:,} for {', '.join(too_high)}")
+
+
+def _forfeiters(names: _Names, forfeits: Sequence[str], where: str) -> list[int]:
+    """The seats of the players who left, in seat order."""
+    given = [same_name(name) for name in forfeits]
+    unknown = [name for name in given if names.find(name) is None]
+    if unknown:
+        raise names.unknown(unknown, "forfeit: ")
+    seats: list[int] = []
+    for name in given:
+        seat = names.seats.index(names.find(name) or "")
+        if seat in seats:
+            raise ResultError(f"{where}: forfeit: {names.seats[seat]} is given twice")
+        seats.append(seat)
+    if seats and len(seats) >= len(names.seats):
+        raise ResultError(
+            f"{where}: everyone left the table: that is no result (void the table instead)"
+        )
+    return sorted(seats)
+
+
+def _hand_totals(
+    names: _Names,
+    rules: Rules,
+    target: int,
+    hands: Sequence[EnteredHand],
+    reports: list[HandReport],
+) -> list[int]:
+    """The totals of hand-by-hand scores, each hand checked as the engine scores it;
+    ``reports`` receives one report per hand."""
+    where, seats = names.where, names.seats
+    totals = [0] * len(seats)
+    for number, hand in enumerate(hands, start=1):
+        label = f"hand {number}"
+        given = names.resolve({same_name(k): v for k, v in hand.points.items()}, label)
+        _check_values(given, label, where)
+        points = [given.get(name, 0) for name in seats]
+        scorers = [i for i, p in enumerate(points) if p > 0]
+        if hand.blocked:
+            if len({points[i] for i in scorers}) > 1:
+                raise ResultError(
+                    f"{where}: {label}: in a blocked hand only the lowest hands score, "
+                    "all the same amount"
+                )
+        elif len(scorers) != 1:
+            raise ResultError(
+                f"{where}: {label}: only the hand's winner scores (mark a blocked hand "
+                f"with 'blocked:'); got points for {len(scorers)} players"
+            )
+        if max(totals) >= target:
+            raise ResultError(
+                f"{where}: {label}: the match was over after hand {number - 1} "
+                f"({seats[totals.index(max(totals))]} had reached {target})"
+            )
+        if number > rules.hand_cap:
+            raise ResultError(
+                f"{where}: {label}: the match stopped at the hand cap after hand {rules.hand_cap}"
+            )
+        totals = [t + p for t, p in zip(totals, points, strict=True)]
+        reports.append(
+            HandReport(
+                "blocked" if hand.blocked else "out",
+                tuple(scorers) if scorers or not hand.blocked else tuple(range(len(seats))),
+                tuple(points),
+                (),
+                "{}",
+            )
+        )
+    return totals
+
+
+def _ending(
+    seats: Sequence[str],
+    final: Sequence[int],
+    countdown: bool,
+    target: int,
+    blocked: bool,
+    hands: int,
+    rules: Rules,
+    where: str,
+) -> str:
+    """How a match without a forfeit ended; raises if the engine could not end it so."""
+    if countdown:
+        winners = [seats[i] for i, s in enumerate(final) if s == 0]
+        if blocked:
+            if winners:
+                raise ResultError(
+                    f"{where}: a blocked Countdown match ends before anyone reaches 0 "
+                    f"(at 0: {', '.join(winners)})"
+                )
+            return "blocked"
+        if len(winners) != 1:
+            raise ResultError(
+                f"{where}: exactly one player reaches 0 in Countdown "
+                f"(at 0: {', '.join(winners) or 'nobody'}; a match blocked before anyone "
+                "reached 0 is entered with --blocked)"
+            )
+        return "countdown"
+    if any(s >= target for s in final):
+        return "target"
+    if hands and hands >= rules.hand_cap:
+        return "hand_cap"
+    raise ResultError(
+        f"{where}: nobody reached the target {target} (reached: nobody); a match ends when "
+        "someone does (or someone left: --forfeit NAME)"
+    )
+
+
+def _forfeited(
+    seats: Sequence[str],
+    final: Sequence[int],
+    left: Sequence[int],
+    countdown: bool,
+    target: int,
+    where: str,
+) -> tuple[str, tuple[int, ...], Forfeit]:
+    """A match that ended when the players at ``left`` left the table: the others placed
+    by their totals, those who left sharing the last place."""
+    if countdown:
+        over = [seats[i] for i, s in enumerate(final) if s == 0]
+        what = "reached 0"
+    else:
+        over = [seats[i] for i, s in enumerate(final) if s >= target]
+        what = f"reached the target {target}"
+    if over:
+        raise ResultError(
+            f"{where}: {', '.join(over)} {what}: the match was over, so nobody forfeited it "
+            "(leaving a finished match is no forfeit)"
+        )
+    n = len(seats)
+    stayed = [i for i in range(n) if i not in left]
+    ranked = rank_places([final[i] for i in stayed], higher_is_better=not countdown)
+    places = [len(stayed) + 1] * n
+    for i, place in zip(stayed, ranked, strict=True):
+        places[i] = place
+    who = [seats[i] for i in left]
+    gone = who[0] if len(who) == 1 else ", ".join(who[:-1]) + " and " + who[-1]
+    return "forfeit", tuple(places), Forfeit(left[0], "left", 0, f"{gone} left the table")

@@ -10,6 +10,8 @@ from typing import Any
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.events.pairing import planned_rounds
+from c8league.league.house_rules import house_rules, rules_line
+from c8league.results import forfeit_seats
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
@@ -29,6 +31,17 @@ class SheetTable:
     """The score that wins the match at this table (50 per player unless set)."""
     result: tuple[tuple[str, int, int], ...] = ()
     """(name, place, score) by place, when done."""
+    forfeited: tuple[str, ...] = ()
+    """The names of those who left the table (forfeited), when done."""
+
+    def result_text(self) -> str:
+        """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status."""
+        if not self.result:
+            return self.status
+        return " · ".join(
+            f"{p}. {n} {s}" + (" (forfeit)" if n in self.forfeited else "")
+            for n, p, s in self.result
+        )
 
 
 @dataclass(frozen=True)
@@ -40,8 +53,16 @@ class Sheet:
     rounds: int
     published: bool
     rules: str
+    """The league's rule preset."""
     tables: tuple[SheetTable, ...]
     byes: tuple[str, ...]
+    house_rules: tuple[str, ...] = ()
+    """Every rule that differs from the preset, in words."""
+
+    @property
+    def rules_line(self) -> str:
+        """``Rules: pagat; house rules: …`` for the top of the sheet."""
+        return rules_line(self.rules, self.house_rules)
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -51,6 +72,7 @@ class Sheet:
             "rounds": self.rounds,
             "published": self.published,
             "rules": self.rules,
+            "house_rules": list(self.house_rules),
             "tables": [
                 {
                     "table": t.table,
@@ -58,7 +80,10 @@ class Sheet:
                     "first_dealer": t.seats[0],
                     "target": t.target,
                     "status": t.status,
-                    "result": [{"name": n, "place": p, "score": s} for n, p, s in t.result],
+                    "result": [
+                        {"name": n, "place": p, "score": s, "forfeit": n in t.forfeited}
+                        for n, p, s in t.result
+                    ],
                 }
                 for t in self.tables
             ],
@@ -78,6 +103,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
         sheet_tables = []
         for match, seats in tables:
             result: tuple[tuple[str, int, int], ...] = ()
+            forfeited: tuple[str, ...] = ()
             if match.status == "done":
                 result = tuple(
                     sorted(
@@ -85,6 +111,8 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                         key=lambda r: r[1],
                     )
                 )
+                lost = forfeit_seats([s.place or 0 for s in seats], match.forfeit_seat)
+                forfeited = tuple(names[seats[i].entrant_id] for i in lost)
             rules = Rules.from_json(match.rules)
             target = COUNTDOWN_START if rules.countdown else rules.target_for(len(seats))
             sheet_tables.append(
@@ -94,6 +122,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     match.status,
                     target,
                     result,
+                    forfeited,
                 )
             )
         return Sheet(
@@ -106,24 +135,27 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             rules=league.preset,
             tables=tuple(sheet_tables),
             byes=tuple(names[b] for b in byes),
+            house_rules=tuple(house_rules(Rules.from_json(league.rules), league.preset)),
         )
 
 
 def sheet_csv(sheet: Sheet) -> str:
-    """One row per seat: round, table, seat, name, first dealer, target."""
+    """One row per seat: round, table, seat, name, first dealer, target, and whether the
+    round is a draft or published."""
     import csv
     import io
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["round", "table", "seat", "name", "first_dealer", "target"])
+    status = "published" if sheet.published else "draft"
+    writer.writerow(["round", "table", "seat", "name", "first_dealer", "target", "status"])
     for t in sheet.tables:
         for seat, name in enumerate(t.seats, start=1):
             writer.writerow(
-                [sheet.round, t.table, seat, name, "yes" if seat == 1 else "", t.target]
+                [sheet.round, t.table, seat, name, "yes" if seat == 1 else "", t.target, status]
             )
     for name in sheet.byes:
-        writer.writerow([sheet.round, "bye", "", name, "", ""])
+        writer.writerow([sheet.round, "bye", "", name, "", "", status])
     return buffer.getvalue()
 
 

@@ -10,6 +10,8 @@ table), so the same event gives the same matches whenever and however it is pair
 from __future__ import annotations
 
 import functools
+from collections.abc import Collection
+from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
@@ -20,7 +22,7 @@ from c8league.standings import standings
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import get_event, league_members
+from c8league.storage.leagues import entrant_names, get_event, league_members
 from c8league.storage.models import Event, League, Round
 from c8league.storage.rounds import NewMatch
 
@@ -100,9 +102,7 @@ def pair_next_round(
     rounds = stored_rounds.event_rounds(session, event.id)
     needs_results = event.format != "round_robin" or not ahead
     if rounds and needs_results and not stored_rounds.round_complete(session, rounds[-1].id):
-        raise UsageError(
-            f"round {rounds[-1].number} of {event.name!r} is not complete; finish it first"
-        )
+        raise UsageError(_incomplete(session, event, rounds[-1]))
     number = len(rounds) + 1
     total = planned_rounds(session, league, event)
     if number > total:
@@ -120,10 +120,85 @@ def pair_next_round(
     )
 
 
-def pair_round(db: Database, name: str, league: str | None = None) -> tuple[str, int]:
+def _incomplete(session: Session, event: Event, last: Round) -> str:
+    """Why the round after ``last`` cannot be paired yet, naming the tables to finish."""
+    assert last.id is not None
+    if not last.published:
+        return (
+            f"round {last.number} of {event.name!r} is a draft: publish it (c8league event "
+            f"publish {event.name}) and enter its results first"
+        )
+    pending = sorted(
+        {
+            m.table_no
+            for m, _ in stored_rounds.pending_matches(session, event.id or 0)
+            if m.round_id == last.id
+        }
+    )
+    shown = ", ".join(map(str, pending[:12])) + (
+        f" and {len(pending) - 12} more" if len(pending) > 12 else ""
+    )
+    tables = "table" if len(pending) == 1 else "tables"
+    hint = f" (c8league result add {event.name} --table N)" if event.played_by == "people" else ""
+    return (
+        f"round {last.number} of {event.name!r} is not complete: no result yet at {tables} "
+        f"{shown}{hint}"
+    )
+
+
+@dataclass(frozen=True)
+class Paired:
+    """A round just paired: the event's full name (``LEAGUE/EVENT``), the round's number,
+    and a warning for every pair of entrants seated together who met before."""
+
+    event: str
+    round: int
+    warnings: tuple[str, ...] = ()
+
+
+def repeat_meetings(
+    session: Session, event: Event, round_row: Round, tables: Collection[int] | None = None
+) -> list[str]:
+    """A line for every pair seated together in ``round_row`` (at ``tables``, or any
+    table) who met at a table of an earlier round of the event."""
+    assert event.id is not None
+    seated = stored_rounds.seatings(session, event.id)
+    numbers = {r.id: r.number for r in stored_rounds.event_rounds(session, event.id)}
+    met: dict[frozenset[int], list[int]] = {}
+    for round_id, earlier in seated.items():
+        if numbers.get(round_id, round_row.number) >= round_row.number:
+            continue
+        for seats in earlier.values():
+            for i, a in enumerate(seats):
+                for b in seats[i + 1 :]:
+                    met.setdefault(frozenset((a, b)), []).append(numbers[round_id])
+    current = seated.get(round_row.id or 0, {})
+    found = [
+        (table_no, a, b)
+        for table_no, seats in sorted(current.items())
+        if tables is None or table_no in tables
+        for i, a in enumerate(seats)
+        for b in seats[i + 1 :]
+        if frozenset((a, b)) in met
+    ]
+    names = entrant_names(session, [e for _, a, b in found for e in (a, b)])
+    lines = []
+    for table_no, a, b in found:
+        when = sorted(met[frozenset((a, b))])
+        rounds = f"round {when[0]}" if len(when) == 1 else f"rounds {', '.join(map(str, when))}"
+        lines.append(
+            f"table {table_no}: {names[a]} and {names[b]} have met before in {event.name!r} "
+            f"({rounds})"
+        )
+    return lines
+
+
+def pair_round(db: Database, name: str, league: str | None = None) -> Paired:
     """Pair the next round of the event ``name`` (``EVENT`` or ``LEAGUE/EVENT``) in a
-    transaction of its own; returns the event's full name and the round's number."""
+    transaction of its own."""
     with db.writing() as session:
         lg, ev = get_event(session, name, league)
-        number = pair_next_round(session, lg, ev).number
-        return f"{lg.name}/{ev.name}", number
+        round_row = pair_next_round(session, lg, ev)
+        session.flush()
+        warnings = tuple(repeat_meetings(session, ev, round_row))
+        return Paired(f"{lg.name}/{ev.name}", round_row.number, warnings)

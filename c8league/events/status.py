@@ -11,6 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
+from c8league.league.status import ACTIVE, MemberStatus, member_statuses
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import SeatResult, Standing, TableResult, field_of, standings
@@ -110,6 +111,8 @@ def event_results(session: Session, event_id: int) -> tuple[list[TableResult], l
 class StandingRow:
     standing: Standing
     name: str
+    status: MemberStatus = ACTIVE
+    """Whether the entrant still plays (``withdrawn`` or ``retired`` from a round on)."""
 
 
 def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
@@ -121,7 +124,11 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
         tables, byes = event_results(session, ev.id)
         entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
         names = entrant_names(session, entrants)
-        return [StandingRow(r, names[r.entrant]) for r in standings(entrants, tables, byes)]
+        statuses = member_statuses(session, lg, ev)
+        return [
+            StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE))
+            for r in standings(entrants, tables, byes)
+        ]
 
 
 def event_balance(db: Database, name: str, league: str | None = None) -> BalanceReport[str]:

@@ -19,7 +19,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 from c8league.engine.rules import Rules
 from c8league.errors import C8LeagueError, LeagueFileError
 from c8league.names import check_name, printable
-from c8league.ratings import RatingSettings
+from c8league.ratings import RatingModel, RatingSettings
 
 OPTIONS_DEPTH = 8
 """How deeply a bot's options may nest lists and tables."""
@@ -32,8 +32,18 @@ class _Model(BaseModel):
 
 
 class RulesSpec(_Model):
-    preset: str = "pagat"
-    options: dict[str, str | int | bool] = Field(default_factory=dict)
+    """The ``[rules]`` table: a preset and the house rules that change it."""
+
+    preset: str = Field(
+        default="pagat",
+        description="The rule preset: `pagat`, `basic`, `encyclopedia`, `olsen` or "
+        "`countdown` (`c8league rules list`).",
+    )
+    options: dict[str, str | int | bool] = Field(
+        default_factory=dict,
+        description="House rules: rule options that change the preset, e.g. "
+        "`{ multiple_equal = true }` (every option is listed below).",
+    )
 
     def build(self) -> Rules:
         return Rules.from_options(self.preset, self.options)
@@ -42,9 +52,20 @@ class RulesSpec(_Model):
 class EntrantSpec(_Model):
     """A person (``name`` only) or a bot (``bot`` names the player plugin)."""
 
-    name: str
-    bot: str | None = None
-    options: dict[str, Any] = Field(default_factory=dict)
+    name: str = Field(
+        description="The entrant's name, unique in the database (a person's name as "
+        "written: `Zoë`, `O'Brien`; not `= , ; : / [ ] \\`)."
+    )
+    bot: str | None = Field(
+        default=None,
+        description="The player plugin of a bot (`random`, `greedy`, `montecarlo`, … : "
+        "`c8league bots list`); omitted for a person.",
+    )
+    options: dict[str, Any] = Field(
+        default_factory=dict,
+        description="A bot's options, checked against its plugin's options "
+        "(`c8league bots show NAME`); a person has none.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -69,14 +90,46 @@ class EntrantSpec(_Model):
 
 
 class EventSpec(_Model):
-    name: str
-    format: Literal["round_robin", "swiss"] = "round_robin"
-    cycles: int = Field(default=1, ge=1, le=100)
-    rounds: int | None = Field(default=None, ge=1, le=1000)
-    seed: int = Field(default=0, ge=0, lt=2**63)
-    duplicate: bool = False
-    table_size: int | None = Field(default=None, ge=2, le=8)
-    played_by: Literal["bots", "people"] | None = None
+    """An ``[[events]]`` table: a round-robin or a Swiss event of the league."""
+
+    name: str = Field(description="The event's name, unique in the league.")
+    format: Literal["round_robin", "swiss"] = Field(
+        default="round_robin",
+        description="`round_robin`: everyone meets (at tables of k, rounds where everyone "
+        "sits once); `swiss`: each round pairs entrants of similar standing.",
+    )
+    cycles: int = Field(
+        default=1, ge=1, le=100, description="Round-robin: how many times the schedule is played."
+    )
+    rounds: int | None = Field(
+        default=None,
+        ge=1,
+        le=1000,
+        description="Swiss: the number of rounds (required); round-robin: not used (the "
+        "design fixes it).",
+    )
+    seed: int = Field(
+        default=0,
+        ge=0,
+        lt=2**63,
+        description="Fixes every random choice: pairings, seats and each match's deals.",
+    )
+    duplicate: bool = Field(
+        default=False,
+        description="Bots: replay each deal with the seats rotated, so that the luck of "
+        "the cards cancels.",
+    )
+    table_size: int | None = Field(
+        default=None,
+        ge=2,
+        le=8,
+        description="Players per table in this event (default: the league's `table_size`).",
+    )
+    played_by: Literal["bots", "people"] | None = Field(
+        default=None,
+        description="`bots`: `c8league event run` plays it; `people`: rounds are paired, "
+        "printed and their results entered. Default: `people` when any entrant is a person.",
+    )
 
     @field_validator("name")
     @classmethod
@@ -91,14 +144,31 @@ class EventSpec(_Model):
 
 
 class LeagueFile(_Model):
-    name: str
-    title: str = ""
-    rules: RulesSpec = Field(default_factory=RulesSpec)
-    table_size: int = Field(default=2, ge=2, le=8)
-    rating: RatingSettings = Field(default_factory=RatingSettings)
+    """A league file: the top level of ``leagues/*.toml``."""
+
+    name: str = Field(
+        description="The league's name, unique in the database (`c8league report NAME`)."
+    )
+    title: str = Field(default="", description="A title for sheets and reports.")
+    rules: RulesSpec = Field(
+        default_factory=RulesSpec,
+        description="The rule set, `[rules]`: a preset and house rules (below).",
+    )
+    table_size: int = Field(
+        default=2, ge=2, le=8, description="Players per table (events may set their own)."
+    )
+    rating: RatingSettings = Field(
+        default_factory=RatingSettings,
+        description="The rating settings, `[rating]` (below): the league is one rating pool.",
+    )
     """Read into the rating model's own settings, checked as strictly as the file."""
-    entrants: list[EntrantSpec] = Field(default_factory=list)
-    events: list[EventSpec] = Field(default_factory=list)
+    entrants: list[EntrantSpec] = Field(
+        default_factory=list,
+        description="The entrants, `[[entrants]]` (below): people and bots.",
+    )
+    events: list[EventSpec] = Field(
+        default_factory=list, description="The events, `[[events]]` (below)."
+    )
 
     @field_validator("name")
     @classmethod
@@ -163,6 +233,13 @@ def parse_league(data: dict[str, Any], where: str = "league") -> LeagueFile:
         rules.check_table(league.table_size)
     except C8LeagueError as exc:
         raise LeagueFileError(f"{where}: {exc}") from None
+    try:
+        # The rating system and backend the league names must be installed now, not
+        # when its first result is rated.
+        RatingModel(league.rating)
+    except C8LeagueError as exc:
+        field = "rating.backend" if league.rating.backend else "rating.system"
+        raise LeagueFileError(f"{where}: {field}: {exc}") from None
     return league
 
 

@@ -7,9 +7,12 @@ from __future__ import annotations
 import json
 from typing import Any
 
+from c8league.engine.rules import Rules
 from c8league.errors import StorageError
 from c8league.league.files import EventSpec, LeagueFile
+from c8league.league.house_rules import house_rules
 from c8league.league.players import ImportSummary, enter_entrant
+from c8league.league.status import member_statuses
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage.database import Database
@@ -139,13 +142,24 @@ def show_league(db: Database, name: str) -> dict[str, Any]:
         lg = stored_leagues.get_league(session, name)
         members = stored_leagues.league_members(session, lg.id or 0)
         events = stored_leagues.league_events(session, lg.id or 0)
+        statuses = member_statuses(session, lg)
         return {
             "name": lg.name,
             "title": lg.title,
             "preset": lg.preset,
             "rules": json.loads(lg.rules),
+            "house_rules": house_rules(Rules.from_json(lg.rules), lg.preset),
             "rating": json.loads(lg.rating),
-            "entrants": [{"name": e.name, "kind": e.kind, "plugin": e.plugin} for e in members],
+            "entrants": [
+                {
+                    "name": e.name,
+                    "kind": e.kind,
+                    "plugin": e.plugin,
+                    **statuses[e.id or 0].to_dict(),
+                    "status_text": statuses[e.id or 0].text(event=len(events) > 1),
+                }
+                for e in members
+            ],
             "events": [
                 {
                     "name": e.name,

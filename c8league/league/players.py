@@ -11,10 +11,12 @@ from pydantic import ValidationError
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
 from c8league.league.files import EntrantSpec, options_json
+from c8league.league.status import member_statuses
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
+from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant
 
@@ -230,31 +232,68 @@ def remove_player(db: Database, name: str) -> str:
 
 
 def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
+    """Every registered player (or a league's members), with its status: ``status``
+    (``active``, ``withdrawn`` or ``retired``) and, in a league, the round it started
+    (``since_round`` of ``since_event``, see :mod:`c8league.league.status`); without a
+    league, ``withdrawn_from`` lists the leagues a player withdrew from."""
     with db.session() as session:
         if league is not None:
             lg = stored_leagues.get_league(session, league)
             assert lg.id is not None
             entrants = stored_leagues.league_members(session, lg.id)
-        else:
-            entrants = stored_leagues.all_entrants(session)
-        return [
-            {
-                "name": e.name,
-                "kind": e.kind,
-                "plugin": e.plugin,
-                "options": json.loads(e.options),
-                "plugin_version": e.plugin_version,
-                "retired": e.retired,
-            }
-            for e in entrants
-        ]
+            statuses = member_statuses(session, lg)
+            return [
+                {
+                    **_player(e),
+                    **statuses[e.id or 0].to_dict(),
+                    "status_text": statuses[e.id or 0].text(),
+                }
+                for e in entrants
+            ]
+        entrants = stored_leagues.all_entrants(session)
+        withdrawn: dict[int, list[dict[str, Any]]] = {}
+        for lg in stored_leagues.all_leagues(session):
+            for entrant_id, st in member_statuses(session, lg, late=False).items():
+                if st.status == "withdrawn":
+                    withdrawn.setdefault(entrant_id, []).append({"league": lg.name, **st.to_dict()})
+        rows = []
+        for e in entrants:
+            left = withdrawn.get(e.id or 0, [])
+            text = "retired" if e.retired else "active"
+            for w in left:
+                since = (
+                    f", round {w['since_round']} of {w['since_event']}" if w["since_round"] else ""
+                )
+                text += f"; withdrawn from {w['league']}{since}"
+            rows.append(
+                {
+                    **_player(e),
+                    "status": "retired" if e.retired else "active",
+                    "withdrawn_from": left,
+                    "status_text": text,
+                }
+            )
+        return rows
+
+
+def _player(e: Entrant) -> dict[str, Any]:
+    return {
+        "name": e.name,
+        "kind": e.kind,
+        "plugin": e.plugin,
+        "options": json.loads(e.options),
+        "plugin_version": e.plugin_version,
+        "retired": e.retired,
+    }
 
 
 # -- membership ----------------------------------------------------------------------------
 
 
-def withdraw(db: Database, league_name: str, name: str) -> None:
-    """No more pairings for ``name`` in the league; its results stay."""
+def withdraw(db: Database, league_name: str, name: str) -> list[str]:
+    """No more pairings for ``name`` in the league; its results stay. Returns a warning
+    for each table of a latest round that still seats the entrant (a draft to change,
+    or a table still to play)."""
     with db.writing() as session:
         league = stored_leagues.get_league(session, league_name)
         entrant = stored_leagues.get_entrant(session, name)
@@ -265,6 +304,31 @@ def withdraw(db: Database, league_name: str, name: str) -> None:
             raise UsageError(f"{name} has already withdrawn from {league_name!r}")
         member.withdrawn = True
         stored_leagues.add(session, member)
+        return _still_seated(session, league.id or 0, entrant)
+
+
+def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:
+    """Where the latest round of each of the league's events still seats ``entrant``."""
+    lines = []
+    for event in stored_leagues.league_events(session, league_id):
+        rounds = stored_rounds.event_rounds(session, event.id or 0)
+        if not rounds:
+            continue
+        last = rounds[-1]
+        for match, _ in stored_rounds.tables_of(session, last.id, entrant.id or 0):
+            if not last.published:
+                lines.append(
+                    f"{entrant.name} is seated at table {match.table_no} of the draft round "
+                    f"{last.number} of {event.name!r}: swap or move them out before it is "
+                    "published (c8league event swap / move)"
+                )
+            elif match.status == "pending":
+                lines.append(
+                    f"{entrant.name} is seated at table {match.table_no} of round "
+                    f"{last.number} of {event.name!r}, still to play: enter its result "
+                    f"(with --forfeit {entrant.name} if they left)"
+                )
+    return lines
 
 
 def reinstate(db: Database, league_name: str, name: str) -> None:

@@ -17,7 +17,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
 from c8league.ratings.model import Rating, RatingModel, RatingSettings
-from c8league.results import Result
+from c8league.results import Result, forfeit_seats
 from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
@@ -249,12 +249,14 @@ def _replay(
             end += 1
         seats = rows[index:end]
         index = end
+        places = [row[5] for row in seats]
+        lost = forfeit_seats(places, forfeit_seat)
         apply(
             match_id,
             sequence,
             [row[4] for row in seats],
-            [row[5] for row in seats],
-            [forfeit_seat is not None and row[3] == forfeit_seat for row in seats],
+            places,
+            [seat in lost for seat in range(len(seats))],
         )
     return ledger
 

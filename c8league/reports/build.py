@@ -18,8 +18,12 @@ from importlib import metadata
 from itertools import groupby
 from operator import itemgetter
 
+from c8league.engine import Rules
 from c8league.errors import NotFoundError
+from c8league.events.pairing import planned_rounds
 from c8league.events.status import is_countdown, table_results
+from c8league.league.house_rules import house_rules
+from c8league.league.status import ACTIVE, MemberStatus, member_statuses
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for
@@ -33,8 +37,12 @@ from c8league.reports.model import (
     LastMatch,
     PairRecord,
     Report,
+    RoundSeat,
+    RoundSection,
+    RoundTable,
     StandingEntry,
 )
+from c8league.results import forfeit_seats
 from c8league.standings import TIEBREAKS, field_of, standings
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
@@ -44,6 +52,7 @@ from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.models import Event, League
 from c8league.storage.results import PlayedMatch
+from c8league.storage.rounds import RoundRow
 
 __all__ = ["build_report"]
 
@@ -102,6 +111,21 @@ def build_report(
                 e.id for e in stored_leagues.league_members(session, league.id) if e.id is not None
             ]
             inactive = stored_leagues.inactive_entrants(session, league.id)
+            statuses = {
+                ev.id or 0: member_statuses(session, league, ev, late=False) for ev in scope_events
+            }
+            with_rounds = [
+                ev.id
+                for ev in scope_events
+                if ev.id is not None and (event is not None or ev.played_by == "people")
+            ]
+            round_rows = stored_rounds.rounds_of(session, with_rounds) if with_rounds else []
+            totals = {
+                ev.id or 0: planned_rounds(session, league, ev)
+                for ev in scope_events
+                if ev.id in with_rounds
+            }
+            changes = tuple(house_rules(Rules.from_json(league.rules), league.preset))
 
         sections = tuple(
             _event_section(
@@ -113,6 +137,9 @@ def build_report(
                 names,
                 status_counts,
                 countdown.get(ev.id or 0, False),
+                statuses.get(ev.id or 0, {}),
+                [r for r in round_rows if r.event_id == ev.id],
+                totals.get(ev.id or 0, 0),
             )
             for ev in scope_events
         )
@@ -124,6 +151,8 @@ def build_report(
             league=league.name,
             title=league.title,
             event=event.name if event is not None else None,
+            rules=league.preset,
+            house_rules=changes,
             initial_mu=model.initial().mu,
             initial_sigma=model.initial().sigma,
             provisional_below=provisional,
@@ -209,9 +238,12 @@ def _event_section(
     names: dict[int, str],
     status_counts: dict[tuple[int, str], int],
     countdown: bool,
+    statuses: dict[int, MemberStatus],
+    round_rows: list[RoundRow],
+    rounds_total: int,
 ) -> EventSection:
     """An event's standings (:func:`c8league.standings.standings`, as ``c8league event
-    standings`` shows them) and, at tables of two, its cross-table."""
+    standings`` shows them), its rounds and, at tables of two, its cross-table."""
     assert event.id is not None
     mine = [p for p in played if p.event_id == event.id]
     tables = table_results(mine, countdown)
@@ -227,6 +259,8 @@ def _event_section(
             wins=r.wins,
             matches=r.matches,
             byes=r.byes,
+            status=statuses.get(r.entrant, ACTIVE).status,
+            since_round=statuses.get(r.entrant, ACTIVE).round,
         )
         for r in rows
     )
@@ -243,6 +277,50 @@ def _event_section(
         tiebreaks=TIEBREAKS,
         standings=entries,
         crosstable=crosstable,
+        played_by=event.played_by,
+        duplicate=event.duplicate,
+        rounds=tuple(_round_section(r, names) for r in round_rows),
+        rounds_total=rounds_total,
+    )
+
+
+def _round_section(row: RoundRow, names: dict[int, str]) -> RoundSection:
+    """A round's tables as the report shows them."""
+    targets: dict[tuple[str, int], int] = {}
+    tables = []
+    for match, seats in row.matches:
+        key = (match.rules, len(seats))
+        if key not in targets:
+            rules = Rules.from_json(match.rules)
+            targets[key] = 0 if rules.countdown else rules.target_for(len(seats))
+        done = match.status == "done"
+        places = [s.place or 0 for s in seats]
+        lost = set(forfeit_seats(places, match.forfeit_seat)) if done else set()
+        tables.append(
+            RoundTable(
+                table=match.table_no,
+                deal=match.deal,
+                status=match.status,
+                ended=match.ended if done else None,
+                target=targets[key],
+                forfeit_reason=match.forfeit_reason if done else None,
+                seats=tuple(
+                    RoundSeat(
+                        seat=s.seat + 1,
+                        name=names.get(s.entrant_id, str(s.entrant_id)),
+                        score=s.score if done else None,
+                        place=s.place if done else None,
+                        forfeit=s.seat in lost,
+                    )
+                    for s in seats
+                ),
+            )
+        )
+    return RoundSection(
+        number=row.number,
+        published=row.published,
+        tables=tuple(tables),
+        byes=tuple(names.get(b, str(b)) for b in row.byes),
     )
 
 
@@ -331,12 +409,13 @@ def _entrant_stats(
     for match in played:
         size = len(match.seats)
         seat_of[match.match_id] = [entrant for _, entrant, _, _ in match.seats]
+        lost = match.forfeit_seats if match.forfeit_seat is not None else ()
         for seat, entrant, place, _ in match.seats:
             matches[entrant] += 1
             wins[entrant] += place == 1
             places[entrant] += place
             normalised[entrant] += (place - 1) / (size - 1) if size > 1 else 0.0
-            if match.forfeit_seat == seat:
+            if seat in lost:
                 reason = match.forfeit_reason or "unknown"
                 forfeits[entrant][reason] = forfeits[entrant].get(reason, 0) + 1
     # Hands are summed per match first (one list per seat), then credited to entrants.
@@ -363,12 +442,12 @@ def _entrant_stats(
         for seat, value in enumerate(hand_points):
             if seat < len(scored):
                 scored[seat] += value
-    hand_count: dict[int, int] = defaultdict(int)
+    hand_count: dict[int, int] = {}
     hands_won: dict[int, int] = defaultdict(int)
     points: dict[int, int] = defaultdict(int)
     for match_id, (count, won, scored) in per_match.items():
         for seat, entrant in enumerate(seat_of[match_id]):
-            hand_count[entrant] += count[0]
+            hand_count[entrant] = hand_count.get(entrant, 0) + count[0]
             hands_won[entrant] += won[seat]
             points[entrant] += scored[seat]
     ordered = [row.entrant_id for row in board if row.entrant_id in matches]
@@ -381,9 +460,9 @@ def _entrant_stats(
             wins=wins[e],
             average_place=places[e] / matches[e],
             average_place_normalised=normalised[e] / matches[e],
-            hands=hand_count[e],
-            hands_won=hands_won[e],
-            average_points_per_hand=points[e] / hand_count[e] if hand_count[e] else 0.0,
+            hands=hand_count.get(e),
+            hands_won=hands_won[e] if e in hand_count else None,
+            average_points_per_hand=points[e] / hand_count[e] if hand_count.get(e) else None,
             forfeits=dict(sorted(forfeits[e].items())),
         )
         for e in ordered

@@ -17,9 +17,11 @@ TEMPLATE = "report.html.j2"
 
 
 def _column_class(column: Column) -> str:
-    if column.header == "entrant":
-        return "name"
-    return "num" if column.numeric else "text"
+    """The cells' class: how they align, and which screens leave them out (``p2``,
+    ``p3``: secondary columns a phone's page drops; see the template's styles)."""
+    kind = "num" if column.numeric else "text"
+    base = "name" if column.header in ("entrant", "player") else kind
+    return base if column.priority <= 1 else f"{base} p{column.priority}"
 
 
 def _data_uri(svg: bytes | None) -> str | None:

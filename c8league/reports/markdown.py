@@ -34,7 +34,7 @@ def _table(view: TableView) -> list[str]:
 def render_markdown(report: Report, *, matrix: int = MATRIX_SIZE, chart: str | None = None) -> str:
     """The report as a Markdown document; ``chart`` is the path of the rating-history
     image to link (written beside the document by the caller), if any."""
-    lines = [f"# {_escape(report.heading)}", ""]
+    lines = [f"# {_escape(report.heading)}", "", _escape(report.rules_line), ""]
     for section in report_sections(report, matrix=matrix):
         lines += [f"## {_escape(section.title)}", ""]
         if section.intro:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from c8league.league.house_rules import rules_line
 from c8league.ratings.leaderboard import LeaderboardRow
 
 
@@ -21,6 +22,57 @@ class StandingEntry:
     wins: int
     matches: int
     byes: int
+    status: str = "active"
+    """``active``, ``withdrawn`` or ``retired``."""
+    since_round: int | None = None
+    """The round the status started in (a withdrawal; a late entry's first round)."""
+
+    @property
+    def status_text(self) -> str:
+        """``withdrawn from round 3``; empty for an entrant who plays on."""
+        if self.status == "active":
+            return ""
+        since = f" from round {self.since_round}" if self.since_round is not None else ""
+        return self.status + since
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSeat:
+    """A seat at a table of a round, in seat order (seat 1 deals the first hand)."""
+
+    seat: int
+    name: str
+    score: int | None
+    """The final score (None while the table has no result)."""
+    place: int | None
+    forfeit: bool = False
+    """Whether this player forfeited (left the table, or a bot's fault)."""
+
+
+@dataclass(frozen=True, slots=True)
+class RoundTable:
+    """A table of a round: one match (one deal of it in a duplicate event)."""
+
+    table: int
+    deal: int
+    status: str
+    """``pending``, ``done`` or ``void``."""
+    ended: str | None
+    """How the match ended (``target``, ``forfeit``, …), when done."""
+    target: int
+    """The score that ends the match at this table (0 in Countdown)."""
+    forfeit_reason: str | None
+    seats: tuple[RoundSeat, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class RoundSection:
+    """A round of an event: its tables and byes."""
+
+    number: int
+    published: bool
+    tables: tuple[RoundTable, ...]
+    byes: tuple[str, ...]
 
 
 @dataclass(frozen=True, slots=True)
@@ -48,6 +100,14 @@ class EventSection:
     standings: tuple[StandingEntry, ...]
     crosstable: CrossTable | None
     """Only for events at tables of two."""
+    played_by: str = "bots"
+    """``bots`` or ``people``."""
+    duplicate: bool = False
+    rounds: tuple[RoundSection, ...] = ()
+    """Every round paired, with its tables, results and byes: for an event played by
+    people, and for any event reported on its own."""
+    rounds_total: int = 0
+    """How many rounds the event has in all."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -74,10 +134,13 @@ class EntrantStats:
     wins: int
     average_place: float
     average_place_normalised: float
-    hands: int
-    hands_won: int
-    average_points_per_hand: float
-    """Points scored per hand played (0 in Countdown, which scores no points)."""
+    hands: int | None
+    """Hands played in the matches whose hands were recorded (None when none was: final
+    scores entered by hand record no hands)."""
+    hands_won: int | None
+    average_points_per_hand: float | None
+    """Points scored per hand played (0 in Countdown, which scores no points; None
+    without recorded hands)."""
     forfeits: dict[str, int]
     """Matches this entrant forfeited, by reason (``timeout``, ``crash``, …)."""
 
@@ -144,6 +207,10 @@ class Report:
     league: str
     title: str
     event: str | None
+    rules: str
+    """The league's rule preset."""
+    house_rules: tuple[str, ...]
+    """Every rule option that differs from the preset, in words."""
     initial_mu: float
     initial_sigma: float
     provisional_below: int
@@ -154,6 +221,11 @@ class Report:
     endings: Endings
     history: tuple[HistorySeries, ...]
     footer: Footer
+
+    @property
+    def rules_line(self) -> str:
+        """``Rules: pagat; house rules: …``."""
+        return rules_line(self.rules, self.house_rules)
 
     @property
     def heading(self) -> str:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Sequence
-from datetime import datetime
+from datetime import UTC, datetime
 from typing import Any
 
 from c8league.ratings.leaderboard import LeaderboardRow
@@ -21,6 +21,7 @@ from c8league.reports.model import (
     HistorySeries,
     PairRecord,
     Report,
+    RoundSection,
 )
 
 __all__ = [
@@ -33,7 +34,7 @@ __all__ = [
 ]
 
 JSON_FORMAT = "c8league-report"
-JSON_VERSION = 1
+JSON_VERSION = 2
 
 Record = dict[str, Any]
 
@@ -46,7 +47,10 @@ def _number(value: float | None) -> float | None:
 
 
 def _time(value: datetime | None) -> str | None:
-    return value.isoformat() if value is not None else None
+    """ISO 8601 with the UTC offset (a stored time is UTC, read back without one)."""
+    if value is None:
+        return None
+    return (value if value.tzinfo is not None else value.replace(tzinfo=UTC)).isoformat()
 
 
 def leaderboard_records(rows: Sequence[LeaderboardRow]) -> list[Record]:
@@ -98,10 +102,44 @@ def _event(section: EventSection) -> Record:
                 "wins": s.wins,
                 "matches": s.matches,
                 "byes": s.byes,
+                "status": s.status,
+                "since_round": s.since_round,
             }
             for s in section.standings
         ],
         "crosstable": _crosstable(section.crosstable),
+        "played_by": section.played_by,
+        "rounds_total": section.rounds_total,
+        "rounds": [_round(r) for r in section.rounds],
+    }
+
+
+def _round(section: RoundSection) -> Record:
+    return {
+        "number": section.number,
+        "published": section.published,
+        "tables": [
+            {
+                "table": t.table,
+                "deal": t.deal,
+                "status": t.status,
+                "ended": t.ended,
+                "target": t.target,
+                "forfeit_reason": t.forfeit_reason,
+                "seats": [
+                    {
+                        "seat": s.seat,
+                        "name": s.name,
+                        "score": s.score,
+                        "place": s.place,
+                        "forfeit": s.forfeit,
+                    }
+                    for s in t.seats
+                ],
+            }
+            for t in section.tables
+        ],
+        "byes": list(section.byes),
     }
 
 
@@ -176,7 +214,12 @@ def report_document(report: Report) -> Record:
         "format": JSON_FORMAT,
         "version": JSON_VERSION,
         "scope": report.scope,
-        "league": {"name": report.league, "title": report.title},
+        "league": {
+            "name": report.league,
+            "title": report.title,
+            "rules": report.rules,
+            "house_rules": list(report.house_rules),
+        },
         "event": report.event,
         "provisional_below": report.provisional_below,
         "leaderboard": leaderboard_records(report.leaderboard),
@@ -200,6 +243,45 @@ def _standings_rows(report: Report) -> list[Record]:
     for section in report.events:
         for entry in _event(section)["standings"]:
             rows.append({"event": section.name, **entry})
+    return rows
+
+
+def _round_rows(report: Report) -> list[Record]:
+    """One row per seat of every table of every round shown, then one per bye."""
+    rows: list[Record] = []
+    for section in report.events:
+        for r in section.rounds:
+            for t in r.tables:
+                for seat in t.seats:
+                    rows.append(
+                        {
+                            "event": section.name,
+                            "round": r.number,
+                            "table": t.table,
+                            "deal": t.deal,
+                            "seat": seat.seat,
+                            "name": seat.name,
+                            "score": seat.score,
+                            "place": seat.place,
+                            "forfeit": seat.forfeit,
+                            "status": t.status,
+                        }
+                    )
+            for name in r.byes:
+                rows.append(
+                    {
+                        "event": section.name,
+                        "round": r.number,
+                        "table": None,
+                        "deal": None,
+                        "seat": None,
+                        "name": name,
+                        "score": None,
+                        "place": None,
+                        "forfeit": False,
+                        "status": "bye",
+                    }
+                )
     return rows
 
 
@@ -241,6 +323,7 @@ def _history_rows(report: Report) -> list[Record]:
 CSV_TABLES: dict[str, Callable[[Report], list[Record]]] = {
     "leaderboard": lambda r: leaderboard_records(r.leaderboard),
     "standings": _standings_rows,
+    "rounds": _round_rows,
     "head-to-head": lambda r: [_pair(p) for p in r.head_to_head],
     "entrants": _entrant_rows,
     "endings": _ending_rows,
@@ -256,7 +339,10 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
-        "wins", "matches", "byes",
+        "wins", "matches", "byes", "status", "since_round",
+    ),
+    "rounds": (
+        "event", "round", "table", "deal", "seat", "name", "score", "place", "forfeit", "status",
     ),
     "head-to-head": ("a", "b", "meetings", "a_ahead", "b_ahead", "level", "a_ahead_predicted"),
     "entrants": (

@@ -50,6 +50,7 @@ def table_of(view: TableView) -> Table:
 def render_terminal(report: Report, console: Console, *, matrix: int = MATRIX_SIZE) -> None:
     """Print the report to ``console``."""
     console.print(Rule(Text(report.heading, style="bold")))
+    console.print(Text(report.rules_line, style="dim"))
     for section in report_sections(report, matrix=matrix):
         parts: list[Table | Text] = []
         if section.intro:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from c8league.ratings.leaderboard import LeaderboardRow
-from c8league.reports.model import CrossTable, EventSection, Report
+from c8league.reports.model import CrossTable, EventSection, Report, RoundSection
 from c8league.reports.text import (
     fixed,
     history_by_name,
@@ -65,6 +65,9 @@ class Column:
     """A longer explanation (a tooltip in HTML)."""
     short: str = ""
     """A narrower header for the terminal (may hold a line break)."""
+    priority: int = 1
+    """1: a key column, always shown; 2 and 3: secondary columns a phone's page leaves
+    out (3 first, on a narrow screen; 2 too on the narrowest)."""
 
     @property
     def narrow(self) -> str:
@@ -104,21 +107,23 @@ def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> 
             Column("#"),
             Column("entrant", numeric=False),
             Column("μ − 3σ", title="conservative rating: the sort key", short="μ−3σ"),
-            Column("μ", title="estimated skill"),
-            Column("σ", title="uncertainty of μ"),
+            Column("μ", title="estimated skill", priority=2),
+            Column("σ", title="uncertainty of μ", priority=3),
             Column("matches", short="played"),
-            Column("wins", title="first places"),
-            Column("win %", short="win%"),
-            Column("avg place", short="place"),
+            Column("wins", title="first places", priority=3),
+            Column("win %", short="win%", priority=2),
+            Column("avg place", short="place", priority=3),
             Column(
                 "avg place 0–1",
                 title="placement scaled to the table: 0 first, 1 last",
                 short="place\n0–1",
+                priority=3,
             ),
             Column(
                 "P(> next)",
                 title="chance this entrant is stronger than the next one down",
                 short="P>next",
+                priority=3,
             ),
         ],
         caption=(
@@ -157,10 +162,10 @@ def _standings(section: EventSection) -> TableView:
             Column("entrant", numeric=False),
             Column("points", title="match points: the share of opponents finished ahead of"),
             Column("opp. points", title="opponents' match points", short="opp.\npoints"),
-            Column("game points", short="game\npoints"),
-            Column("wins"),
-            Column("matches", short="played"),
-            Column("byes"),
+            Column("game points", short="game\npoints", priority=2),
+            Column("wins", priority=3),
+            Column("matches", short="played", priority=3),
+            Column("byes", priority=3),
         ],
         caption=(
             f"{section.format.replace('_', '-')} at tables of {section.table_size}: "
@@ -176,7 +181,7 @@ def _standings(section: EventSection) -> TableView:
         table.rows.append(
             [
                 str(s.rank),
-                s.name,
+                s.name + (f" ({s.status_text})" if s.status_text else ""),
                 _points(s.match_points),
                 fixed(s.opponents_match_points),
                 str(s.game_points),
@@ -185,6 +190,61 @@ def _standings(section: EventSection) -> TableView:
                 str(s.byes),
             ]
         )
+    return table
+
+
+def _targets(section: EventSection, round_: RoundSection) -> str:
+    """What the tables of a round play to, in a sentence."""
+    by_size = sorted({(len(t.seats), t.target) for t in round_.tables}, reverse=True)
+    if not by_size:
+        return ""
+    if all(target == 0 for _, target in by_size):
+        return "Countdown: the first to reach 0 wins."
+    parts = [f"{target} at tables of {size}" for size, target in by_size]
+    return "Play to " + ", ".join(parts) + "."
+
+
+def _round(section: EventSection, round_: RoundSection) -> TableView:
+    """A round's tables, one row per seat in seat order (seat 1 dealt first)."""
+    total = f" of {section.rounds_total}" if section.rounds_total else ""
+    draft = "" if round_.published else " (draft, not published)"
+    table = TableView(
+        f"round-{section.name}-{round_.number}",
+        f"Round {round_.number}{total}{draft}",
+        [
+            Column("table", title="table number (and deal, in a duplicate event)"),
+            Column("seat", title="seat 1 deals the first hand", priority=2),
+            Column("player", numeric=False),
+            Column("score", title="final score"),
+            Column("place"),
+        ],
+    )
+    for t in round_.tables:
+        label = f"{t.table}·{t.deal + 1}" if section.duplicate else str(t.table)
+        for index, seat in enumerate(t.seats):
+            if t.status == "done":
+                forfeit = ""
+                if seat.forfeit:
+                    reason = t.forfeit_reason
+                    forfeit = f" (forfeit: {reason})" if reason and reason != "left" else ""
+                    forfeit = forfeit or (" (left)" if reason == "left" else " (forfeit)")
+                cells: list[str | Cell] = [
+                    label if index == 0 else "",
+                    str(seat.seat),
+                    seat.name + forfeit,
+                    str(seat.score),
+                    str(seat.place),
+                ]
+            else:
+                state = {"pending": "to play", "void": "void"}.get(t.status, t.status)
+                cells = [label if index == 0 else "", str(seat.seat), seat.name, "", state]
+            table.rows.append(cells)
+    notes = [_targets(section, round_)]
+    if round_.byes:
+        notes.append("Bye: " + ", ".join(round_.byes) + " (1 match point).")
+    if any(s.forfeit for t in round_.tables for s in t.seats):
+        notes.append("Who left or forfeited is placed last.")
+    table.caption = " ".join(n for n in notes if n)
     return table
 
 
@@ -257,19 +317,25 @@ def _entrants(report: Report) -> TableView:
             Column("entrant", numeric=False),
             Column("matches", short="played"),
             Column("wins"),
-            Column("avg place", short="place"),
+            Column("avg place", short="place", priority=2),
             Column(
                 "avg place 0–1",
                 title="placement scaled to the table: 0 first, 1 last",
                 short="place\n0–1",
+                priority=3,
             ),
-            Column("hands"),
-            Column("hands won", short="hands\nwon"),
+            Column("hands", priority=3),
+            Column("hands won", short="hands\nwon", priority=3),
             Column(
-                "points/hand", title="average points taken per hand played", short="points\n/hand"
+                "points/hand",
+                title="average points taken per hand played",
+                short="points\n/hand",
+                priority=3,
             ),
-            Column("forfeits", numeric=False),
+            Column("forfeits", numeric=False, priority=2),
         ],
+        caption="Hands count only where they were recorded (results entered as final "
+        "scores record none: –).",
     )
     for e in report.entrants:
         forfeits = ", ".join(f"{k} {v}" for k, v in e.forfeits.items()) or "–"
@@ -280,8 +346,8 @@ def _entrants(report: Report) -> TableView:
                 str(e.wins),
                 fixed(e.average_place),
                 fixed(e.average_place_normalised),
-                str(e.hands),
-                str(e.hands_won),
+                "–" if e.hands is None else str(e.hands),
+                "–" if e.hands_won is None else str(e.hands_won),
                 fixed(e.average_points_per_hand, 1),
                 forfeits,
             ]
@@ -316,8 +382,8 @@ def _history(report: Report, width: int) -> TableView:
         "Rating history",
         [
             Column("entrant", numeric=False),
-            Column("matches", short="played"),
-            Column("μ first", title="μ after the first rated match"),
+            Column("matches", short="played", priority=2),
+            Column("μ first", title="μ after the first rated match", priority=3),
             Column("μ now"),
             Column("μ over time", numeric=False),
         ],
@@ -337,22 +403,34 @@ def _history(report: Report, width: int) -> TableView:
 def report_sections(
     report: Report, *, matrix: int = MATRIX_SIZE, spark_width: int = 24
 ) -> list[Section]:
-    """The report's sections in reading order: ratings, standings, head-to-head,
+    """The report's sections in reading order: ratings, standings and rounds of each
+    event (for one event: its standings and rounds, then the ratings), head-to-head,
     entrants, endings, rating history. Sections without content are left out."""
-    sections = [
-        Section(
-            "ratings",
-            f"Ratings: league {report.league}",
-            [leaderboard_view(report.leaderboard, report.provisional_below)],
-        )
-    ]
-    if report.scope == "event":
-        sections[0].intro = "League ratings over all its events."
+    ratings = Section(
+        "ratings",
+        f"Ratings: league {report.league}",
+        [leaderboard_view(report.leaderboard, report.provisional_below)],
+    )
+    sections = [] if report.scope == "event" else [ratings]
     for event in report.events:
         tables = [_standings(event)]
         if event.crosstable is not None and event.crosstable.entrants:
             tables.append(_crosstable(event.name, event.crosstable))
         sections.append(Section(f"event-{event.name}", f"Event {event.name}", tables))
+        if event.rounds:
+            sections.append(
+                Section(
+                    f"rounds-{event.name}",
+                    f"Rounds: {event.name}",
+                    [_round(event, r) for r in event.rounds],
+                    intro="Each table's seats in order (seat 1 dealt first), final scores "
+                    "and places.",
+                )
+            )
+    if report.scope == "event":
+        # An event's page is read for its standings and rounds first, then the ratings.
+        ratings.intro = "League ratings over all its events."
+        sections.append(ratings)
     matrix_table = _matrix(report, matrix)
     if matrix_table is not None:
         sections.append(Section("head-to-head", "Head-to-head", [matrix_table]))

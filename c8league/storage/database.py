@@ -23,7 +23,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from c8league.errors import BusyError, C8LeagueError, StorageError
+from c8league.errors import BusyError, C8LeagueError, NotFoundError, StorageError
 from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
@@ -152,18 +152,21 @@ class Database:
 
 
 def open_database(db: str | None = None, *, create: bool = True) -> Database:
-    """Open (and create or upgrade) the database at ``db`` (see :func:`resolve_url`)."""
+    """Open (and create or upgrade) the database at ``db`` (see :func:`resolve_url`).
+
+    With ``create`` false, a database that does not exist yet (no SQLite file, or a
+    server database without c8league's tables) is not made: :class:`NotFoundError`
+    names where it was looked for."""
     url = resolve_url(db)
-    if url.startswith("sqlite:///") and not create:
-        path = Path(url.removeprefix("sqlite:///"))
-        if not path.exists():
-            raise StorageError(f"no database at {path} (run: c8league init)")
+    path = sqlite_path(url)
+    if path is not None and not create and not path.exists():
+        raise no_database(url)
     try:
         engine = _engine(url)
         for attempt in range(3):
             try:
                 with engine.begin() as conn:
-                    _prepare(conn, url)
+                    _prepare(conn, url, create=create)
                 break
             except OperationalError as exc:
                 # Two processes creating the same new SQLite file: the loser finds the
@@ -206,7 +209,7 @@ def _engine(url: str) -> Engine:
     return create_engine(url, pool_pre_ping=True)
 
 
-def _prepare(conn: Any, url: str) -> None:
+def _prepare(conn: Any, url: str, *, create: bool = True) -> None:
     """Create a fresh schema, finish a half-made one, upgrade an older one, refuse a newer
     or a damaged one.
 
@@ -220,6 +223,8 @@ def _prepare(conn: Any, url: str) -> None:
     state = _schema_state(conn, url)
     if state == "current":
         return
+    if state == "empty" and not create:
+        raise no_database(url)
     if conn.dialect.name == "sqlite":
         conn.exec_driver_sql("BEGIN IMMEDIATE")
         state = _schema_state(conn, url)  # as it is now that no one else may change it
@@ -328,6 +333,42 @@ def database_error(url: str, exc: DBAPIError) -> C8LeagueError:
 def _is_locked(exc: BaseException) -> bool:
     text = str(exc)
     return "database is locked" in text or "database table is locked" in text
+
+
+def sqlite_path(url: str) -> Path | None:
+    """The file of a SQLite database URL (also given as a URI filename,
+    ``sqlite:///file:PATH?mode=ro&uri=true``); None for any other database."""
+    if not url.startswith("sqlite:///"):
+        return None
+    path = url.removeprefix("sqlite:///").split("?", 1)[0]
+    if path.startswith("file:") and "uri=true" in url:
+        path = path.removeprefix("file:")
+    if not path or path == ":memory:":
+        return None
+    return Path(path)
+
+
+def describe_url(url: str) -> str:
+    """Where a database is, for a message: a SQLite file's absolute path, otherwise the
+    URL without its password."""
+    path = sqlite_path(url)
+    return str(path.absolute()) if path is not None else safe_url(url)
+
+
+def session_database(session: Session) -> str:
+    """Where the database of ``session`` is (see :func:`describe_url`)."""
+    bind = session.get_bind()
+    engine = bind if isinstance(bind, Engine) else bind.engine
+    return describe_url(engine.url.render_as_string(hide_password=False))
+
+
+def no_database(url: str) -> NotFoundError:
+    """The error for a database that does not exist (and is not to be created)."""
+    return NotFoundError(
+        f"no c8league database at {describe_url(url)}: run the command in the folder that "
+        "holds it, or name it with --db FILE (or $C8LEAGUE_DB); c8league league import "
+        "FILE (or c8league init) creates one"
+    )
 
 
 def safe_url(url: str) -> str:

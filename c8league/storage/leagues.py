@@ -14,6 +14,7 @@ from sqlmodel import Session, col, func, select
 
 from c8league.errors import NotFoundError
 from c8league.names import same_name
+from c8league.storage.database import session_database
 from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
 
 # -- leagues ----------------------------------------------------------------------------
@@ -29,7 +30,9 @@ def get_league(session: Session, name: str) -> League:
     league = find_league(session, name)
     if league is None:
         names = ", ".join(league_names(session)) or "none (league import FILE)"
-        raise NotFoundError(f"no league named {same_name(name)!r}; leagues: {names}")
+        raise NotFoundError(
+            f"no league named {same_name(name)!r} in {session_database(session)}; leagues: {names}"
+        )
     return league
 
 
@@ -54,7 +57,9 @@ def only_league(session: Session, name: str | None) -> League:
         return get_league(session, name)
     leagues = all_leagues(session)
     if not leagues:
-        raise NotFoundError("no leagues yet (c8league league import FILE)")
+        raise NotFoundError(
+            f"no leagues yet in {session_database(session)} (c8league league import FILE)"
+        )
     if len(leagues) > 1:
         names = ", ".join(lg.name for lg in leagues)
         raise UsageError(f"several leagues ({names}): name one")
@@ -104,7 +109,10 @@ def get_event(session: Session, name: str, league: str | None = None) -> tuple[L
             select(League.name, Event.name).join(Event, col(Event.league_id) == col(League.id))
         ).all()
         listed = ", ".join(f"{lg}/{ev}" for lg, ev in all_events) or "none"
-        raise NotFoundError(f"no event named {name!r}; events: {listed}")
+        within = f" of league {league!r}" if league is not None else ""
+        raise NotFoundError(
+            f"no event named {name!r}{within} in {session_database(session)}; events: {listed}"
+        )
     if len(rows) > 1:
         listed = ", ".join(f"{lg.name}/{ev.name}" for lg, ev in rows)
         raise NotFoundError(

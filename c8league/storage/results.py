@@ -23,7 +23,7 @@ from sqlalchemy import case, insert, text
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, func, select
 
-from c8league.results import Result
+from c8league.results import Result, forfeit_seats
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import Entrant, Event, HandRow, Match, MatchSeat, Meta, utcnow
 
@@ -176,12 +176,14 @@ def stored_result(session: Session, match: Match) -> dict[str, Any]:
         select(HandRow).where(HandRow.match_id == match.id).order_by(col(HandRow.number))
     ).all()
     names = [name for _, name in seats]
+    lost = [names[i] for i in forfeit_seats([s.place or 0 for s, _ in seats], match.forfeit_seat)]
     return {
         "status": match.status,
         "scores": {name: s.score for s, name in seats},
         "placements": {name: s.place for s, name in seats},
         "hands": [dict(zip(names, json.loads(h.points), strict=False)) for h in hands],
-        "forfeit": None if match.forfeit_seat is None else names[match.forfeit_seat],
+        "forfeit": lost[0] if len(lost) == 1 else lost or None,
+        "ended": match.ended,
     }
 
 
@@ -196,6 +198,12 @@ class PlayedMatch:
     forfeit_seat: int | None
     forfeit_reason: str | None
     seats: list[tuple[int, int, int, int]]
+
+    @property
+    def forfeit_seats(self) -> tuple[int, ...]:
+        """The seats that forfeited (several may leave a table of people; they share the
+        forfeit seat's place)."""
+        return forfeit_seats([place for _, _, place, _ in self.seats], self.forfeit_seat)
 
 
 def played(session: Session, event_ids: Sequence[int]) -> list[PlayedMatch]:

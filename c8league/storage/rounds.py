@@ -194,6 +194,18 @@ def table_match(session: Session, round_id: int | None, table: int) -> Match | N
     ).first()
 
 
+def table_in_rounds(session: Session, event_id: int, table: int) -> list[tuple[Round, Match]]:
+    """Table ``table`` (its first deal) in every round of the event that has one, the
+    latest round first."""
+    rows = session.exec(
+        select(Round, Match)
+        .join(Match, col(Match.round_id) == col(Round.id))
+        .where(Round.event_id == event_id, Match.table_no == table, Match.deal == 0)
+        .order_by(col(Round.number).desc())
+    ).all()
+    return [(round_row, match) for round_row, match in rows]
+
+
 def seated(session: Session, match_id: int | None) -> list[Entrant]:
     """The entrants seated at a match, in seat order."""
     return list(
@@ -221,6 +233,57 @@ def get_match(session: Session, match_id: int) -> Match:
     if match is None:
         raise NotFoundError(f"no match with id {match_id}")
     return match
+
+
+@dataclass(frozen=True, slots=True)
+class RoundRow:
+    """A round of an event as a report shows it: its number, whether it is published,
+    its byes (entrant ids) and its matches, each with its seats in order."""
+
+    event_id: int
+    number: int
+    published: bool
+    byes: tuple[int, ...]
+    matches: tuple[tuple[Match, tuple[MatchSeat, ...]], ...]
+
+
+def rounds_of(session: Session, event_ids: Sequence[int]) -> list[RoundRow]:
+    """Every round of the events, in event and round order, with every match (each
+    deal, in table and deal order) and its seats in seat order."""
+    rounds = session.exec(
+        select(Round)
+        .where(col(Round.event_id).in_(list(event_ids)))
+        .order_by(col(Round.event_id), col(Round.number))
+    ).all()
+    if not rounds:
+        return []
+    matches = session.exec(
+        select(Match)
+        .where(col(Match.round_id).in_([r.id for r in rounds]))
+        .order_by(col(Match.round_id), col(Match.table_no), col(Match.deal))
+    ).all()
+    seat_rows = session.exec(
+        select(MatchSeat)
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(col(Match.round_id).in_([r.id for r in rounds]))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    ).all()
+    seats: dict[int, list[MatchSeat]] = {}
+    for seat in seat_rows:
+        seats.setdefault(seat.match_id, []).append(seat)
+    by_round: dict[int, list[tuple[Match, tuple[MatchSeat, ...]]]] = {}
+    for match in matches:
+        by_round.setdefault(match.round_id, []).append((match, tuple(seats.get(match.id or 0, []))))
+    return [
+        RoundRow(
+            r.event_id,
+            r.number,
+            r.published,
+            tuple(json.loads(r.byes)),
+            tuple(by_round.get(r.id or 0, [])),
+        )
+        for r in rounds
+    ]
 
 
 # -- what is still to play ------------------------------------------------------------------
