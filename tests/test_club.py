@@ -113,8 +113,13 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     capsys.readouterr()
     assert run(db, "event", "swap", "thursday", met[1], next(n for n in top if n != met[0])) == 0
     assert "have met before" in capsys.readouterr().err
-    # Moving a player leaves the four-player table with three.
-    assert run(db, "event", "move", "thursday", top[0], "--table", "2") in (0, 2)
+    # Moving a player leaves the four-player table with three and makes table 2 four.
+    mover = sheet(db, capsys)["tables"][0]["seats"][0]  # type: ignore[index]
+    assert run(db, "event", "move", "thursday", mover, "--table", "2") == 0
+    moved = sheet(db, capsys)
+    sizes_after = [len(t["seats"]) for t in moved["tables"]]  # type: ignore[attr-defined]
+    assert sizes_after[:2] == [3, 4] and sorted(sizes_after) == [3, 3, 3, 4]
+    assert mover in moved["tables"][1]["seats"]  # type: ignore[index]
     assert run(db, "event", "publish", "thursday") == 0
     assert run(db, "event", "swap", "thursday", "Ada", "Ben") == 2  # published: fixed
     enter_round(db, capsys)
