@@ -5,9 +5,13 @@ from __future__ import annotations
 
 import io
 import json
+import os
 import re
 import shlex
 import shutil
+import subprocess
+import sysconfig
+import venv
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -126,3 +130,72 @@ def test_the_club_night_runs_as_written(
 def _history(main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str]) -> list[Any]:
     assert main(["result", "history", "thursday", "--json"]) == 0
     return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+# -- the main job and the bot example, run as written --------------------------------------
+
+
+def quick_start_command(what: str) -> str:
+    """The README's quick-start command that ``what`` names, as one shell line."""
+    start = README.index(what)
+    block = re.search(r"```bash\n(.*?)```", README[start:], flags=re.S)
+    assert block is not None
+    (line,) = [line for line in block.group(1).splitlines() if line.strip()]
+    return line
+
+
+@pytest.mark.slow
+def test_the_main_job_runs_as_written(tmp_path: Path) -> None:
+    """The quick start's main job, in a fresh folder holding the clone's league files,
+    with the package already installed (the command's ``pip install`` is left out):
+    it plays the bot cup and ends in the ratings table; run again, it changes nothing."""
+    line = quick_start_command("**Run the main job**")
+    install, _, rest = line.partition(" && ")
+    assert install.startswith("pip install -e . -e plugins/c8league-montecarlo")
+    shutil.copytree(ROOT / "leagues", tmp_path / "leagues")
+    env = {k: v for k, v in os.environ.items() if k != "C8LEAGUE_DB"}
+    env["PATH"] = f"{sysconfig.get_path('scripts')}{os.pathsep}{env.get('PATH', '')}"
+    env["COLUMNS"] = "200"
+    first = subprocess.run(
+        ["bash", "-c", rest], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert first.returncode == 0, first.stderr
+    assert "ratings" in first.stdout and "Monte Carlo" in first.stdout
+    assert (tmp_path / "c8league.db").exists()
+    again = subprocess.run(
+        ["bash", "-c", rest], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
+    )
+    assert again.returncode == 0, again.stderr
+    assert "played 0 matches" in again.stdout + again.stderr
+
+
+@pytest.mark.slow
+def test_the_bot_example_installs_and_passes_its_check(tmp_path: Path) -> None:
+    """The section "A bot in 20 lines" as a user follows it: the two files written as
+    shown, ``pip install -e .`` (into a virtual environment that sees this one's
+    packages, so nothing is downloaded), then ``c8league bots check eights-last`` (as
+    ``python -m c8league``: the command's script is that environment's own)."""
+    start = README.index("### A bot in 20 lines")
+    section = README[start : README.index("\n## ", start)]
+    code = next(b for b in re.findall(r"```python\n(.*?)```", section, flags=re.S))
+    project = next(b for b in re.findall(r"```toml\n(.*?)```", section, flags=re.S))
+    assert code.startswith("# mybot/__init__.py") and project.startswith("# pyproject.toml")
+    folder = tmp_path / "mybot-project"
+    (folder / "mybot").mkdir(parents=True)
+    (folder / "mybot" / "__init__.py").write_text(code)
+    (folder / "pyproject.toml").write_text(project)
+    env_dir = tmp_path / "venv"
+    venv.create(env_dir, system_site_packages=True, with_pip=True)
+    python = env_dir / "bin" / "python"
+    install = subprocess.run(
+        [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
+         "-e", str(folder)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert install.returncode == 0, install.stderr
+    check = subprocess.run(
+        [str(python), "-m", "c8league", "bots", "check", "eights-last"],
+        capture_output=True, text=True, timeout=600, cwd=tmp_path,
+    )  # fmt: skip
+    assert check.returncode == 0, check.stdout + check.stderr
+    assert "eights-last" in check.stdout
