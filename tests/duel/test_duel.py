@@ -20,8 +20,8 @@ from c8league.duel.specs import Bot, parse_spec
 from c8league.errors import BusyError, UsageError
 from c8league.players import registry
 from c8league.players.base import BasePlayer
-from c8league.storage import open_database
 from c8league.storage import duels as stored_duels
+from c8league.storage import open_database
 from c8league.storage.runlock import event_run_lock
 
 ROOT = Path(__file__).resolve().parents[2]
