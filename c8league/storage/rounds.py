@@ -66,8 +66,8 @@ def add_round(
     session.add(round_row)
     session.flush()
     assert round_row.id is not None
-    for new in matches:
-        match = Match(
+    rows = [
+        Match(
             event_id=event_id,
             round_id=round_row.id,
             table_no=new.table_no,
@@ -75,11 +75,16 @@ def add_round(
             rules=new.rules,
             seed=new.seed,
         )
-        session.add(match)
-        session.flush()
-        assert match.id is not None
-        for seat, entrant_id in enumerate(new.seats):
-            session.add(MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id))
+        for new in matches
+    ]
+    session.add_all(rows)
+    session.flush()  # one statement for the round's matches, which gives their ids
+    session.add_all(
+        MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id)
+        for match, new in zip(rows, matches, strict=True)
+        if match.id is not None
+        for seat, entrant_id in enumerate(new.seats)
+    )
     return round_row
 
 
