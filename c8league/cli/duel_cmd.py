@@ -57,7 +57,8 @@ app = typer.Typer(
     cls=_DuelGroup,
     help="Duels: is bot A better than bot B? Plays A against B on duplicate deals until a "
     "sequential test (SPRT) decides.\n\n"
-    "c8league duel A B \\[OPTIONS] is short for c8league duel run A B \\[OPTIONS].\n\n" + SPECS_HELP,
+    "c8league duel A B \\[OPTIONS] is short for c8league duel run A B \\[OPTIONS].\n\n"
+    + SPECS_HELP,
     no_args_is_help=True,
 )
 
