@@ -1,0 +1,165 @@
+"""Duel and event speed: are fast bots bound by play, or by storage?
+
+1. What the machine gives: the speed-up of two bare busy loops of Python side by side
+   over one alone. On a shared machine two processes do not always get two cores; the
+   speed-ups below are to be judged against this figure, not against 2.
+2. Duels of ``greedy`` against ``random:playable_first=true`` at 2 and 4 players, on 1
+   and 2 workers: matches/s, the share of the workers' time spent inside matches
+   (Σ match time / (workers × wall time)), and the 2-worker speed-up beside the busy
+   loops' (their ratio is what is judged).
+3. The same for an event of the built-in bots (``benchmarks/tournament.py``'s, 4-player
+   round-robin): its time also holds pairing the rounds, storing every result and its
+   rating update; the time spent storing results is shown per match.
+
+Run: ``python benchmarks/duel.py [--games N] [--cycles N]``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import multiprocessing
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+import tournament
+
+from c8league import about, events
+from c8league.duel.running import DuelRequest, create_duel, run_duel
+from c8league.events import running as event_running
+from c8league.league import parse_league
+from c8league.league.leagues import import_league
+from c8league.storage import open_database
+
+BUSY_SECONDS = 1.5
+
+
+def _busy(n: int) -> int:
+    total = 0
+    for i in range(n):
+        total += i * i % 7
+    return total
+
+
+def _busy_timed(n: int, out: Any) -> None:
+    start = time.perf_counter()
+    _busy(n)
+    out.value = time.perf_counter() - start
+
+
+def busy_loop_speedup() -> tuple[float, float]:
+    """(seconds of one loop alone, speed-up of two loops side by side), each loop in a
+    process of its own (forked, as the workers are)."""
+    n = 1_000_000
+    start = time.perf_counter()
+    _busy(n)
+    n = int(n * BUSY_SECONDS / (time.perf_counter() - start))
+    context = multiprocessing.get_context("fork")
+    alone = context.RawValue("d", 0.0)
+    process = context.Process(target=_busy_timed, args=(n, alone))
+    process.start()
+    process.join()
+    values = [context.RawValue("d", 0.0) for _ in range(2)]
+    start = time.perf_counter()
+    pair = [context.Process(target=_busy_timed, args=(n, v)) for v in values]
+    for p in pair:
+        p.start()
+    for p in pair:
+        p.join()
+    both = time.perf_counter() - start
+    return alone.value, 2 * alone.value / both
+
+
+def duel(players: int, workers: int, games: int) -> tuple[int, float, float]:
+    """(matches, wall seconds, summed match seconds) of one fresh duel."""
+    with tempfile.TemporaryDirectory() as tmp:
+        db = open_database(str(Path(tmp) / "duel.db"))
+        request = DuelRequest(
+            "greedy", "random:playable_first=true", players=players, games=games, seed=1
+        )
+        name = create_duel(db, request)
+        start = time.perf_counter()
+        summary = run_duel(db, name, workers=workers)
+        wall = time.perf_counter() - start
+        db.close()
+    return 2 * summary.pairs, wall, summary.play_seconds
+
+
+def event(workers: int, cycles: int) -> tuple[int, float, float, float]:
+    """(matches, wall seconds, summed match seconds, seconds storing results) of one
+    fresh event of the built-in bots."""
+    tournament.BUILTINS["events"][0]["cycles"] = cycles  # type: ignore[index]
+    stored = [0.0]
+    original: Callable[..., None] = event_running._store_batch
+
+    def timed(*args: Any, **kwargs: Any) -> None:
+        start = time.perf_counter()
+        original(*args, **kwargs)
+        stored[0] += time.perf_counter() - start
+
+    vars(event_running)["_store_batch"] = timed
+    tournament.use_play(tournament._timed)
+    tournament.play_seconds.value = 0.0
+    try:
+        with tempfile.TemporaryDirectory() as tmp:
+            db = open_database(str(Path(tmp) / "event.db"))
+            import_league(db, parse_league(tournament.BUILTINS))
+            start = time.perf_counter()
+            summary = events.run_event(db, "bench", workers=workers)
+            wall = time.perf_counter() - start
+            db.close()
+    finally:
+        vars(event_running)["_store_batch"] = original
+        tournament.use_play(tournament._original)
+    return summary.played, wall, tournament.play_seconds.value, stored[0]
+
+
+def row(label: str, runs: dict[int, tuple[int, float, float]], machine: float) -> None:
+    cells = []
+    for workers in (1, 2):
+        matches, wall, play = runs[workers]
+        cells.append(f"{matches / wall:>9.1f} {play / (workers * wall):>7.1%}")
+    speedup = (runs[2][0] / runs[2][1]) / (runs[1][0] / runs[1][1])
+    print(f"{label:<24} {cells[0]} {cells[1]} {speedup:>8.2f}x {speedup / machine:>7.2f}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=2000, help="games of each duel")
+    parser.add_argument("--cycles", type=int, default=20, help="cycles of the event")
+    args = parser.parse_args()
+    print(about.header(), flush=True)
+    alone, machine = busy_loop_speedup()
+    print(
+        f"\nwhat the machine gives: two busy loops side by side run {machine:.2f}x as fast "
+        f"as one ({alone:.2f} s alone)\n"
+    )
+    print(
+        f"{'':<24} {'1 worker':>17} {'2 workers':>17} {'speed-up':>9} {'/ loops':>7}\n"
+        f"{'':<24} {'matches/s':>9} {'inside':>7} {'matches/s':>9} {'inside':>7}"
+    )
+    for players in (2, 4):
+        runs = {w: duel(players, w, args.games) for w in (1, 2)}
+        row(f"duel, {players} players", runs, machine)
+    stores: dict[int, float] = {}
+    event_runs: dict[int, tuple[int, float, float]] = {}
+    for workers in (1, 2):
+        matches, wall, play, stored = event(workers, args.cycles)
+        event_runs[workers] = (matches, wall, play)
+        stores[workers] = stored / matches
+    row("event, 4 players", event_runs, machine)
+    matches, wall, play = event_runs[1]
+    print(
+        f"\nthe event on 1 worker: {1 - play / wall:.0%} of its time outside the matches "
+        f"(pairing, storing); storing a result with its rating "
+        f"update: {stores[1] * 1e3:.2f} ms a match"
+    )
+
+
+if __name__ == "__main__":
+    main()
