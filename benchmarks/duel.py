@@ -36,7 +36,10 @@ from c8league.league import parse_league
 from c8league.league.leagues import import_league
 from c8league.storage import open_database
 
-BUSY_SECONDS = 1.5
+BUSY_SECONDS = 1.0
+REPEATS = 3
+"""Each figure is the best of this many runs (other processes come and go on a shared
+machine; the best run is the one they disturbed least)."""
 
 
 def _busy(n: int) -> int:
@@ -119,6 +122,11 @@ def event(workers: int, cycles: int) -> tuple[int, float, float, float]:
     return summary.played, wall, tournament.play_seconds.value, stored[0]
 
 
+def best(runs: list[tuple[Any, ...]]) -> tuple[Any, ...]:
+    """The run with the most matches a second (the least disturbed)."""
+    return max(runs, key=lambda r: r[0] / r[1])
+
+
 def row(label: str, runs: dict[int, tuple[int, float, float]], machine: float) -> None:
     cells = []
     for workers in (1, 2):
@@ -134,22 +142,24 @@ def main() -> None:
     parser.add_argument("--cycles", type=int, default=20, help="cycles of the event")
     args = parser.parse_args()
     print(about.header(), flush=True)
-    alone, machine = busy_loop_speedup()
+    loops = [busy_loop_speedup() for _ in range(REPEATS)]
+    alone, machine = max(loops, key=lambda r: r[1])
     print(
         f"\nwhat the machine gives: two busy loops side by side run {machine:.2f}x as fast "
-        f"as one ({alone:.2f} s alone)\n"
+        f"as one ({alone:.2f} s alone; best of {REPEATS}: "
+        f"{', '.join(f'{m:.2f}x' for _, m in loops)})\n"
     )
     print(
         f"{'':<24} {'1 worker':>17} {'2 workers':>17} {'speed-up':>9} {'/ loops':>7}\n"
         f"{'':<24} {'matches/s':>9} {'inside':>7} {'matches/s':>9} {'inside':>7}"
     )
     for players in (2, 4):
-        runs = {w: duel(players, w, args.games) for w in (1, 2)}
+        runs = {w: best([duel(players, w, args.games) for _ in range(REPEATS)]) for w in (1, 2)}
         row(f"duel, {players} players", runs, machine)
     stores: dict[int, float] = {}
     event_runs: dict[int, tuple[int, float, float]] = {}
     for workers in (1, 2):
-        matches, wall, play, stored = event(workers, args.cycles)
+        matches, wall, play, stored = best([event(workers, args.cycles) for _ in range(REPEATS)])
         event_runs[workers] = (matches, wall, play)
         stores[workers] = stored / matches
     row("event, 4 players", event_runs, machine)

@@ -315,3 +315,35 @@ def test_interrupted_and_resumed_gives_the_uninterrupted_figures(
     resumed = show(cut, "duel-1", capsys)
     assert resumed["stats"] == expected["stats"]
     assert resumed["decision"] == expected["decision"] and resumed["status"] == "finished"
+
+
+# -- the README's duels, as written ----------------------------------------------------------
+
+
+def readme_duels() -> list[list[str]]:
+    import re
+    import shlex
+
+    text = (ROOT / "README.md").read_text()
+    section = text.split("## Is my bot better?", 1)[1].split("\n## ", 1)[0]
+    blocks = re.findall(r"```bash\n(.*?)```", section, flags=re.S)
+    return [shlex.split(line)[1:] for b in blocks for line in b.splitlines() if line.strip()]
+
+
+def test_the_readme_duels_are_valid_as_written(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Each duel of the README is accepted as written (checked and stored; the games of
+    the Monte Carlo bot, minutes long, are not played here)."""
+    from c8league.duel import running
+
+    try:
+        registry.get("montecarlo")
+    except Exception:
+        pytest.skip("the Monte Carlo plugin is not installed")
+    commands = readme_duels()
+    assert len(commands) == 2 and all(c[0] == "duel" for c in commands)
+    monkeypatch.setattr(running, "run_duel", lambda db, name, **_: running.RunSummary(name))
+    for number, command in enumerate(commands, start=1):
+        assert run_cli(tmp_path / "d.db", *command) == 0, capsys.readouterr().err
+        assert f"duel-{number}" in capsys.readouterr().out
