@@ -213,21 +213,24 @@ def list_(as_json: JsonOpt = False) -> None:
     if not reports:
         out.print("no duels yet: c8league duel A B")
         return
-    table = Table(title="Duels")
-    for column in ("name", "A", "B", "players", "games", "score", "Elo", "LLR", "outcome"):
-        table.add_column(column, justify="right" if column in ("players", "games") else "left")
+    table = Table(title="Duels", caption="K: players at a table")
+    for column in ("name", "A", "B", "K", "games", "score", "Elo ± 95%", "LLR", "outcome"):
+        left = column in ("name", "A", "B", "outcome")
+        table.add_column(column, justify="left" if left else "right")
     for r in reports:
         s = r.stats
-        llr = "" if s.sprt is None else f"{s.sprt.llr:.2f}"
+        elo = "" if s.elo is None else f"{s.elo:+.1f}"
+        if s.elo is not None and s.elo_error is not None:
+            elo += f" ± {s.elo_error:.1f}"
         table.add_row(
             r.name,
             r.settings.a.label,
             r.settings.b.label,
             str(r.settings.players),
             str(s.games),
-            _pct(s.score),
-            _elo(s),
-            llr,
+            "" if s.score is None else f"{100 * s.score:.1f}%",
+            elo,
+            "" if s.sprt is None else f"{s.sprt.llr:.2f}",
             r.short_outcome,
         )
     out.print(table)
@@ -246,7 +249,8 @@ def _play(
     from c8league.runner.executors import default_workers
 
     db = state.database()
-    where = f"{workers or default_workers()} workers"
+    count = workers or default_workers()
+    where = f"{count} worker{'s' if count != 1 else ''}"
     if executor is Executor.dask:
         where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     bar = Progress(

@@ -347,3 +347,20 @@ def test_the_readme_duels_are_valid_as_written(
     for number, command in enumerate(commands, start=1):
         assert run_cli(tmp_path / "d.db", *command) == 0, capsys.readouterr().err
         assert f"duel-{number}" in capsys.readouterr().out
+
+
+def test_a_duel_on_each_database(
+    db_kind: str, new_database: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stored, read back and resumed alike on SQLite and PostgreSQL (a 63-bit seed too)."""
+    url = new_database(db_kind)
+    seed = str(2**63 - 1)
+    args = ["--db", url, "duel", "greedy", "random", "-p", "3", "--games", "20", "--seed", seed]
+    assert main([*args, "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "duel", "show", "duel-1", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["seed"] == 2**63 - 1 and data["stats"]["games"] == 20
+    assert main(["--db", url, "duel", "resume", "duel-1"]) == 0
+    assert main(["--db", url, "duel", "list"]) == 0
+    assert "duel-1" in capsys.readouterr().out
