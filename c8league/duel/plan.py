@@ -80,12 +80,13 @@ class DuelSettings:
         return derive_seed(self.seed, "duel", "deal", deal)
 
     def tasks(self, deal: int) -> tuple[MatchTask, MatchTask]:
-        """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``)."""
+        """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``),
+        whose reports carry the results only (no hand records: a duel keeps none)."""
         seed = self.deal_seed(deal)
         a_seats, b_seats = self.seatings(deal)
         return (
-            MatchTask(2 * deal, self.rules, _seats(a_seats), seed, self.match_seconds),
-            MatchTask(2 * deal + 1, self.rules, _seats(b_seats), seed, self.match_seconds),
+            MatchTask(2 * deal, self.rules, _seats(a_seats), seed, self.match_seconds, False),
+            MatchTask(2 * deal + 1, self.rules, _seats(b_seats), seed, self.match_seconds, False),
         )
 
     def finished(self, tally: DuelTally, spec: SprtSpec | None = None) -> bool:

@@ -340,7 +340,6 @@ def _match_json(report: MatchReport) -> str:
             "placements": list(report.placements),
             "scores": list(report.scores),
             "ended": report.ended,
-            "hands": len(report.hands),
             "decisions": report.decisions,
             "forfeit": None
             if forfeit is None
