@@ -288,7 +288,10 @@ class _Play:
                     self.store(finished=False)
                     deal = report.match_id // 2
                     side = "A's" if report.match_id % 2 == 0 else "B's"
-                    raise PluginError(f"deal {deal}, {side} match: {report.error}")
+                    raise PluginError(
+                        f"deal {deal}, {side} match: {report.error} (the deals before it "
+                        f"are stored: c8league duel resume {self.summary.name})"
+                    )
                 if report.match_id % 2 == 0:
                     waiting = report
                     continue

@@ -364,3 +364,34 @@ def test_a_duel_on_each_database(
     assert main(["--db", url, "duel", "resume", "duel-1"]) == 0
     assert main(["--db", url, "duel", "list"]) == 0
     assert "duel-1" in capsys.readouterr().out
+
+
+class StartsOnce(BasePlayer):
+    """Starts once (when its options are checked), then fails to start."""
+
+    built = 0
+
+    def __init__(self) -> None:
+        StartsOnce.built += 1
+        if StartsOnce.built > 1:
+            raise RuntimeError("no start today")
+
+
+def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A plugin that fails to start in the workers stops the duel with one line; the duel
+    is kept, and resumes once the plugin is mended."""
+    db = tmp_path / "d.db"
+    StartsOnce.built = 0
+    registry.register("flaky", StartsOnce)
+    try:
+        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 2
+        lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
+        assert "no start today" in lines[-1] and "c8league duel resume duel-1" in lines[-1]
+        assert "Traceback" not in "\n".join(lines)
+        registry.register("flaky", Explodes)  # mended (now it forfeits every match)
+        assert run_cli(db, "duel", "resume", "duel-1", "--workers", "1") == 0
+        assert show(db, "duel-1", capsys)["stats"]["games"] == 4
+    finally:
+        registry.unregister("flaky")
