@@ -44,11 +44,11 @@ pentanomial at 2 players); at K > 2 an Elo bound x means a mean paired differenc
 
 
 class _DuelGroup(TyperGroup):
-    """``duel A B`` runs a new duel: a first argument that is not a sub-command (nor an
-    option, nor a request for help) is taken as A's spec of ``duel run``."""
+    """``duel A B`` runs a new duel: arguments that do not start with a sub-command (nor
+    ask for help) are those of ``duel run``."""
 
     def parse_args(self, ctx: Any, args: list[str]) -> list[str]:
-        if args and args[0] not in self.commands and not args[0].startswith("-"):
+        if args and args[0] not in self.commands and args[0] not in ("--help", "-h"):
             args = ["run", *args]
         return super().parse_args(ctx, args)
 

@@ -395,3 +395,10 @@ def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
         assert show(db, "duel-1", capsys)["stats"]["games"] == 4
     finally:
         registry.unregister("flaky")
+
+
+def test_options_may_come_first(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = tmp_path / "d.db"
+    assert run_cli(db, "duel", "--games", "2", "-p", "3", "greedy", "random") == 0
+    assert show(db, "duel-1", capsys)["players"] == 3
+    assert run_cli(db, "duel", "run", "greedy", "random", "--games", "2") == 0
