@@ -266,16 +266,18 @@ def _play(
     task = bar.add_task(name, total=None, games="", figures="")
     shown = [0.0]
 
-    def progress(tally: DuelTally, settings: DuelSettings) -> None:
-        now = time.monotonic()
-        if now - shown[0] < 0.1 and not settings.finished(tally):
-            return
-        shown[0] = now
+    def show(tally: DuelTally, settings: DuelSettings) -> None:
         if not as_json and not bar.live.is_started:
             err.print(f"playing duel {name} on {where}")
             bar.start()
         games, figures, completed, total = _live(tally, settings)
         bar.update(task, games=games, figures=figures, completed=completed, total=total)
+
+    def progress(tally: DuelTally, settings: DuelSettings) -> None:
+        now = time.monotonic()
+        if now - shown[0] >= 0.1:  # (the bar redraws ten times a second)
+            shown[0] = now
+            show(tally, settings)
 
     try:
         summary = run_duel(
@@ -286,6 +288,8 @@ def _play(
             address=address,
             progress=progress,
         )
+        if bar.live.is_started and summary.tally is not None and summary.settings is not None:
+            show(summary.tally, summary.settings)  # the last pair, whenever it came
     finally:
         if bar.live.is_started:
             bar.stop()

@@ -82,6 +82,8 @@ class RunSummary:
     forfeits: int = 0
     already_finished: bool = False
     tally: DuelTally | None = field(default=None, repr=False)
+    """The duel's pairs after this run, in deal order."""
+    settings: DuelSettings | None = field(default=None, repr=False)
 
 
 def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
@@ -190,7 +192,7 @@ def run_duel(
                 stored = stored_duels.shares(session, duel_id)
                 status = stored_duels.get(session, duel_name).status
             tally = _tally(settings, stored)
-            summary.tally = tally
+            summary.tally, summary.settings = tally, settings
             if settings.finished(tally):
                 summary.already_finished = status == "finished"
                 if status != "finished":
