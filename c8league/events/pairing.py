@@ -133,18 +133,35 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)
     field = stored_rounds.first_round_field(session, event.id)
+    new_rounds = []
     for number in range(done + 1, done + count + 1):
         planned = _round_robin(tuple(field or ids), event.table_size, event.cycles, event.seed)
         plan = _kept(planned[number - 1], active)
-        _add_round(session, league, event, number, plan)
-        if not field:  # as first_round_field reads the round just paired
+        new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))
+        if not field:  # as first_round_field would read the round just paired
             field = sorted({e for table in plan.tables for e in table} | set(plan.byes))
+    stored_rounds.add_rounds(session, event.id, new_rounds, published=event.played_by == "bots")
 
 
 def _add_round(
     session: Session, league: League, event: Event, number: int, plan: PlannedRound[int]
 ) -> Round:
     assert event.id is not None
+    return stored_rounds.add_round(
+        session,
+        event.id,
+        number,
+        plan.byes,
+        _new_matches(league, event, number, plan),
+        published=event.played_by == "bots",
+    )
+
+
+def _new_matches(
+    league: League, event: Event, number: int, plan: PlannedRound[int]
+) -> list[NewMatch]:
+    """The matches of a planned round: a table's deals (one, or one per seat rotation in
+    duplicate mode), each seeded from the event's seed and the match's identity."""
     matches = []
     for table_no, table in enumerate(plan.tables, start=1):
         seed = derive_seed(event.seed, "round", number, "table", table_no)
@@ -152,9 +169,7 @@ def _add_round(
         for deal in range(deals):
             seats = tuple(table[deal:]) + tuple(table[:deal])
             matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
-    return stored_rounds.add_round(
-        session, event.id, number, plan.byes, matches, published=event.played_by == "bots"
-    )
+    return matches
 
 
 def pair_round(db: Database, name: str, league: str | None = None) -> tuple[str, int]:
