@@ -152,7 +152,7 @@ def run(
     from c8league.runner.executors import check_workers
 
     check_workers(workers)
-    db = state.database()
+    db = state.database(create=True)  # a duel may be the first thing stored in a folder
     request = DuelRequest(
         a=a,
         b=b,
