@@ -132,6 +132,7 @@ def test_show_and_resume_of_an_unknown_duel(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "d.db"
+    assert run_cli(db, "init") == 0
     for command in ("show", "resume"):
         assert run_cli(db, "duel", command, "nosuch") == 2
         assert "no duel named 'nosuch'" in capsys.readouterr().err
