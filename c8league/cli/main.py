@@ -18,6 +18,7 @@ from rich.markup import escape
 from c8league.cli import (
     bots_cmd,
     demo,
+    duel_cmd,
     event_cmd,
     init_cmd,
     league_cmd,
@@ -53,6 +54,7 @@ app.add_typer(bots_cmd.app, name="bots")
 app.command("play")(play_cmd.play)
 app.add_typer(ratings_cmd.app, name="ratings")
 app.command("report")(report_cmd.report)
+app.add_typer(duel_cmd.app, name="duel")
 # --- end of sub-apps ---
 
 

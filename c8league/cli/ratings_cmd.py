@@ -33,7 +33,18 @@ def show(
     ] = 10,
     top: Annotated[int | None, typer.Option(help="Show only the first N.", min=1)] = None,
 ) -> None:
-    """The leaderboard, sorted by the conservative rating μ − 3σ."""
+    """The leaderboard, sorted by the conservative rating μ − 3σ.
+
+    ≈ marks a gap the model cannot tell from noise: the chance that an entrant is
+    stronger than the next one down, P(> next), lies between 5% and 95%.
+
+    Which tau (\\[rating] in the league file): people's skill drifts, so a league of
+    people keeps tau > 0 (TrueSkill's default, 25/300): σ never falls much below
+    about 0.8 and recent results weigh more. A bot is a fixed program and does not
+    drift, so a league of bots wants tau = 0 (the shipped bot leagues use it): σ then
+    keeps shrinking as results come in, and P(> next) means what it says. To decide
+    whether one bot is better than another, play a duel: c8league duel A B.
+    """
     from c8league.ratings.leaderboard import league_leaderboard
     from c8league.reports.formats import render_csv
     from c8league.reports.records import CSV_HEADERS, leaderboard_records

@@ -54,16 +54,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         # seats are left empty (a table left with one player gives that player a bye).
         field = stored_rounds.first_round_field(session, event.id) or ids
         planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
-        active = set(ids)
-        kept_tables: list[tuple[int, ...]] = []
-        kept_byes = [e for e in planned[number - 1].byes if e in active]
-        for planned_table in planned[number - 1].tables:
-            kept = tuple(e for e in planned_table if e in active)
-            if len(kept) >= 2:
-                kept_tables.append(kept)
-            else:
-                kept_byes.extend(kept)
-        return PlannedRound(tuple(kept_tables), tuple(kept_byes))
+        return _kept(planned[number - 1], set(ids))
     tables, byes = event_results(session, event.id)
     table = standings(ids, tables, byes)
     order = [s.entrant for s in table]
@@ -75,6 +66,19 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         seed=derive_seed(event.seed, "swiss", number),
         order=order,
     )
+
+
+def _kept(planned: PlannedRound[int], active: set[int]) -> PlannedRound[int]:
+    """A planned round-robin round without the entrants no longer active."""
+    kept_tables: list[tuple[int, ...]] = []
+    kept_byes = [e for e in planned.byes if e in active]
+    for planned_table in planned.tables:
+        kept = tuple(e for e in planned_table if e in active)
+        if len(kept) >= 2:
+            kept_tables.append(kept)
+        else:
+            kept_byes.extend(kept)
+    return PlannedRound(tuple(kept_tables), tuple(kept_byes))
 
 
 def history_of(session: Session, event_id: int) -> list[PlannedRound[int]]:
@@ -107,7 +111,57 @@ def pair_next_round(
     total = planned_rounds(session, league, event)
     if number > total:
         raise UsageError(f"event {event.name!r} has all its {total} rounds")
-    plan = _plan_round(session, league, event, number)
+    return _add_round(session, league, event, number, _plan_round(session, league, event, number))
+
+
+def pair_rounds_ahead(session: Session, league: League, event: Event, count: int) -> None:
+    """Pair the next ``count`` rounds of the event, in the caller's write transaction:
+    a round-robin's rounds all at once (their tables do not depend on results, and what
+    every round reads is read once), the same rounds as ``count`` calls of
+    :func:`pair_next_round` with ``ahead``; any other format one round at a time."""
+    assert event.id is not None
+    if event.format != "round_robin" or count <= 1:
+        for _ in range(count):
+            pair_next_round(session, league, event, ahead=True)
+        return
+    done = len(stored_rounds.event_rounds(session, event.id))
+    total = planned_rounds(session, league, event)
+    if done + count > total:
+        raise UsageError(f"event {event.name!r} has all its {total} rounds")
+    ids = _active_ids(session, league)
+    if len(ids) < 2:
+        raise UsageError(f"event {event.name!r} needs at least two active entrants")
+    active = set(ids)
+    field = stored_rounds.first_round_field(session, event.id)
+    new_rounds = []
+    for number in range(done + 1, done + count + 1):
+        planned = _round_robin(tuple(field or ids), event.table_size, event.cycles, event.seed)
+        plan = _kept(planned[number - 1], active)
+        new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))
+        if not field:  # as first_round_field would read the round just paired
+            field = sorted({e for table in plan.tables for e in table} | set(plan.byes))
+    stored_rounds.add_rounds(session, event.id, new_rounds, published=event.played_by == "bots")
+
+
+def _add_round(
+    session: Session, league: League, event: Event, number: int, plan: PlannedRound[int]
+) -> Round:
+    assert event.id is not None
+    return stored_rounds.add_round(
+        session,
+        event.id,
+        number,
+        plan.byes,
+        _new_matches(league, event, number, plan),
+        published=event.played_by == "bots",
+    )
+
+
+def _new_matches(
+    league: League, event: Event, number: int, plan: PlannedRound[int]
+) -> list[NewMatch]:
+    """The matches of a planned round: a table's deals (one, or one per seat rotation in
+    duplicate mode), each seeded from the event's seed and the match's identity."""
     matches = []
     for table_no, table in enumerate(plan.tables, start=1):
         seed = derive_seed(event.seed, "round", number, "table", table_no)
@@ -115,9 +169,7 @@ def pair_next_round(
         for deal in range(deals):
             seats = tuple(table[deal:]) + tuple(table[:deal])
             matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
-    return stored_rounds.add_round(
-        session, event.id, number, plan.byes, matches, published=event.played_by == "bots"
-    )
+    return matches
 
 
 def _incomplete(session: Session, event: Event, last: Round) -> str:

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c8league.errors import Interrupted, PluginError, UsageError
-from c8league.events.pairing import pair_next_round
+from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
@@ -146,8 +146,7 @@ def _run_rounds(
             if ahead:
                 with db.writing() as session:
                     lg, ev = get_event(session, name, league)
-                    for _ in range(ahead):
-                        pair_next_round(session, lg, ev, ahead=True)
+                    pair_rounds_ahead(session, lg, ev, ahead)
                 summary.rounds_paired += ahead
                 continue
             _play(db, lg, pending, runner, summary, progress, done_before, total)

@@ -17,6 +17,11 @@ from c8league.storage.results import placement_stats
 #: An entrant with fewer rated matches than this is marked provisional.
 PROVISIONAL_MATCHES = 10
 
+#: A gap between two neighbours of the leaderboard is told from noise when the model
+#: puts the chance that the upper one is stronger at this or more (or at 1 − this or
+#: less, when the conservative rating ranks a less certain but stronger entrant lower).
+CLEAR_GAP = 0.95
+
 
 @dataclass(frozen=True, slots=True)
 class LeaderboardRow:
@@ -43,6 +48,14 @@ class LeaderboardRow:
     prob_stronger_than_next: float | None
     """The probability that this entrant's skill exceeds the next one's down the
     leaderboard (``None`` for the last)."""
+
+    @property
+    def gap_is_noise(self) -> bool:
+        """Whether the model cannot tell this entrant from the next one down: the chance
+        that it is the stronger lies strictly between 1 − :data:`CLEAR_GAP` and
+        :data:`CLEAR_GAP` (False for the last)."""
+        p = self.prob_stronger_than_next
+        return p is not None and 1.0 - CLEAR_GAP < p < CLEAR_GAP
 
 
 def leaderboard(

@@ -32,6 +32,7 @@ from typing import Any, ClassVar, Literal, Protocol, get_args
 import trueskill  # type: ignore[import-untyped]
 
 from c8league.errors import C8LeagueError
+from c8league.ratings import fast_trueskill
 
 RatingSystem = Literal["trueskill", "openskill"]
 
@@ -217,13 +218,19 @@ class _TrueSkillEngine:
                 f"installed: {exc}"
             ) from exc
         self._env = env
+        self._fast = settings.backend is None
         self._make = trueskill.Rating
         self.version = str(trueskill.__version__)
 
     def rate(self, ratings: Sequence[Rating], ranks: list[int]) -> list[Rating]:
         make = self._make
-        groups = [(make(r.mu, r.sigma),) for r in ratings]
         try:
+            if self._fast:
+                # The package's own update, computed without its objects (equal, bit for
+                # bit: see c8league.ratings.fast_trueskill).
+                pairs = fast_trueskill.rate(self._env, [(r.mu, r.sigma) for r in ratings], ranks)
+                return [Rating(mu, sigma) for mu, sigma in pairs]
+            groups = [(make(r.mu, r.sigma),) for r in ratings]
             rated = self._env.rate(groups, ranks=ranks)
         except FloatingPointError as exc:
             raise RatingError(

@@ -30,7 +30,7 @@ from c8league.storage.results import (
     next_sequence,
     rated_seats,
     results_generation,
-    store_result,
+    store_results,
 )
 
 __all__ = [
@@ -120,10 +120,9 @@ def record_results(
         return []
     assert league.id is not None
     first = next_sequence(session, league.id)
-    stored = [
-        store_result(session, match, result, first + offset)
-        for offset, (match, result) in enumerate(results)
-    ]
+    stored = store_results(
+        session, [(match, result, first + offset) for offset, (match, result) in enumerate(results)]
+    )
     ledger = RatingLedger(
         league.id,
         model or model_for(league),

@@ -129,7 +129,8 @@ def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> 
         caption=(
             f"Sorted by μ − 3σ. ? provisional (fewer than {provisional_below} "
             "matches); † no longer plays. P(> next): the probability that an entrant's skill "
-            "exceeds the next one's."
+            "exceeds the next one's; ≈ marks a gap the ratings cannot tell from noise "
+            "(P(> next) between 5% and 95%): more matches, or a duel (c8league duel), would tell."
         ),
     )
     for row in rows:
@@ -145,7 +146,7 @@ def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> 
                 percent(row.win_rate),
                 fixed(row.average_place),
                 fixed(row.average_place_normalised),
-                percent(row.prob_stronger_than_next)
+                percent(row.prob_stronger_than_next) + (" ≈" if row.gap_is_noise else "")
                 if row.prob_stronger_than_next is not None
                 else "",
             ]

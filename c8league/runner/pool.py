@@ -53,6 +53,9 @@ from c8league.runner.worker import (
 
 PREFETCH = 2
 """Tasks queued on each worker, so that it starts the next as soon as one ends."""
+WINDOW_PER_WORKER = 16
+"""How far past the oldest report not yet handed back tasks are sent, per worker: a
+long match then holds up its neighbours' workers only after this many quick ones."""
 
 
 @dataclass(eq=False)
@@ -146,7 +149,7 @@ class MatchRunner(ClosingRunner):
             return
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
-        run = _Run(tasks, size, max(4 * size, 8), play)
+        run = _Run(tasks, size, max(WINDOW_PER_WORKER * size, 32), play)
         try:
             for index in range(len(tasks)):
                 while index not in run.reports:

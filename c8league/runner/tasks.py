@@ -58,6 +58,9 @@ class MatchTask:
     seed: int
     match_seconds: float | None = None
     """The match's time limit (see ``runner.loop``); None: none."""
+    hands: bool = True
+    """Whether the report carries the hands with the records that replay them (a duel,
+    which keeps only the result, does without them)."""
 
 
 def play_task(
@@ -96,7 +99,7 @@ def play_task(
             placements=outcome.result.placements,
             scores=outcome.result.scores,
             ended=outcome.result.ended,
-            hands=hand_reports(outcome),
+            hands=hand_reports(outcome) if task.hands else (),
             decisions=outcome.decisions,
             forfeit=outcome.forfeit,
             seconds=time.perf_counter() - start,

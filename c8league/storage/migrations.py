@@ -13,8 +13,10 @@ from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import (
+    BigInteger,
     Column,
     DateTime,
+    Float,
     ForeignKey,
     Index,
     Integer,
@@ -49,8 +51,38 @@ def _v2_result_audit(conn: Any) -> None:
     table.create(conn)
 
 
+def _v3_duels(conn: Any) -> None:
+    """Version 3: duels (bot A against bot B until a test decides) and their pairs."""
+    meta = MetaData()
+    Table(
+        "duel",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("name", String(128), nullable=False, unique=True),
+        Column("players", Integer, nullable=False),
+        Column("seed", Integer().with_variant(BigInteger(), "postgresql"), nullable=False),
+        Column("settings", Text, nullable=False),
+        Column("status", String(16), nullable=False),
+        Column("created_at", DateTime, nullable=False),
+        Column("finished_at", DateTime, nullable=True),
+    )
+    Table(
+        "duel_pair",
+        meta,
+        Column("duel_id", Integer, ForeignKey("duel.id"), primary_key=True),
+        Column("deal", Integer, primary_key=True),
+        Column("seat", Integer, nullable=False),
+        Column("share_a", Integer, nullable=False),
+        Column("share_b", Integer, nullable=False),
+        Column("match_a", Text, nullable=False),
+        Column("match_b", Text, nullable=False),
+        Column("seconds", Float, nullable=False),
+    )
+    meta.create_all(conn)
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
-STEPS: dict[int, Step] = {2: _v2_result_audit}
+STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels}
 
 
 def upgrade(conn: Any, version: int) -> None:

@@ -11,7 +11,7 @@ from datetime import UTC, datetime
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 2
+SCHEMA_VERSION = 3
 
 
 def utcnow() -> datetime:
@@ -199,3 +199,37 @@ class ResultAudit(SQLModel, table=True):
     after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     note: str = Field(default="", max_length=512)
     at: datetime = Field(default_factory=utcnow)
+
+
+class Duel(SQLModel, table=True):
+    """A duel: bot A against bot B on duplicate deals, until a test decides or a number
+    of games is played. ``settings`` holds everything that fixes its matches and when it
+    stops (JSON, see ``c8league.duel.plan``); its outcomes are :class:`DuelPair` rows."""
+
+    __tablename__ = "duel"
+
+    id: int | None = Field(default=None, primary_key=True)
+    name: str = Field(max_length=128, unique=True)
+    players: int
+    seed: int = Field(default=0)
+    settings: str = Field(sa_column=Column(Text, nullable=False))
+    status: str = Field(default="playing", max_length=16)  # playing, finished
+    created_at: datetime = Field(default_factory=utcnow)
+    finished_at: datetime | None = Field(default=None)
+
+
+class DuelPair(SQLModel, table=True):
+    """One deal of a duel played twice: A's share in A's match and B's in B's, as whole
+    units of 1/(2(K−1)), and each match's result (JSON: placements, scores, how it
+    ended, forfeit). Pairs are stored in deal order, each whole."""
+
+    __tablename__ = "duel_pair"
+
+    duel_id: int = Field(foreign_key="duel.id", primary_key=True)
+    deal: int = Field(primary_key=True)
+    seat: int
+    share_a: int
+    share_b: int
+    match_a: str = Field(sa_column=Column(Text, nullable=False))
+    match_b: str = Field(sa_column=Column(Text, nullable=False))
+    seconds: float = Field(default=0.0)

@@ -29,7 +29,7 @@ WRITE_LOCK = SCHEMA_LOCK + 1
 _WRITES = re.compile(r"\s*(INSERT|UPDATE|DELETE|CREATE|ALTER|DROP)\b", re.IGNORECASE)
 _HOLDS_WRITE_LOCK = "c8league_write_lock"
 
-WIDE_COLUMNS = (("event", "seed"), ("match", "seed"))
+WIDE_COLUMNS = (("event", "seed"), ("match", "seed"), ("duel", "seed"))
 """Columns holding 63-bit values: BIGINT on PostgreSQL (SQLite's INTEGER is 64-bit)."""
 
 

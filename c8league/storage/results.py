@@ -19,9 +19,10 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import case, insert, text
+from sqlalchemy import Table, bindparam, case, insert, text, update
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, func, select
+from sqlalchemy.orm.attributes import set_committed_value
+from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.results import Result, forfeit_seats
 from c8league.storage.fetch import fetch_rows
@@ -87,61 +88,113 @@ class SeatedResult:
 def store_result(session: Session, match: Match, result: Result, sequence: int) -> SeatedResult:
     """Write a match's result and its hands, counting at ``sequence``. No commit here;
     the rating update is the caller's (``c8league.ratings.update.record_results``)."""
-    # Reading the seats must not flush half-written rows.
-    with session.no_autoflush:
-        seats = list(
-            session.exec(
-                select(MatchSeat)
-                .where(MatchSeat.match_id == match.id)
-                .order_by(col(MatchSeat.seat))
-            ).all()
-        )
-    if len(seats) != len(result.placements):
-        raise ValueError(
-            f"match {match.id} has {len(seats)} seats, result has {len(result.placements)}"
-        )
-    match.status = "done"
-    match.ended = result.ended
-    match.hands = len(result.hands)
-    match.decisions = result.decisions
-    match.sequence = sequence
-    match.entered_by = result.entered_by
-    match.finished_at = utcnow()
-    forfeit = result.forfeit
-    if forfeit is not None:
-        match.forfeit_seat = forfeit.seat
-        match.forfeit_reason = forfeit.reason
-        match.forfeit_move = forfeit.move_number
-        match.forfeit_detail = forfeit.detail[:2000]
-    session.add(match)
-    for seat_row, place, score in zip(seats, result.placements, result.scores, strict=True):
-        seat_row.place = place
-        seat_row.score = score
-        session.add(seat_row)
-    assert match.id is not None
-    if result.hands:
-        session.execute(
-            insert(HandRow),
-            [
-                {
-                    "match_id": match.id,
-                    "number": number,
-                    "kind": hand.kind,
-                    "winners": json.dumps(list(hand.winners)),
-                    "points": json.dumps(list(hand.points)),
-                    "penalties": json.dumps(list(hand.penalties)),
-                    "record": hand.record,
-                }
-                for number, hand in enumerate(result.hands, start=1)
-            ],
-        )
-    return SeatedResult(
-        match.id,
-        sequence,
-        tuple(s.entrant_id for s in seats),
-        tuple(result.placements),
-        result.forfeited,
+    return store_results(session, [(match, result, sequence)])[0]
+
+
+def store_results(
+    session: Session, items: Sequence[tuple[Match, Result, int]]
+) -> list[SeatedResult]:
+    """Write the results of many matches (each with its sequence number) and their
+    hands, in a handful of statements for the whole batch: one read of the seats, one
+    update of the matches, one of the seats and one insert of the hands, each sent to
+    the driver as one ``executemany``. The ``Match`` objects (and any seat loaded in
+    ``session``) are given the stored values. No commit here."""
+    if not items:
+        return []
+    session.flush()  # the caller's pending changes first
+    ids = [_id(match) for match, _, _ in items]
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(col(MatchSeat.match_id), col(MatchSeat.seat), col(MatchSeat.entrant_id))
+        .where(col(MatchSeat.match_id).in_(ids))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
     )
+    seated: dict[int, list[int]] = {}
+    for match_id, _seat, entrant_id in rows:
+        seated.setdefault(match_id, []).append(entrant_id)
+    now = utcnow()
+    match_rows: list[dict[str, Any]] = []
+    seat_rows: list[dict[str, Any]] = []
+    hand_rows: list[dict[str, Any]] = []
+    stored: list[SeatedResult] = []
+    for (match, result, sequence), match_id in zip(items, ids, strict=True):
+        entrants = seated.get(match_id, [])
+        if len(entrants) != len(result.placements):
+            raise ValueError(
+                f"match {match_id} has {len(entrants)} seats, result has {len(result.placements)}"
+            )
+        forfeit = result.forfeit
+        values = {
+            "status": "done",
+            "ended": result.ended,
+            "hands": len(result.hands),
+            "decisions": result.decisions,
+            "sequence": sequence,
+            "entered_by": result.entered_by,
+            "finished_at": now,
+            "forfeit_seat": match.forfeit_seat if forfeit is None else forfeit.seat,
+            "forfeit_reason": match.forfeit_reason if forfeit is None else forfeit.reason,
+            "forfeit_move": match.forfeit_move if forfeit is None else forfeit.move_number,
+            "forfeit_detail": match.forfeit_detail if forfeit is None else forfeit.detail[:2000],
+        }
+        match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
+        for attribute, value in values.items():
+            set_committed_value(match, attribute, value)
+        for seat, (place, score) in enumerate(zip(result.placements, result.scores, strict=True)):
+            seat_rows.append(
+                {"b_match": match_id, "b_seat": seat, "b_place": place, "b_score": score}
+            )
+        hand_rows.extend(
+            {
+                "match_id": match_id,
+                "number": number,
+                "kind": hand.kind,
+                "winners": json.dumps(list(hand.winners)),
+                "points": json.dumps(list(hand.points)),
+                "penalties": json.dumps(list(hand.penalties)),
+                "record": hand.record,
+            }
+            for number, hand in enumerate(result.hands, start=1)
+        )
+        stored.append(
+            SeatedResult(
+                match_id, sequence, tuple(entrants), tuple(result.placements), result.forfeited
+            )
+        )
+    matches = _table(Match)
+    columns = [name.removeprefix("b_") for name in match_rows[0] if name != "b_id"]
+    session.execute(
+        update(matches)
+        .where(matches.c.id == bindparam("b_id"))
+        .values({name: bindparam(f"b_{name}") for name in columns}),
+        match_rows,
+    )
+    seats = _table(MatchSeat)
+    session.execute(
+        update(seats)
+        .where(seats.c.match_id == bindparam("b_match"), seats.c.seat == bindparam("b_seat"))
+        .values(place=bindparam("b_place"), score=bindparam("b_score")),
+        seat_rows,
+    )
+    if hand_rows:
+        session.execute(insert(_table(HandRow)), hand_rows)
+    placed = {(row["b_match"], row["b_seat"]): row for row in seat_rows}
+    for instance in list(session.identity_map.values()):
+        if isinstance(instance, MatchSeat):
+            row = placed.get((instance.match_id, instance.seat))
+            if row is not None:
+                set_committed_value(instance, "place", row["b_place"])
+                set_committed_value(instance, "score", row["b_score"])
+    return stored
+
+
+def _id(match: Match) -> int:
+    assert match.id is not None
+    return match.id
+
+
+def _table(model: type[SQLModel]) -> Table:
+    return SQLModel.metadata.tables[str(model.__tablename__)]
 
 
 def clear_result(session: Session, match: Match, *, status: str) -> None:

@@ -60,27 +60,53 @@ def add_round(
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
-    round_row = Round(
-        event_id=event_id, number=number, byes=json.dumps(list(byes)), published=published
-    )
-    session.add(round_row)
-    session.flush()
-    assert round_row.id is not None
-    for new in matches:
-        match = Match(
-            event_id=event_id,
-            round_id=round_row.id,
-            table_no=new.table_no,
-            deal=new.deal,
-            rules=new.rules,
-            seed=new.seed,
+    return add_rounds(session, event_id, [(number, byes, matches)], published=published)[0]
+
+
+def add_rounds(
+    session: Session,
+    event_id: int,
+    rounds: Sequence[tuple[int, Sequence[int], Sequence[NewMatch]]],
+    *,
+    published: bool,
+) -> list[Round]:
+    """Create rounds, each (number, byes, matches), with their matches and seats: one
+    statement for the rounds, one for their matches and one for the seats."""
+    round_rows = [
+        Round(event_id=event_id, number=number, byes=json.dumps(list(byes)), published=published)
+        for number, byes, _ in rounds
+    ]
+    session.add_all(round_rows)
+    session.flush()  # their ids
+    pairs = [
+        (
+            Match(
+                event_id=event_id,
+                round_id=_stored_id(round_row),
+                table_no=new.table_no,
+                deal=new.deal,
+                rules=new.rules,
+                seed=new.seed,
+            ),
+            new,
         )
-        session.add(match)
-        session.flush()
-        assert match.id is not None
-        for seat, entrant_id in enumerate(new.seats):
-            session.add(MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id))
-    return round_row
+        for round_row, (_, _, matches) in zip(round_rows, rounds, strict=True)
+        for new in matches
+    ]
+    session.add_all(match for match, _ in pairs)
+    session.flush()  # their ids
+    session.add_all(
+        MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id)
+        for match, new in pairs
+        if match.id is not None
+        for seat, entrant_id in enumerate(new.seats)
+    )
+    return round_rows
+
+
+def _stored_id(row: Round) -> int:
+    assert row.id is not None  # flushed
+    return row.id
 
 
 def publish(session: Session, round_row: Round) -> None:

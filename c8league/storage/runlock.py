@@ -25,23 +25,26 @@ from sqlalchemy import make_url, text
 from c8league.errors import BusyError
 from c8league.storage.database import Database, safe_url
 
-#: First key of the two-key advisory locks on PostgreSQL (the second is the event id).
+#: First key of the two-key advisory locks on PostgreSQL (the second is the event id),
+#: by the kind of run: events and duels.
 PG_LOCK_CLASS = 0x6338
+PG_LOCK_CLASSES = {"event": PG_LOCK_CLASS, "duel": PG_LOCK_CLASS + 1}
 
 
 @contextmanager
-def event_run_lock(db: Database, event_id: int, event: str) -> Iterator[None]:
+def event_run_lock(db: Database, event_id: int, event: str, kind: str = "event") -> Iterator[None]:
     """Hold ``event``'s run lock for the ``with`` block; raise :class:`BusyError` if
-    another process (or another run in this one) holds it."""
+    another process (or another run in this one) holds it. ``kind`` ``duel`` locks a
+    duel (by its id) instead."""
     if not db.is_sqlite:
-        with _advisory_lock(db, event_id, event):
+        with _advisory_lock(db, event_id, event, kind):
             yield
         return
     path = _sqlite_file(db.url)
     if path is None:
         yield
         return
-    with _file_lock(path, event_id, event):
+    with _file_lock(path, event_id, event, kind):
         yield
 
 
@@ -54,26 +57,26 @@ def _sqlite_file(url: str) -> Path | None:
     return Path(database)
 
 
-def _busy(event: str, where: str) -> BusyError:
+def _busy(event: str, where: str, kind: str) -> BusyError:
     return BusyError(
-        f"event {event!r} is being run by another process ({where}): wait for it to "
-        "finish, or stop it (a stopped run goes on with `c8league event resume`)"
+        f"{kind} {event!r} is being run by another process ({where}): wait for it to "
+        f"finish, or stop it (a stopped run goes on with `c8league {kind} resume`)"
     )
 
 
 @contextmanager
-def _file_lock(database: Path, event_id: int, event: str) -> Iterator[None]:
+def _file_lock(database: Path, event_id: int, event: str, kind: str) -> Iterator[None]:
     import filelock
 
     folder = database.with_name(database.name + ".locks")
     folder.mkdir(exist_ok=True)
     # A lock object of its own each time (no thread-local reuse), so a second run of the
     # same event in this process is refused like one in another process.
-    lock = filelock.FileLock(folder / f"event-{event_id}.lock", thread_local=False)
+    lock = filelock.FileLock(folder / f"{kind}-{event_id}.lock", thread_local=False)
     try:
         lock.acquire(timeout=0)
     except filelock.Timeout:
-        raise _busy(event, str(database)) from None
+        raise _busy(event, str(database), kind) from None
     try:
         yield
     finally:
@@ -81,12 +84,12 @@ def _file_lock(database: Path, event_id: int, event: str) -> Iterator[None]:
 
 
 @contextmanager
-def _advisory_lock(db: Database, event_id: int, event: str) -> Iterator[None]:
-    keys: dict[str, Any] = {"cls": PG_LOCK_CLASS, "event": event_id}
+def _advisory_lock(db: Database, event_id: int, event: str, kind: str) -> Iterator[None]:
+    keys: dict[str, Any] = {"cls": PG_LOCK_CLASSES[kind], "event": event_id}
     conn = db.engine.connect()
     try:
         if not conn.execute(text("SELECT pg_try_advisory_lock(:cls, :event)"), keys).scalar():
-            raise _busy(event, safe_url(db.url))
+            raise _busy(event, safe_url(db.url), kind)
         conn.commit()
         try:
             yield

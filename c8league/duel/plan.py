@@ -1,0 +1,138 @@
+"""What fixes a duel's matches and when it stops: :class:`DuelSettings`, stored with the
+duel as JSON, and the two matches of each deal.
+
+Deal ``i`` (from 0) is played twice with the same seed, so with the same cards:
+
+* seat ``s = i mod K`` holds A in A's match and B in B's match;
+* at K = 2 the other seat holds the other bot (the seats are swapped);
+* at K > 2 the other seats hold the field players, the same in both matches, in the
+  order given (repeated as needed).
+
+Each deal's seed is derived from the duel's seed and the deal number alone, so a duel
+gives the same matches with any number of workers, on any executor, after any
+interruption.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from c8league.duel.specs import Bot
+from c8league.duel.stats import DuelTally, SprtSpec
+from c8league.engine import derive_seed
+from c8league.runner.tasks import MatchTask, SeatSpec
+
+MAX_GAMES = 10_000_000
+"""The most games ``--games`` and ``--max-games`` accept (five million deals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class DuelSettings:
+    """Everything that fixes a duel's matches and when it stops."""
+
+    a: Bot
+    b: Bot
+    field: tuple[Bot, ...]
+    players: int
+    rules: str
+    """Every rule option as canonical JSON (``Rules.to_json``)."""
+    rules_label: str
+    """The preset and the ``--set`` options, as given (for the summary)."""
+    seed: int
+    games: int | None
+    """A fixed number of games (2 per deal), or None for a sequential test."""
+    sprt: str | None
+    """The test's settings (``SprtSpec`` text), or None for a fixed number of games."""
+    max_games: int | None
+    match_seconds: float | None
+
+    @property
+    def spec(self) -> SprtSpec | None:
+        return None if self.sprt is None else SprtSpec.parse(self.sprt)
+
+    @property
+    def max_pairs(self) -> int | None:
+        """The most deals the duel plays (None: until the test decides)."""
+        caps = [n // 2 for n in (self.games, self.max_games) if n is not None]
+        return min(caps) if caps else None
+
+    def seat(self, deal: int) -> int:
+        """The seat A and B take in deal ``deal``'s matches."""
+        return deal % self.players
+
+    def seatings(self, deal: int) -> tuple[tuple[Bot, ...], tuple[Bot, ...]]:
+        """The seats of A's match and of B's match of ``deal``, in seat order."""
+        s = self.seat(deal)
+        if self.players == 2:
+            a_match = [self.b, self.b]
+            b_match = [self.a, self.a]
+        else:
+            others = [self.field[j % len(self.field)] for j in range(self.players - 1)]
+            a_match = [*others[:s], self.b, *others[s:]]  # seat s is replaced just below
+            b_match = list(a_match)
+        a_match[s] = self.a
+        b_match[s] = self.b
+        return tuple(a_match), tuple(b_match)
+
+    def deal_seed(self, deal: int) -> int:
+        return derive_seed(self.seed, "duel", "deal", deal)
+
+    def tasks(self, deal: int) -> tuple[MatchTask, MatchTask]:
+        """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``),
+        whose reports carry the results only (no hand records: a duel keeps none)."""
+        seed = self.deal_seed(deal)
+        a_seats, b_seats = self.seatings(deal)
+        return (
+            MatchTask(2 * deal, self.rules, _seats(a_seats), seed, self.match_seconds, False),
+            MatchTask(2 * deal + 1, self.rules, _seats(b_seats), seed, self.match_seconds, False),
+        )
+
+    def finished(self, tally: DuelTally, spec: SprtSpec | None = None) -> bool:
+        """Whether the duel stops after the pairs of ``tally`` (counted in deal order):
+        the test has decided, or the cap is reached."""
+        spec = spec if spec is not None else self.spec
+        if spec is not None and tally.sprt(spec).decision.value != "undecided":
+            return True
+        cap = self.max_pairs
+        return cap is not None and tally.pairs >= cap
+
+    def to_json(self) -> str:
+        return json.dumps(
+            {
+                "a": self.a.to_dict(),
+                "b": self.b.to_dict(),
+                "field": [bot.to_dict() for bot in self.field],
+                "players": self.players,
+                "rules": self.rules,
+                "rules_label": self.rules_label,
+                "seed": self.seed,
+                "games": self.games,
+                "sprt": self.sprt,
+                "max_games": self.max_games,
+                "match_seconds": self.match_seconds,
+            },
+            sort_keys=True,
+        )
+
+    @classmethod
+    def from_json(cls, text: str) -> DuelSettings:
+        data: dict[str, Any] = json.loads(text)
+        return cls(
+            a=Bot.from_dict(data["a"]),
+            b=Bot.from_dict(data["b"]),
+            field=tuple(Bot.from_dict(bot) for bot in data["field"]),
+            players=int(data["players"]),
+            rules=str(data["rules"]),
+            rules_label=str(data["rules_label"]),
+            seed=int(data["seed"]),
+            games=data["games"],
+            sprt=data["sprt"],
+            max_games=data["max_games"],
+            match_seconds=data["match_seconds"],
+        )
+
+
+def _seats(bots: tuple[Bot, ...]) -> tuple[SeatSpec, ...]:
+    return tuple(SeatSpec(bot.plugin, bot.options) for bot in bots)

@@ -1,0 +1,370 @@
+"""Creating and running a duel: bot A against bot B on duplicate deals, on the runner,
+until the sequential test decides or the games are played.
+
+The duel's two matches of each deal go to the runner (``c8league.runner``), which
+plays them on its workers and hands the reports back in task order: deal after deal,
+whatever order the workers finished them in. Each pair is counted in the tally in that
+order and the stopping rule is checked after every pair, so the duel stops after the
+same pair on any number of workers. Finished pairs are stored in batches, each batch
+one short write transaction (at least every :data:`COMMIT_SECONDS`), with no rating
+update: a duel is not a league. The pairs after the one the test decided on are never
+stored. An interrupt (Ctrl-C, ``kill -9``) loses at most the batch not yet written; a
+resumed run reads the stored pairs back in deal order and plays on from the first deal
+missing, which gives exactly the figures of an uninterrupted run.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Callable, Iterator, Sequence
+from dataclasses import dataclass, field
+
+from c8league.duel.plan import MAX_GAMES, DuelSettings
+from c8league.duel.specs import parse_spec, resolve
+from c8league.duel.stats import DuelTally, SprtSpec
+from c8league.engine import Rules
+from c8league.engine.rules import parse_assignments
+from c8league.errors import Interrupted, PluginError, StorageError, UsageError
+from c8league.names import check_name, printable
+from c8league.players import registry
+from c8league.results import MatchReport
+from c8league.runner.executors import Runner, make_runner
+from c8league.standings import match_points
+from c8league.storage import duels as stored_duels
+from c8league.storage.database import Database
+from c8league.storage.duels import StoredPair
+from c8league.storage.runlock import event_run_lock
+
+COMMIT_SECONDS = 0.5
+"""Finished pairs are committed at least this often (each pair whole)."""
+MATCH_SECONDS = 600.0
+"""The default time limit of a match (see ``runner.loop``)."""
+MAX_MATCH_SECONDS = 86_400.0
+DEFAULT_SPRT = "elo0=0 elo1=5 alpha=0.05 beta=0.05"
+"""The test when neither ``--games`` nor ``--sprt`` is given."""
+DEFAULT_FIELD = ("greedy",)
+SEED_LIMIT = 2**63
+
+#: Told after every pair: the tally so far (in deal order), and the duel's settings.
+Progress = Callable[[DuelTally, DuelSettings], None]
+
+
+@dataclass(frozen=True)
+class DuelRequest:
+    """A new duel as asked for on the command line (text, checked by :func:`create_duel`)."""
+
+    a: str
+    b: str
+    players: int = 2
+    field: Sequence[str] = ()
+    preset: str = "pagat"
+    sets: Sequence[str] = ()
+    games: int | None = None
+    sprt: str | None = None
+    max_games: int | None = None
+    seed: int = 0
+    name: str | None = None
+    match_seconds: float | None = MATCH_SECONDS
+
+
+@dataclass
+class RunSummary:
+    """What one run of a duel did."""
+
+    name: str
+    pairs: int = 0
+    """Pairs played and stored by this run."""
+    seconds: float = 0.0
+    play_seconds: float = 0.0
+    """Play time of this run's matches, summed over the workers."""
+    forfeits: int = 0
+    already_finished: bool = False
+    tally: DuelTally | None = field(default=None, repr=False)
+    """The duel's pairs after this run, in deal order."""
+    settings: DuelSettings | None = field(default=None, repr=False)
+
+
+def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
+    """Check everything a new duel asks for, reading the database only (entrants);
+    every mistake is one line naming it. Nothing is written."""
+    players = request.players
+    if isinstance(players, bool) or not 2 <= players <= 8:
+        raise UsageError(f"--players must be from 2 to 8, not {players}")
+    rules = Rules.from_options(request.preset, parse_assignments(list(request.sets)))
+    rules.check_table(players)
+    if request.games is not None and request.sprt is not None:
+        raise UsageError(
+            "give --games N (a fixed number) or --sprt (a test), not both; --max-games caps a test"
+        )
+    for option, value in (("--games", request.games), ("--max-games", request.max_games)):
+        if value is None:
+            continue
+        if not 2 <= value <= MAX_GAMES or value % 2:
+            raise UsageError(
+                f"{option} must be an even number from 2 to {MAX_GAMES:,} (each deal is "
+                f"played twice), not {value}"
+            )
+    sprt: str | None = None
+    if request.games is None:
+        sprt = str(SprtSpec.parse(request.sprt if request.sprt is not None else DEFAULT_SPRT))
+    if not 0 <= request.seed < SEED_LIMIT:
+        raise UsageError(f"--seed must be from 0 to 2**63 - 1, not {request.seed}")
+    if request.match_seconds is not None and not (
+        0.001 <= request.match_seconds <= MAX_MATCH_SECONDS
+    ):
+        raise UsageError(
+            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.match_seconds:g}"
+        )
+    if players == 2 and request.field:
+        raise UsageError("--field fills the other seats of tables of 3 or more (--players)")
+    parsed_a = parse_spec(request.a, "A")
+    parsed_b = parse_spec(request.b, "B")
+    parsed_field = [parse_spec(text, "--field") for text in request.field or DEFAULT_FIELD]
+    if request.name is not None:
+        try:
+            check_name(request.name)
+        except ValueError as exc:
+            raise UsageError(f"duel name {printable(repr(request.name))}: {exc}") from None
+    with db.session() as session:
+        a = resolve(session, parsed_a, "A")
+        b = resolve(session, parsed_b, "B")
+        bots = [resolve(session, p, "--field") for p in parsed_field] if players > 2 else []
+        if request.name is not None and stored_duels.find(session, request.name) is not None:
+            raise StorageError(
+                f"a duel named {request.name!r} exists: resume it with "
+                f"`c8league duel resume {request.name}`, or choose another --name"
+            )
+    label = request.preset + "".join(f" {item}" for item in request.sets)
+    return DuelSettings(
+        a=a,
+        b=b,
+        field=tuple(bots),
+        players=players,
+        rules=rules.to_json(),
+        rules_label=label,
+        seed=request.seed,
+        games=request.games,
+        sprt=sprt,
+        max_games=request.max_games,
+        match_seconds=request.match_seconds,
+    )
+
+
+def create_duel(db: Database, request: DuelRequest) -> str:
+    """Check the request and store the new duel (no match is played yet); returns its
+    name (``duel-N`` unless the request names it)."""
+    settings = settings_of(db, request)
+    with db.writing() as session:
+        name = request.name or stored_duels.free_name(session)
+        if stored_duels.find(session, name) is not None:  # taken meanwhile
+            raise StorageError(f"a duel named {name!r} exists: choose another --name")
+        stored_duels.add(session, name, settings.players, settings.seed, settings.to_json())
+    return name
+
+
+def run_duel(
+    db: Database,
+    name: str,
+    *,
+    workers: int | None = None,
+    executor: str = "processes",
+    address: str | None = None,
+    progress: Progress | None = None,
+) -> RunSummary:
+    """Play the duel ``name`` until it is finished, from where an earlier run stopped."""
+    started = time.perf_counter()
+    with db.session() as session:
+        duel = stored_duels.get(session, name)
+        duel_id, duel_name = duel.id, duel.name
+        settings = DuelSettings.from_json(duel.settings)
+    assert duel_id is not None
+    summary = RunSummary(duel_name)
+    _check_plugins(settings)
+    try:
+        with (
+            event_run_lock(db, duel_id, duel_name, kind="duel"),
+            make_runner(executor, workers, address) as runner,
+        ):
+            with db.session() as session:
+                stored = stored_duels.shares(session, duel_id)
+                status = stored_duels.get(session, duel_name).status
+            tally = _tally(settings, stored)
+            summary.tally, summary.settings = tally, settings
+            if settings.finished(tally):
+                summary.already_finished = status == "finished"
+                if status != "finished":
+                    _store(db, duel_id, [], finished=True)
+            else:
+                runner.prepare()
+                _play(db, duel_id, settings, tally, runner, summary, progress)
+    except KeyboardInterrupt:
+        raise Interrupted(
+            f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
+            f"goes on with: c8league duel resume {duel_name}"
+        ) from None
+    summary.seconds = time.perf_counter() - started
+    return summary
+
+
+def _check_plugins(settings: DuelSettings) -> None:
+    """Every bot's plugin is installed and takes its options: checked before anything is
+    played, so that a resume on a machine without a plugin stops with one line."""
+    seen: set[tuple[str, str]] = set()
+    for who, bot in [
+        ("A", settings.a),
+        ("B", settings.b),
+        *(("--field", f) for f in settings.field),
+    ]:
+        if (bot.plugin, bot.options) in seen:
+            continue
+        seen.add((bot.plugin, bot.options))
+        try:
+            registry.validate_options(registry.get(bot.plugin), json.loads(bot.options))
+        except PluginError as exc:
+            raise PluginError(f"{who} ({bot.label}): {exc}") from None
+
+
+def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTally:
+    tally = DuelTally(settings.players)
+    steps = 2 * (settings.players - 1)
+    for a, b in stored:
+        tally.add(a / steps, b / steps)
+    return tally
+
+
+CHUNK_PAIRS = 256
+"""Deals handed to the runner at a time (the runner keeps its workers between them)."""
+
+
+def _play(
+    db: Database,
+    duel_id: int,
+    settings: DuelSettings,
+    tally: DuelTally,
+    runner: Runner,
+    summary: RunSummary,
+    progress: Progress | None,
+) -> None:
+    cap = settings.max_pairs
+    if progress is not None:
+        progress(tally, settings)
+    play = _Play(db, duel_id, settings, tally, summary, progress)
+    while True:
+        first = tally.pairs
+        count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - first)
+        tasks = [task for deal in range(first, first + count) for task in settings.tasks(deal)]
+        if play.chunk(runner.run(tasks)):
+            return
+
+
+class _Play:
+    """Counting and storing the pairs of a duel's run as the runner reports them."""
+
+    def __init__(
+        self,
+        db: Database,
+        duel_id: int,
+        settings: DuelSettings,
+        tally: DuelTally,
+        summary: RunSummary,
+        progress: Progress | None,
+    ) -> None:
+        self.db, self.duel_id, self.settings = db, duel_id, settings
+        self.tally, self.summary, self.progress = tally, summary, progress
+        self.spec = settings.spec
+        self.steps = 2 * (settings.players - 1)
+        self.batch: list[StoredPair] = []
+        self.last_commit = time.perf_counter()
+
+    def chunk(self, reports: Iterator[MatchReport]) -> bool:
+        """Count and store the pairs of ``reports`` (whole deals, in deal order); True
+        when the duel is finished (the rest of ``reports`` is then dropped)."""
+        tally, steps = self.tally, self.steps
+        waiting: MatchReport | None = None
+        try:
+            for report in reports:
+                if report.error is not None:
+                    self.store(finished=False)
+                    deal = report.match_id // 2
+                    side = "A's" if report.match_id % 2 == 0 else "B's"
+                    raise PluginError(
+                        f"deal {deal}, {side} match: {report.error} (the deals before it "
+                        f"are stored: c8league duel resume {self.summary.name})"
+                    )
+                if report.match_id % 2 == 0:
+                    waiting = report
+                    continue
+                assert waiting is not None and waiting.match_id + 1 == report.match_id
+                pair = _pair(self.settings, report.match_id // 2, waiting, report, steps)
+                self.summary.forfeits += (waiting.forfeit is not None) + (
+                    report.forfeit is not None
+                )
+                waiting = None
+                tally.add(pair.share_a / steps, pair.share_b / steps)
+                self.batch.append(pair)
+                self.summary.play_seconds += pair.seconds
+                done = self.settings.finished(tally, self.spec)
+                if done or time.perf_counter() - self.last_commit >= COMMIT_SECONDS:
+                    self.store(finished=done)
+                if self.progress is not None:
+                    self.progress(tally, self.settings)
+                if done:
+                    return True
+        finally:
+            close = getattr(reports, "close", None)
+            if callable(close):
+                close()  # stops the matches still being played
+        self.store(finished=False)
+        return False
+
+    def store(self, *, finished: bool) -> None:
+        _store(self.db, self.duel_id, self.batch, finished=finished)
+        self.summary.pairs += len(self.batch)
+        self.batch = []
+        self.last_commit = time.perf_counter()
+
+
+def _pair(
+    settings: DuelSettings, deal: int, a: MatchReport, b: MatchReport, steps: int
+) -> StoredPair:
+    seat = settings.seat(deal)
+    share_a = round(match_points(a.placements)[seat] * steps)
+    share_b = round(match_points(b.placements)[seat] * steps)
+    return StoredPair(
+        deal, seat, share_a, share_b, _match_json(a), _match_json(b), a.seconds + b.seconds
+    )
+
+
+def _match_json(report: MatchReport) -> str:
+    forfeit = report.forfeit
+    return json.dumps(
+        {
+            "placements": list(report.placements),
+            "scores": list(report.scores),
+            "ended": report.ended,
+            "decisions": report.decisions,
+            "forfeit": None
+            if forfeit is None
+            else {
+                "seat": forfeit.seat,
+                "reason": forfeit.reason,
+                "move": forfeit.move_number,
+                "detail": forfeit.detail[:500],
+            },
+            "seconds": round(report.seconds, 6) if math.isfinite(report.seconds) else None,
+        },
+        separators=(",", ":"),
+    )
+
+
+def _store(db: Database, duel_id: int, pairs: Sequence[StoredPair], *, finished: bool) -> None:
+    """Store finished pairs (and, if the duel is over, that it is) in one transaction."""
+    if not pairs and not finished:
+        return
+    with db.writing(wait=None) as session:
+        stored_duels.store_pairs(session, duel_id, pairs)
+        if finished:
+            stored_duels.set_status(session, duel_id, "finished")

@@ -1,0 +1,135 @@
+"""Duels and their pairs: creating a duel, storing finished pairs in batches, reading
+them back in deal order. Nothing here commits: the caller's transaction does."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from datetime import datetime
+
+from sqlalchemy import insert
+from sqlalchemy import select as sa_select
+from sqlmodel import Session, col, func, select
+
+from c8league.errors import NotFoundError
+from c8league.names import same_name
+from c8league.storage.fetch import fetch_rows
+from c8league.storage.models import Duel, DuelPair, utcnow
+
+
+@dataclass(frozen=True, slots=True)
+class StoredPair:
+    """One deal of a duel played twice (see :class:`~c8league.storage.models.DuelPair`)."""
+
+    deal: int
+    seat: int
+    share_a: int
+    share_b: int
+    match_a: str
+    match_b: str
+    seconds: float
+
+
+def find(session: Session, name: str) -> Duel | None:
+    return session.exec(select(Duel).where(Duel.name == same_name(name))).first()
+
+
+def get(session: Session, name: str) -> Duel:
+    """The duel called ``name``; :class:`NotFoundError` names the duels there are."""
+    duel = find(session, name)
+    if duel is None:
+        names = [d.name for d in all_duels(session)]
+        shown = ", ".join(names[-10:]) or "none yet (c8league duel A B)"
+        raise NotFoundError(f"no duel named {same_name(name)!r}; duels: {shown}")
+    return duel
+
+
+def all_duels(session: Session) -> list[Duel]:
+    """Every duel, oldest first."""
+    return list(session.exec(select(Duel).order_by(col(Duel.id))).all())
+
+
+def free_name(session: Session, prefix: str = "duel-") -> str:
+    """The first ``duel-N`` not taken."""
+    taken = set(session.exec(select(Duel.name).where(col(Duel.name).startswith(prefix))).all())
+    number = len(taken) + 1
+    while f"{prefix}{number}" in taken:
+        number += 1
+    return f"{prefix}{number}"
+
+
+def add(session: Session, name: str, players: int, seed: int, settings: str) -> Duel:
+    duel = Duel(name=same_name(name), players=players, seed=seed, settings=settings)
+    session.add(duel)
+    session.flush()
+    return duel
+
+
+def pairs(session: Session, duel_id: int) -> list[StoredPair]:
+    """The duel's stored pairs, in deal order."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(DuelPair.deal),
+            col(DuelPair.seat),
+            col(DuelPair.share_a),
+            col(DuelPair.share_b),
+            col(DuelPair.match_a),
+            col(DuelPair.match_b),
+            col(DuelPair.seconds),
+        )
+        .where(col(DuelPair.duel_id) == duel_id)
+        .order_by(col(DuelPair.deal)),
+    )
+    return [StoredPair(*row) for row in rows]
+
+
+def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
+    """(A's share, B's share) of every stored pair, in units, in deal order."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(col(DuelPair.share_a), col(DuelPair.share_b))
+        .where(col(DuelPair.duel_id) == duel_id)
+        .order_by(col(DuelPair.deal)),
+    )
+    return [(int(a), int(b)) for a, b in rows]
+
+
+def pair_counts(session: Session) -> dict[int, int]:
+    """How many pairs each duel has stored."""
+    rows = session.exec(
+        select(DuelPair.duel_id, func.count()).group_by(col(DuelPair.duel_id))
+    ).all()
+    return {duel_id: int(count) for duel_id, count in rows}
+
+
+def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> None:
+    """Add finished pairs, in one statement."""
+    if not new:
+        return
+    session.execute(
+        insert(DuelPair),
+        [
+            {
+                "duel_id": duel_id,
+                "deal": p.deal,
+                "seat": p.seat,
+                "share_a": p.share_a,
+                "share_b": p.share_b,
+                "match_a": p.match_a,
+                "match_b": p.match_b,
+                "seconds": p.seconds,
+            }
+            for p in new
+        ],
+    )
+
+
+def set_status(session: Session, duel_id: int, status: str, when: datetime | None = None) -> None:
+    """Mark the duel ``playing`` or ``finished`` (with when it finished)."""
+    duel = session.get(Duel, duel_id)
+    if duel is None:
+        raise NotFoundError(f"no duel with id {duel_id}")
+    duel.status = status
+    duel.finished_at = (when or utcnow()) if status == "finished" else None
+    session.add(duel)
