@@ -615,6 +615,22 @@ def json_commands(db: Path) -> list[list[str]]:
         ["ratings", "predict", "Ada", "Ben", "Cleo", "--league", "club", "--json"],
         ["report", "thursday", "--format", "json"],
         ["report", "club", "-f", "json"],
+        [
+            "duel",
+            "run",
+            "greedy",
+            "random",
+            "--games",
+            "4",
+            "--name",
+            "d",
+            "--workers",
+            "1",
+            "--json",
+        ],
+        ["duel", "resume", "d", "--workers", "1", "--json"],
+        ["duel", "show", "d", "--json"],
+        ["duel", "list", "--json"],
     ]
 
 
