@@ -16,16 +16,16 @@ def package(
 ) -> object:
     try:
         rated = env.rate([(trueskill.Rating(mu, sigma),) for mu, sigma in ratings], ranks=ranks)
-    except FloatingPointError:
-        return "FloatingPointError"
+    except (ArithmeticError, ValueError) as exc:  # where the package's floats break down
+        return type(exc).__name__
     return [(group[0].mu, group[0].sigma) for group in rated]
 
 
 def fast(env: trueskill.TrueSkill, ratings: list[tuple[float, float]], ranks: list[int]) -> object:
     try:
         return fast_trueskill.rate(env, ratings, ranks)
-    except FloatingPointError:
-        return "FloatingPointError"
+    except (ArithmeticError, ValueError) as exc:
+        return type(exc).__name__
 
 
 @st.composite
@@ -60,6 +60,24 @@ def test_hopeless_upsets_raise_as_the_package_does() -> None:
     model = RatingModel(RatingSettings(draw_probability=0.1))
     with pytest.raises(RatingError, match="mpmath"):
         model.rate([Rating(0.0, 0.2), Rating(1000.0, 0.2)], [1, 2])
+
+
+def test_a_negative_variance_raises_as_the_package_does_and_is_one_line() -> None:
+    """A tiny beta and far-apart ratings: the package's message passing takes a square
+    root of a negative precision (a ValueError, not a FloatingPointError)."""
+    env = trueskill.TrueSkill(sigma=1.9, beta=0.2, tau=25 / 300, draw_probability=0.29)
+    ratings = [
+        (2.260759364376121e-290, 11.063519359975567),
+        (2.307586863851774e-144, 6.70270573446949),
+        (70.0, 1.1),
+        (-16.2019772252621, 4.039719417149039),
+        (9.993750486167805, 1.132496978533975),
+    ]
+    ranks = [2, 1, 2, 2, 2]
+    assert package(env, ratings, ranks) == fast(env, ratings, ranks) == "ValueError"
+    model = RatingModel(RatingSettings(sigma=1.9, beta=0.2, draw_probability=0.29))
+    with pytest.raises(RatingError, match="mpmath"):
+        model.rate([Rating(mu, sigma) for mu, sigma in ratings], ranks)
 
 
 def test_the_model_uses_it_only_on_the_default_backend() -> None:

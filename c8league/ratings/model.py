@@ -232,7 +232,9 @@ class _TrueSkillEngine:
                 return [Rating(mu, sigma) for mu, sigma in pairs]
             groups = [(make(r.mu, r.sigma),) for r in ratings]
             rated = self._env.rate(groups, ranks=ranks)
-        except FloatingPointError as exc:
+        except (ArithmeticError, ValueError) as exc:
+            # The package's float arithmetic breaks down (a negative variance, an
+            # overflow) where the ratings are far apart for the model's beta.
             raise RatingError(
                 "trueskill cannot rate this match precisely enough "
                 f"(ratings too far apart); use backend 'mpmath': {exc}"
