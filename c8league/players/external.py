@@ -10,13 +10,16 @@ A bot that answers too slowly, dies, runs out of memory or breaks the protocol
 raises :class:`~c8league.errors.PlayerFault`, so the match loop records a forfeit
 with the reason. The bot's standard error goes to a log file (``stderr_path``),
 named in every fault's detail, capped at :data:`LOG_HEAD` + :data:`LOG_TAIL` bytes a
-match. POSIX only: it uses ``select`` on pipes, process groups and resource limits.
+match.
 
 The bot runs in a process group of its own, killed whole when the bot is closed. So
 that it is killed whatever happens to the process that started it (``kill -9``
 included), each such process has a reaper: a tiny process in a session of its own
 that every bot registers with before it runs, and that kills the registered groups
 when its parent's end of their pipe closes, which happens however the parent ends.
+The memory limit is the POSIX data-size limit (``resource``). On Windows the bot runs
+without a memory limit, in a job object that does the reaper's part, and its pipes
+are relayed through sockets (see :mod:`c8league.players.windows`).
 """
 
 from __future__ import annotations
@@ -25,7 +28,6 @@ import contextlib
 import json
 import os
 import re
-import resource
 import select
 import selectors
 import shlex
@@ -41,7 +43,23 @@ from typing import IO, Any, NoReturn
 
 from c8league.engine import HandResult, MatchResult, Move, Observation
 from c8league.errors import CardError, PlayerFault, PluginError
+from c8league.players import windows
 from c8league.players.base import BasePlayer
+
+try:
+    import resource
+except ImportError:  # not POSIX (Windows): bots run without resource limits
+    resource = None  # type: ignore[assignment]
+
+if sys.platform == "win32":  # pipes cannot be waited on: relayed through sockets
+    from c8league.players import windows as _io
+else:
+    _io = os
+"""``read``, ``write`` and ``close`` for the bot's streams."""
+
+_SIGKILL = getattr(signal, "SIGKILL", 9)
+_LIMITED = resource is not None and sys.platform != "win32"
+"""Whether ``memory_mb`` is applied (the hello tells the bot 0, no limit, otherwise)."""
 
 PROTOCOL_VERSION = 1
 """The protocol version c8league speaks, sent in ``hello``."""
@@ -118,6 +136,7 @@ class ExternalPlayer(BasePlayer):
         self._in: IO[bytes] | None = None
         self._out: IO[bytes] | None = None
         self._pidfd = -1
+        self._job: windows.Job | None = None
         self._log: _Log | None = None
         self._errors = -1
         self._buffer = bytearray()
@@ -225,7 +244,7 @@ class ExternalPlayer(BasePlayer):
         self._max_rss_kb = 0
         self._log = self._open_log(seat)
         env = None if self.env is None else {**os.environ, **self.env}
-        reaper = _Reaper.here()
+        reaper = None if sys.platform == "win32" else _Reaper.here()
         errors, errors_in = os.pipe()
         try:
             proc = subprocess.Popen(
@@ -236,8 +255,7 @@ class ExternalPlayer(BasePlayer):
                 cwd=self.cwd,
                 env=env,
                 bufsize=0,
-                start_new_session=True,
-                preexec_fn=_prepare(self.memory_mb, -1 if reaper is None else reaper.fd),
+                **_process_options(self.memory_mb, reaper),
             )
         except (OSError, subprocess.SubprocessError) as exc:
             os.close(errors)
@@ -250,12 +268,19 @@ class ExternalPlayer(BasePlayer):
         self._proc = proc
         self.pid = proc.pid
         self._started_at = time.monotonic()
+        self._job = windows.Job.holding(proc.pid)
         self._in, self._out = proc.stdin, proc.stdout
-        os.set_blocking(proc.stdin.fileno(), False)
-        os.set_blocking(errors, False)
+        if _io is os:
+            os.set_blocking(proc.stdin.fileno(), False)
+            os.set_blocking(errors, False)
+        else:  # sockets stand for the pipes
+            relay = windows.Relay(proc.stdin, proc.stdout, errors)
+            self._in, self._out = relay.stdin, relay.stdout  # type: ignore[assignment]
+            errors = relay.errors
         self._errors = errors
         self._selector = selectors.DefaultSelector()
-        self._selector.register(proc.stdout.fileno(), selectors.EVENT_READ)
+        assert self._out is not None
+        self._selector.register(self._out.fileno(), selectors.EVENT_READ)
         self._selector.register(errors, selectors.EVENT_READ)
         if hasattr(os, "pidfd_open"):
             with contextlib.suppress(OSError):
@@ -282,7 +307,7 @@ class ExternalPlayer(BasePlayer):
             "limits": {
                 "move_time": self.move_time,
                 "startup_time": self.startup_time,
-                "memory_mb": self.memory_mb,
+                "memory_mb": self.memory_mb if _LIMITED else 0,
             },
         }
         self._send(_dumps(hello) + "\n", deadline, "the hello")
@@ -316,8 +341,8 @@ class ExternalPlayer(BasePlayer):
                 self._close_input()
                 if grace > 0:
                     self._reap(grace)
-            with contextlib.suppress(OSError):  # the bot and anything it started
-                os.killpg(proc.pid, signal.SIGKILL)
+            _kill_group(proc.pid, self._job)  # the bot and anything it started
+            self._job = None
             _Reaper.forget(proc.pid)
             if proc.returncode is None:
                 self._reap(5.0)
@@ -327,7 +352,7 @@ class ExternalPlayer(BasePlayer):
                 self._selector = None
             self._read_errors()
             if self._errors >= 0:
-                os.close(self._errors)
+                _io.close(self._errors)
                 self._errors = -1
             self._close_input()
             if self._pidfd >= 0:
@@ -349,16 +374,21 @@ class ExternalPlayer(BasePlayer):
         end = time.monotonic() + timeout
         delay = 0.0005
         while True:
-            try:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped elsewhere: the status is lost
-                proc.returncode = self.returncode = -signal.SIGKILL
-                return True
-            if pid:
-                proc.returncode = self.returncode = os.waitstatus_to_exitcode(status)
-                rss = usage.ru_maxrss
-                self._max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
-                return True
+            if not hasattr(os, "wait4"):  # Windows: no resource usage
+                if proc.poll() is not None:
+                    self.returncode = proc.returncode
+                    return True
+            else:
+                try:
+                    pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+                except ChildProcessError:  # reaped elsewhere: the status is lost
+                    proc.returncode = self.returncode = -_SIGKILL
+                    return True
+                if pid:
+                    proc.returncode = self.returncode = os.waitstatus_to_exitcode(status)
+                    rss = usage.ru_maxrss
+                    self._max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
+                    return True
             remaining = end - time.monotonic()
             if remaining <= 0:
                 return False
@@ -384,7 +414,7 @@ class ExternalPlayer(BasePlayer):
         fd = self._in.fileno()
         while data:
             try:
-                written = os.write(fd, data)
+                written = _io.write(fd, data)
             except BlockingIOError:
                 written = 0
             except OSError:
@@ -405,7 +435,7 @@ class ExternalPlayer(BasePlayer):
         """Best effort, never waiting: a bot that does not read misses the message."""
         if self._in is not None:
             with contextlib.suppress(OSError):
-                os.write(self._in.fileno(), data)
+                _io.write(self._in.fileno(), data)
 
     def _close_input(self) -> None:
         if self._in is not None:
@@ -459,7 +489,7 @@ class ExternalPlayer(BasePlayer):
     def _read_chunk(self) -> bytes:
         assert self._out is not None
         try:
-            return os.read(self._out.fileno(), 65536)
+            return _io.read(self._out.fileno(), 65536)
         except OSError:
             return b""
 
@@ -539,7 +569,7 @@ class ExternalPlayer(BasePlayer):
         marker = _MEMORY_MARKERS.search(tail)
         near_limit = self.memory_mb > 0 and self._max_rss_kb >= 0.9 * self.memory_mb * 1024
         reason = "crash"
-        if marker or code == -signal.SIGKILL or (code != 0 and near_limit):
+        if marker or code == -_SIGKILL or (code != 0 and near_limit):
             reason = "memory"
         line = _marker_line(tail, marker) if marker else _last_line(tail)
         said = f"; stderr: {line}" if line else ""
@@ -565,7 +595,7 @@ class ExternalPlayer(BasePlayer):
             return
         while True:
             try:
-                chunk = os.read(self._errors, 65536)
+                chunk = _io.read(self._errors, 65536)
             except BlockingIOError:
                 return
             except OSError:
@@ -574,7 +604,7 @@ class ExternalPlayer(BasePlayer):
                 if self._selector is not None:
                     with contextlib.suppress(KeyError, ValueError):
                         self._selector.unregister(self._errors)
-                os.close(self._errors)
+                _io.close(self._errors)
                 self._errors = -1
                 return
             self._log.write(chunk)
@@ -723,7 +753,8 @@ class _Reaper:
 
 
 _INHERITED: list[int] = []
-os.register_at_fork(after_in_child=_Reaper._after_fork)
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_Reaper._after_fork)
 
 _REAPER = """
 import os, signal
@@ -818,19 +849,43 @@ class _ObservationEncoder:
         return f'{head[:-1]},"history":[{",".join(self._parts)}]}}'
 
 
+def _process_options(memory_mb: int, reaper: _Reaper | None) -> dict[str, Any]:
+    """How the bot's process is started: in a process group of its own; on POSIX
+    registered with the reaper and with its resource limits."""
+    if sys.platform == "win32":
+        return windows.popen_options()
+    return {
+        "start_new_session": True,
+        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd),
+    }
+
+
+def _kill_group(pid: int, job: windows.Job | None) -> None:
+    """Kill the bot's process group: the bot and anything it started."""
+    if sys.platform == "win32":
+        windows.kill_tree(pid, job)
+        return
+    with contextlib.suppress(OSError):
+        os.killpg(pid, _SIGKILL)
+
+
 def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
     """What the bot's process does before it runs (POSIX): register its new process group
     with the reaper (the pipe's end ``reaper``, closed when the bot's program starts),
-    and set its resource limits."""
+    and set its resource limits (where the ``resource`` module is: not on every
+    system)."""
     limit = memory_mb * 1024 * 1024
-    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
+    if resource is not None:
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
 
     def apply() -> None:
         if reaper >= 0:
             with contextlib.suppress(OSError):
                 os.write(reaper, b"+%d\n" % os.getpid())
+        if resource is None:
+            return
         # RLIMIT_DATA counts the memory a program writes to (heap and private
         # mappings), not address space reserved but unused: Node.js, Java and Go
         # reserve gigabytes of address space, so RLIMIT_AS would stop them early.
