@@ -2,7 +2,9 @@
 ``python -c pass`` measured in the same run.
 
 Each command runs as a process of its own, as typed in a terminal (``python -m
-c8league …``, which is what the ``c8league`` script runs). The commands take turns,
+c8league …``, which is what the ``c8league`` script runs), with the c8league this
+Python imports (the installed one; in a checkout, ``PYTHONPATH=.`` measures the
+checkout). The commands take turns,
 each once per turn, so that a machine getting busier slows them all alike; the figures
 are medians over the turns. A first turn, not counted, warms the disk cache and writes
 the bytecode caches (the benchmark drops ``PYTHONDONTWRITEBYTECODE`` for its
@@ -36,7 +38,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-sys.path.insert(0, str(ROOT))
 
 LEAGUE = """\
 name = "night"
@@ -104,9 +105,15 @@ BARE = "python -c pass"
 def environment() -> dict[str, str]:
     env = dict(os.environ)
     env.pop("PYTHONDONTWRITEBYTECODE", None)
-    env["PYTHONPATH"] = os.pathsep.join([str(ROOT), *filter(None, [env.get("PYTHONPATH")])])
     env["COLUMNS"] = "100"
     return env
+
+
+def what_runs(env: dict[str, str]) -> str:
+    """What runs as ``python -m c8league`` here: the engine, version and package folder."""
+    code = "import c8league, c8league.about as a; print(a.header()); print(c8league.__file__)"
+    header, where = run([sys.executable, "-c", code], env).splitlines()
+    return f"{header}\nc8league from {Path(where).parent}"
 
 
 def c8league(db: Path, *args: str) -> list[str]:
@@ -172,8 +179,6 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--runs", type=int, default=9, help="Turns measured (default 9).")
     args = parser.parse_args(argv)
 
-    from c8league import about
-
     env = environment()
     wall: dict[str, list[float]] = {BARE: [], **{case.label: [] for case in CASES}}
     cpu: dict[str, list[float]] = {label: [] for label in wall}
@@ -194,7 +199,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         return f"{statistics.median(values):.3f}" if values else "—"
 
     python = statistics.median(wall[BARE])
-    print(about.header())
+    print(what_runs(env))
     print(f"medians of {args.runs} runs in seconds, each command a new process")
     print(f"{'command':<32} {'wall':>6} {'above python':>13} {'cpu':>6}  target")
     print(f"{BARE:<32} {python:>6.3f} {'':>13} {median(cpu[BARE]):>6}")
@@ -203,8 +208,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         seconds = statistics.median(wall[case.label])
         goal = ""
         if case.target is not None:
-            measured = seconds - python if case.above_python else seconds
-            met = measured < case.target
+            figure = seconds - python if case.above_python else seconds
+            met = figure < case.target
             missed += not met
             what = "above python" if case.above_python else "wall"
             goal = f"{what} < {case.target:.2f}: {'met' if met else 'MISSED'}"
