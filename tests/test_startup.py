@@ -126,19 +126,27 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.parametrize(
-    "args",
-    [("players", "list"), ("event", "standings", "cup"), ("league", "list")],
-    ids=" ".join,
+    ("args", "also_not"),
+    [
+        (("players", "list"), ("c8league.league.files",)),
+        (("league", "list"), ("c8league.league.files",)),
+        (("event", "standings", "cup"), ()),
+    ],
+    ids=["players list", "league list", "event standings"],
 )
-def test_database_reads_import_no_runner_or_reports(database: Path, args: tuple[str, ...]) -> None:
+def test_database_reads_import_no_runner_plugins_or_reports(
+    database: Path, args: tuple[str, ...], also_not: tuple[str, ...]
+) -> None:
     modules = modules_after("--db", str(database), *args)
     assert "sqlalchemy" in modules  # it did read the database
     assert (
         loaded(
             modules,
             *HEAVY,
+            *also_not,
             "sqlalchemy.dialects.postgresql",
             "c8league.runner",
+            "c8league.players",
             "c8league.reports",
             "c8league.club",
         )
