@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import json
 import platform
-from importlib import metadata
 from pathlib import Path
 
 from c8league.engine import _build
@@ -21,6 +20,8 @@ PLAYERS_GROUP = "c8league.players"
 
 def version() -> str:
     """The installed version of c8league (``unknown`` when run from a tree never installed)."""
+    from importlib import metadata
+
     try:
         return metadata.version(DISTRIBUTION)
     except metadata.PackageNotFoundError:
@@ -42,6 +43,8 @@ def python() -> str:
 def plugins() -> list[tuple[str, str, list[str]]]:
     """The distributions other than c8league that register players: name, version and
     the players' names. Read from the metadata: no plugin is imported."""
+    from importlib import metadata
+
     found: dict[tuple[str, str], list[str]] = {}
     for entry in metadata.entry_points(group=PLAYERS_GROUP):
         dist = entry.dist

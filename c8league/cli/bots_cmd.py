@@ -4,23 +4,18 @@ from __future__ import annotations
 
 import inspect
 import re
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from c8league import about
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
-from c8league.players import registry
-from c8league.runner.conformance import (
-    DEFAULT_GAMES,
-    DEFAULT_PRESETS,
-    ConformanceReport,
-    PresetReport,
-    check_player,
-)
+from c8league.runner.conformance_defaults import DEFAULT_GAMES, DEFAULT_PRESETS
+
+if TYPE_CHECKING:
+    from c8league.runner.conformance import ConformanceReport, PresetReport
 
 app = typer.Typer(
     help="Player plugins: list, show options, check conformance.", no_args_is_help=True
@@ -32,6 +27,9 @@ def list_bots(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every installed player plugin; broken ones are listed with the reason."""
+    from c8league import about
+    from c8league.players import registry
+
     players = registry.discover()
     if as_json:
         print_json(
@@ -71,6 +69,8 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A player plugin's description and options (name, default, type)."""
+    from c8league.players import registry
+
     info = registry.get(name)
     rows = [
         (option, _default(param), _type_name(param.annotation))
@@ -134,6 +134,9 @@ def check(
     """Play a player through seeded matches under each preset and check that it makes
     legal moves only, never crashes, and makes the same choices from the same seed.
     Exits with 1 if any check fails."""
+    from c8league.players import registry
+    from c8league.runner.conformance import check_player
+
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")

@@ -2,21 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 
 from c8league.cli.output import out
-from c8league.engine import Rules
-from c8league.engine.rules import parse_assignments
 from c8league.errors import UsageError
-from c8league.players.base import Player
-from c8league.players.greedy import GreedyPlayer
-from c8league.players.random_player import RandomPlayer
-from c8league.runner.loop import play_match
 
-_BUILTIN = {"greedy": GreedyPlayer, "random": RandomPlayer}
+if TYPE_CHECKING:
+    from c8league.players.base import Player
 
 
 def demo(
@@ -30,13 +25,19 @@ def demo(
     ] = "greedy,random",
 ) -> None:
     """Play one seeded match and print every hand's deal and the final score."""
+    from c8league.engine.rules import Rules, parse_assignments
+    from c8league.players.greedy import GreedyPlayer
+    from c8league.players.random_player import RandomPlayer
+    from c8league.runner.loop import play_match
+
+    builtin = {"greedy": GreedyPlayer, "random": RandomPlayer}
     rule_set = Rules.from_options(rules, parse_assignments(assignments or []))
     names = [n.strip() for n in players.split(",") if n.strip()]
-    unknown = [n for n in names if n not in _BUILTIN]
+    unknown = [n for n in names if n not in builtin]
     if unknown:
-        raise UsageError(f"unknown player {unknown[0]!r}; built-in players: {', '.join(_BUILTIN)}")
+        raise UsageError(f"unknown player {unknown[0]!r}; built-in players: {', '.join(builtin)}")
     rule_set.check_table(len(names))
-    seats: list[Player] = [_BUILTIN[n]() for n in names]
+    seats: list[Player] = [builtin[n]() for n in names]
     outcome = play_match(rule_set, seats, seed)
     label = [f"{i}:{n}" for i, n in enumerate(names)]
     out.print(

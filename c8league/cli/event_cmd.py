@@ -6,14 +6,6 @@ from enum import StrEnum
 from typing import Annotated
 
 import typer
-from rich.progress import (
-    BarColumn,
-    MofNCompleteColumn,
-    Progress,
-    TextColumn,
-    TimeElapsedColumn,
-    TimeRemainingColumn,
-)
 from rich.table import Table
 
 from c8league.cli import state
@@ -82,6 +74,15 @@ def _run(
     address: str | None = None,
     match_seconds: float = 600.0,
 ) -> None:
+    from rich.progress import (
+        BarColumn,
+        MofNCompleteColumn,
+        Progress,
+        TextColumn,
+        TimeElapsedColumn,
+        TimeRemainingColumn,
+    )
+
     from c8league import events
     from c8league.runner.executors import default_workers
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import logging
 import os
 import signal
 import threading
@@ -15,47 +14,41 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
-from c8league.cli import (
-    bots_cmd,
-    demo,
-    duel_cmd,
-    event_cmd,
-    init_cmd,
-    league_cmd,
-    play_cmd,
-    players_cmd,
-    ratings_cmd,
-    report_cmd,
-    result_cmd,
-    rules_cmd,
-    state,
-)
 from c8league.cli import run as cli_run
+from c8league.cli import state
+from c8league.cli.lazy import lazy_group
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError, Interrupted
 
 INTERRUPTED = Interrupted.exit_code
+
+# --- sub-apps, one per noun (keep one line each) ---
+# "module:attribute" of a Typer sub-app or a command function, imported only when used
+# (c8league.cli.lazy), so that a command loads its own module only. --help lists them
+# in this order.
+SUBCOMMANDS = {
+    "demo": "c8league.cli.demo:demo",
+    "init": "c8league.cli.init_cmd:init",
+    "play": "c8league.cli.play_cmd:play",
+    "report": "c8league.cli.report_cmd:report",
+    "rules": "c8league.cli.rules_cmd:app",
+    "league": "c8league.cli.league_cmd:app",
+    "players": "c8league.cli.players_cmd:app",
+    "event": "c8league.cli.event_cmd:app",
+    "result": "c8league.cli.result_cmd:app",
+    "bots": "c8league.cli.bots_cmd:app",
+    "ratings": "c8league.cli.ratings_cmd:app",
+    "duel": "c8league.cli.duel_cmd:app",
+}
+# --- end of sub-apps ---
 
 app = typer.Typer(
     name="c8league",
     help="Crazy Eights tournaments and leagues: rules engine, bots, events, ratings, reports.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
+    cls=lazy_group(SUBCOMMANDS),
 )
-# --- sub-apps, one per noun (keep one line each) ---
-app.add_typer(rules_cmd.app, name="rules")
-app.command("demo")(demo.demo)
-app.command("init")(init_cmd.init)
-app.add_typer(league_cmd.app, name="league")
-app.add_typer(players_cmd.app, name="players")
-app.add_typer(event_cmd.app, name="event")
-app.add_typer(result_cmd.app, name="result")
-app.add_typer(bots_cmd.app, name="bots")
-app.command("play")(play_cmd.play)
-app.add_typer(ratings_cmd.app, name="ratings")
-app.command("report")(report_cmd.report)
-app.add_typer(duel_cmd.app, name="duel")
-# --- end of sub-apps ---
 
 
 def _version(value: bool) -> None:
@@ -93,10 +86,6 @@ def _root(
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
-    # Libraries' own log records (SQLAlchemy logs a cursor it could not close after an
-    # interrupt, with its traceback) are not for the user: errors reach the user as
-    # exceptions, turned into one line below.
-    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     _install_notice()
     with _noting_interrupts() as interrupts:
         code = _main(argv)

@@ -5,19 +5,16 @@ from __future__ import annotations
 import json
 import secrets
 from collections.abc import Callable
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.text import Text
 
 from c8league.cli.output import err, out
-from c8league.engine import Rules
-from c8league.engine.rules import parse_assignments
 from c8league.errors import UsageError
-from c8league.players import registry
-from c8league.players.base import Player
-from c8league.players.terminal import TerminalPlayer
-from c8league.runner.loop import play_match
+
+if TYPE_CHECKING:
+    from c8league.players.base import Player
 
 input_function: Callable[[str], str] | None = None
 """How the person's answers are read (the terminal when None)."""
@@ -27,6 +24,8 @@ def parse_bots(specs: list[str]) -> list[tuple[str, dict[str, str]]]:
     """Read ``--vs`` values: bots separated by commas, each ``name`` or
     ``name:key=value,key=value``. An item with ``=`` and no ``:`` is another option of
     the bot before it, so ``random:seed=3,playable_first=true,greedy`` is two bots."""
+    from c8league.players import registry
+
     bots: list[tuple[str, dict[str, str]]] = []
     for spec in specs:
         for raw in spec.split(","):
@@ -90,7 +89,11 @@ def play(
 ) -> None:
     """Play one match in the terminal against bots, to the target score (you sit in seat 0).
     With --event, play your seat of a league event's table of bots; the result is stored."""
+    from c8league.engine.rules import Rules, parse_assignments
     from c8league.names import check_name
+    from c8league.players import registry
+    from c8league.players.terminal import TerminalPlayer
+    from c8league.runner.loop import play_match
 
     try:
         name = check_name(name)
@@ -137,6 +140,10 @@ def _play_event(event: str, name: str) -> None:
     """Play the person's table of an event against the league's bots and store it."""
     from c8league import club
     from c8league.cli import state
+    from c8league.engine.rules import Rules
+    from c8league.players import registry
+    from c8league.players.terminal import TerminalPlayer
+    from c8league.runner.loop import play_match
 
     db = state.database()
     seated = club.person_match(db, event, name)

@@ -15,6 +15,8 @@ def database(*, create: bool = False) -> Database:
     commands that make a database (``init``, ``league import``) pass ``create``; any
     other, given a database that does not exist, stops with a line naming where it
     looked."""
+    import logging
+
     from c8league.errors import UsageError
     from c8league.storage import open_database
     from c8league.storage.database import is_in_memory, resolve_url
@@ -24,6 +26,10 @@ def database(*, create: bool = False) -> Database:
             f"--db {db_option or resolve_url(None)} is a database in memory, gone when the "
             "command ends: name a file (--db league.db) or a server"
         )
+    # Libraries' own log records (SQLAlchemy logs a cursor it could not close after an
+    # interrupt, with its traceback) are not for the user: errors reach the user as
+    # exceptions, turned into one line by c8league.cli.main.
+    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     db = open_database(db_option, create=create)
     db.on_wait = _say_waiting
     return db

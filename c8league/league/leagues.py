@@ -5,11 +5,10 @@ nothing."""
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from c8league.engine.rules import Rules
 from c8league.errors import StorageError
-from c8league.league.files import EventSpec, LeagueFile
 from c8league.league.house_rules import house_rules
 from c8league.league.players import ImportSummary, enter_entrant
 from c8league.league.status import member_statuses
@@ -17,6 +16,9 @@ from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage.database import Database
 from c8league.storage.models import Event, League
+
+if TYPE_CHECKING:
+    from c8league.league.files import EventSpec, LeagueFile
 
 
 def import_league(

@@ -5,20 +5,22 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
-
-from pydantic import ValidationError
+from typing import TYPE_CHECKING, Any
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
-from c8league.league.files import EntrantSpec, options_json
 from c8league.league.status import member_statuses
 from c8league.names import check_name, printable
-from c8league.players import registry
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant
+
+if TYPE_CHECKING:
+    from c8league.league.files import EntrantSpec
+
+# The league file's models and the plugin registry are imported by the functions that
+# enter or change players: listing them needs neither.
 
 
 @dataclass
@@ -36,6 +38,9 @@ class ImportSummary:
 def enter_entrant(
     session: Session, spec: EntrantSpec, where: str, summary: ImportSummary, *, update: bool
 ) -> Entrant:
+    from c8league.league.files import options_json
+    from c8league.players import registry
+
     version: str | None = None
     options = spec.options
     if spec.bot is not None:
@@ -89,6 +94,8 @@ def enter_entrant(
 def _stored_options(entrant: Entrant) -> dict[str, Any]:
     """A bot's stored options as its plugin reads them today (options stored as typed
     on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
+    from c8league.players import registry
+
     stored: dict[str, Any] = json.loads(entrant.options)
     if entrant.plugin is None:
         return stored
@@ -125,6 +132,10 @@ def add_player(
     """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
     A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
     bad options, raise before anything is written."""
+    from pydantic import ValidationError
+
+    from c8league.league.files import EntrantSpec
+
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -189,6 +200,9 @@ def edit_bot_options(
     paired, too) use the new options from the next run or resume, while its stored
     results stay and keep counting for its rating. This mends an event stopped by a
     bot's bad options; to rate a changed bot apart, register it under a new name."""
+    from c8league.league.files import options_json
+    from c8league.players import registry
+
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         if entrant.plugin is None:

@@ -49,14 +49,12 @@ from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.runner.conformance_defaults import CHECK_MATCH_SECONDS as CHECK_MATCH_SECONDS
+from c8league.runner.conformance_defaults import DEFAULT_GAMES as DEFAULT_GAMES
+from c8league.runner.conformance_defaults import DEFAULT_PRESETS as DEFAULT_PRESETS
 from c8league.runner.loop import MatchOutcome, describe, play_match, user_interrupt
 from c8league.runner.tasks import PLAYING, STARTING
 from c8league.runner.worker import Slot, Worker, can_fork, fork_worker, supervise
-
-DEFAULT_PRESETS: tuple[str, ...] = ("pagat", "basic", "encyclopedia", "olsen", "countdown")
-DEFAULT_GAMES = 5
-#: The time limit of one game of the check: a player still deciding then is stuck.
-CHECK_MATCH_SECONDS = 60.0
 
 CHECKS: tuple[str, ...] = ("legal", "crash", "deterministic", "time")
 """The kinds of fault: an illegal move, an exception, different choices on a replay of

@@ -23,6 +23,7 @@ from __future__ import annotations
 import contextlib
 import importlib
 import logging
+import os
 import threading
 import time
 import uuid
@@ -317,10 +318,13 @@ _here = threading.local()
 
 def _sandbox() -> MatchRunner:
     """The runner of this Dask worker thread: one worker process, a fresh interpreter (a
-    fork of a Dask worker, with its threads, could inherit a lock held for good)."""
+    fork of a Dask worker, with its threads, could inherit a lock held for good). Not on
+    Windows, where a new process cannot be handed the worker's pipe and shared memory:
+    there the matches are played in the Dask worker itself."""
     runner: MatchRunner | None = getattr(_here, "runner", None)
     if runner is None:
-        runner = _here.runner = MatchRunner(1, spawn=exec_worker)
+        spawn = exec_worker if os.name == "posix" else None
+        runner = _here.runner = MatchRunner(1, spawn=spawn)
     return runner
 
 

@@ -14,7 +14,6 @@ import re
 from typing import Any
 
 from sqlalchemy import BigInteger, Integer, MetaData, event, text
-from sqlalchemy.dialects import postgresql
 from sqlalchemy.engine import Engine
 
 from c8league.errors import StorageError
@@ -57,6 +56,8 @@ def require_driver(url: str) -> None:
 def widen_columns(metadata: MetaData) -> None:
     """Make :data:`WIDE_COLUMNS` BIGINT on PostgreSQL; other dialects keep their type, so
     a SQLite schema is unchanged. Idempotent."""
+    from sqlalchemy.dialects import postgresql  # only where PostgreSQL is used
+
     for table_name, column_name in WIDE_COLUMNS:
         column = metadata.tables[table_name].c[column_name]
         dialect = postgresql.dialect()  # type: ignore[no-untyped-call]

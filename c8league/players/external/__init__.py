@@ -10,7 +10,8 @@ A bot that answers too slowly, dies, runs out of memory or breaks the protocol
 raises :class:`~c8league.errors.PlayerFault`, so the match loop records a forfeit
 with the reason. The bot's standard error goes to a log file (``stderr_path``),
 named in every fault's detail, capped at :data:`LOG_HEAD` + :data:`LOG_TAIL` bytes a
-match. POSIX only: it uses ``select`` on pipes, process groups and resource limits.
+match. The memory limit is POSIX's (``resource``); on Windows a bot runs without one,
+in a job object that kills it and what it started, its pipes relayed through sockets.
 
 The modules, one job each:
 
@@ -19,7 +20,8 @@ The modules, one job each:
   its process group whatever happens to c8league, waiting, killing, and why it ended;
 - :mod:`.framing`: lines over the pipes within time limits, and the capped log of
   the bot's standard error;
-- :mod:`.protocol`: the messages, written and read.
+- :mod:`.protocol`: the messages, written and read;
+- :mod:`.windows`: what differs on Windows (the job object, the relay through sockets).
 """
 
 from c8league.players.external.framing import LOG_HEAD, LOG_TAIL, MAX_LINE

@@ -8,7 +8,9 @@ to a full pipe is never deadlocked). It knows bytes and lines, not messages: wha
 cannot do, it raises as :class:`PipeClosed`, :class:`Overdue` or :class:`LineTooLong`,
 and the player turns that into the bot's fault.
 
-POSIX only: it uses ``select`` on pipes.
+Windows cannot wait on pipes: there the three pipes are relayed through local sockets
+(:class:`~c8league.players.external.windows.Relay`), and the channel reads, writes and
+waits on those exactly as it does on the pipes elsewhere.
 """
 
 from __future__ import annotations
@@ -17,10 +19,19 @@ import contextlib
 import os
 import re
 import selectors
+import sys
 import tempfile
 import time
 from pathlib import Path
+from types import ModuleType
 from typing import IO
+
+from c8league.players.external import windows
+
+_io: ModuleType = windows if sys.platform == "win32" else os
+"""``read``, ``write`` and ``close`` for the bot's streams: the operating system's on
+pipes, :mod:`~c8league.players.external.windows`'s where they are relayed through
+sockets."""
 
 MAX_LINE = 1 << 20
 """The longest line (bytes) accepted from a bot."""
@@ -53,14 +64,19 @@ class Channel:
     output), ``errors`` (the read end of its standard error, copied to ``log``)."""
 
     def __init__(self, stdin: IO[bytes], stdout: IO[bytes], errors: int, log: StderrLog) -> None:
+        self._io = _io
+        if _io is os:
+            os.set_blocking(stdin.fileno(), False)
+            os.set_blocking(errors, False)
+        else:  # sockets stand for the pipes
+            relay = windows.Relay(stdin, stdout, errors)
+            stdin, stdout, errors = relay.stdin, relay.stdout, relay.errors  # type: ignore[assignment]
         self._in: IO[bytes] | None = stdin
         self._out: IO[bytes] | None = stdout
         self._errors = errors
         self._log = log
         self._buffer = bytearray()
         self._answered = False
-        os.set_blocking(stdin.fileno(), False)
-        os.set_blocking(errors, False)
         self._selector: selectors.BaseSelector | None = selectors.DefaultSelector()
         self._selector.register(stdout.fileno(), selectors.EVENT_READ)
         self._selector.register(errors, selectors.EVENT_READ)
@@ -75,7 +91,7 @@ class Channel:
         fd = self._in.fileno()
         while view:
             try:
-                written = os.write(fd, view)
+                written = self._io.write(fd, view)
             except BlockingIOError:
                 written = 0
             except OSError:
@@ -96,7 +112,7 @@ class Channel:
         """Best effort, never waiting: a bot that does not read misses the message."""
         if self._in is not None:
             with contextlib.suppress(OSError):
-                os.write(self._in.fileno(), data)
+                self._io.write(self._in.fileno(), data)
 
     def close_input(self) -> None:
         """Close the bot's standard input (it then reads the end of its input)."""
@@ -150,7 +166,7 @@ class Channel:
                 self.drain()
                 continue
             try:
-                chunk = os.read(self._out.fileno(), 65536)
+                chunk = self._io.read(self._out.fileno(), 65536)
             except OSError:
                 chunk = b""
             if not chunk:
@@ -165,7 +181,7 @@ class Channel:
             return -1
         while True:
             try:
-                chunk = os.read(self._errors, 65536)
+                chunk = self._io.read(self._errors, 65536)
             except BlockingIOError:
                 return self._errors
             except OSError:
@@ -174,7 +190,7 @@ class Channel:
                 if self._selector is not None:
                     with contextlib.suppress(KeyError, ValueError):
                         self._selector.unregister(self._errors)
-                os.close(self._errors)
+                self._io.close(self._errors)
                 self._errors = -1
                 return -1
             self._log.write(chunk)
@@ -187,7 +203,7 @@ class Channel:
             self._selector = None
         self.drain()
         if self._errors >= 0:
-            os.close(self._errors)
+            self._io.close(self._errors)
             self._errors = -1
         self.close_input()
         if self._out is not None:

@@ -27,7 +27,7 @@ from c8league.players.external.framing import (
     StderrLog,
     log_path,
 )
-from c8league.players.external.process import BotProcess, exit_fault
+from c8league.players.external.process import LIMITED, BotProcess, exit_fault
 from c8league.players.external.protocol import ObservationEncoder, Violation
 
 _SECONDS_MAX = 86_400.0
@@ -229,7 +229,7 @@ class ExternalPlayer(BasePlayer):
             rules=observation.rules,
             move_time=self.move_time,
             startup_time=self.startup_time,
-            memory_mb=self.memory_mb,
+            memory_mb=self.memory_mb if LIMITED else 0,
         )
         self._send(message, deadline, "the hello")
         answer = self._receive("hello", deadline, f"no hello within {self.startup_time:g} s")

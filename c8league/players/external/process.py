@@ -7,7 +7,9 @@ included), each such process has a reaper: a tiny process in a session of its ow
 that every bot registers with before it runs, and that kills the registered groups
 when its parent's end of their pipe closes, which happens however the parent ends.
 
-POSIX only: process groups, resource limits, ``wait4`` and ``poll``.
+The memory limit is the POSIX data-size limit (``resource``). On Windows the bot runs
+without a memory limit, in a job object that does the reaper's part (see
+:mod:`c8league.players.external.windows`).
 """
 
 from __future__ import annotations
@@ -15,7 +17,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import resource
 import select
 import signal
 import subprocess
@@ -23,8 +24,21 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from typing import IO
+from typing import IO, Any
 
+from c8league.players.external import windows
+
+try:
+    import resource
+except ImportError:  # not POSIX (Windows): bots run without resource limits
+    resource = None  # type: ignore[assignment]
+
+SIGKILL: int = getattr(signal, "SIGKILL", 9)
+"""The status of a killed process (minus it); Windows has no such signal."""
+
+LIMITED = resource is not None and sys.platform != "win32"
+"""Whether the bot's ``memory_mb`` is applied (the hello tells the bot 0, no limit,
+where it is not)."""
 _MEMORY_MARKERS = re.compile(
     rb"MemoryError|out of memory|cannot allocate memory|bad_alloc|OutOfMemoryError"
     rb"|memory allocation of \d+ bytes failed",
@@ -50,7 +64,7 @@ class BotProcess:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        reaper = _Reaper.here()
+        reaper = None if sys.platform == "win32" else _Reaper.here()
         self._popen = subprocess.Popen(
             command,
             stdin=subprocess.PIPE,
@@ -59,8 +73,7 @@ class BotProcess:
             cwd=cwd,
             env=env,
             bufsize=0,
-            start_new_session=True,
-            preexec_fn=_prepare(memory_mb, -1 if reaper is None else reaper.fd),
+            **_process_options(memory_mb, reaper),
         )
         popen = self._popen
         assert popen.stdin is not None and popen.stdout is not None
@@ -71,6 +84,7 @@ class BotProcess:
         """When it was started (``time.monotonic()``)."""
         self.max_rss_kb = 0
         """Its peak resident memory (KiB), known once it has been waited for."""
+        self._job = windows.Job.holding(popen.pid)
         self._pidfd = -1
         if hasattr(os, "pidfd_open"):
             with contextlib.suppress(OSError):
@@ -92,15 +106,7 @@ class BotProcess:
         end = time.monotonic() + timeout
         delay = 0.0005
         while True:
-            try:
-                pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
-            except ChildProcessError:  # reaped elsewhere: the status is lost
-                proc.returncode = -signal.SIGKILL
-                return True
-            if pid:
-                proc.returncode = os.waitstatus_to_exitcode(status)
-                rss = usage.ru_maxrss
-                self.max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
+            if self._exited():
                 return True
             remaining = end - time.monotonic()
             if remaining <= 0:
@@ -116,11 +122,33 @@ class BotProcess:
                 time.sleep(min(delay, remaining))
                 delay = min(delay * 2, 0.02)
 
+    def _exited(self) -> bool:
+        """Whether the process has exited, keeping its status (and, where the system
+        says, its peak memory); never waits."""
+        proc = self._popen
+        if not hasattr(os, "wait4"):  # Windows: no resource usage
+            return proc.poll() is not None
+        try:
+            pid, status, usage = os.wait4(proc.pid, os.WNOHANG)
+        except ChildProcessError:  # reaped elsewhere: the status is lost
+            proc.returncode = -SIGKILL
+            return True
+        if not pid:
+            return False
+        proc.returncode = os.waitstatus_to_exitcode(status)
+        rss = usage.ru_maxrss
+        self.max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
+        return True
+
     def kill(self) -> None:
-        """Kill the bot and anything it started (its process group); it is then the
-        reaper's concern no more. It still has to be waited for."""
-        with contextlib.suppress(OSError):
-            os.killpg(self.pid, signal.SIGKILL)
+        """Kill the bot and anything it started (its process group, or on Windows its
+        job); it is then the reaper's concern no more. It still has to be waited for."""
+        if sys.platform == "win32":
+            windows.kill_tree(self.pid, self._job)
+            self._job = None
+        else:
+            with contextlib.suppress(OSError):
+                os.killpg(self.pid, SIGKILL)
         _Reaper.forget(self.pid)
 
     def close(self) -> None:
@@ -151,7 +179,7 @@ def exit_fault(
     marker = _MEMORY_MARKERS.search(stderr_tail)
     near_limit = memory_mb > 0 and max_rss_kb >= 0.9 * memory_mb * 1024
     reason = "crash"
-    if marker or code == -signal.SIGKILL or (code != 0 and near_limit):
+    if marker or code == -SIGKILL or (code != 0 and near_limit):
         reason = "memory"
     line = _marker_line(stderr_tail, marker) if marker else _last_line(stderr_tail)
     said = f"; stderr: {line}" if line else ""
@@ -243,7 +271,8 @@ class _Reaper:
 
 
 _INHERITED: list[int] = []
-os.register_at_fork(after_in_child=_Reaper._after_fork)
+if hasattr(os, "register_at_fork"):  # POSIX
+    os.register_at_fork(after_in_child=_Reaper._after_fork)
 
 _REAPER = """
 import os, signal
@@ -281,19 +310,34 @@ finally:
 kills the groups still registered (see :class:`_Reaper`)."""
 
 
+def _process_options(memory_mb: int, reaper: _Reaper | None) -> dict[str, Any]:
+    """How the bot's process is started: in a process group of its own; on POSIX
+    registered with the reaper and with its resource limits."""
+    if sys.platform == "win32":
+        return windows.popen_options()
+    return {
+        "start_new_session": True,
+        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd),
+    }
+
+
 def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
     """What the bot's process does before it runs (POSIX): register its new process group
     with the reaper (the pipe's end ``reaper``, closed when the bot's program starts),
-    and set its resource limits."""
+    and set its resource limits (where the ``resource`` module is: not on every
+    system)."""
     limit = memory_mb * 1024 * 1024
-    _, hard = resource.getrlimit(resource.RLIMIT_DATA)
-    if hard != resource.RLIM_INFINITY:
-        limit = min(limit, hard)
+    if resource is not None:
+        _, hard = resource.getrlimit(resource.RLIMIT_DATA)
+        if hard != resource.RLIM_INFINITY:
+            limit = min(limit, hard)
 
     def apply() -> None:
         if reaper >= 0:
             with contextlib.suppress(OSError):
                 os.write(reaper, b"+%d\n" % os.getpid())
+        if resource is None:
+            return
         # RLIMIT_DATA counts the memory a program writes to (heap and private
         # mappings), not address space reserved but unused: Node.js, Java and Go
         # reserve gigabytes of address space, so RLIMIT_AS would stop them early.

@@ -1,0 +1,124 @@
+"""Sub-commands imported when they are used.
+
+A command typed at the prompt needs its own module only: ``c8league rules list`` has
+no use for the modules of ``event run`` or ``bots check`` (and what they import). The
+root group names each sub-command by ``"module:attribute"`` (a ``typer.Typer`` sub-app
+or a command function) and imports it the first time it is looked up: to run it, to
+show its help, or for the root's ``--help`` and shell completion, which list them all.
+
+Click's documentation describes the pattern ("lazily loading subcommands"); here the
+sub-command is converted by Typer exactly as ``app.add_typer(sub_app, name=...)`` or
+``app.command(name)(function)`` on the root would convert it, so its help, options,
+errors and exit statuses do not change.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import importlib
+from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from typing import Any, ClassVar
+
+import typer
+from typer.core import TyperGroup
+
+Command = Any
+"""A Click command as Typer builds it (Typer does not export the type)."""
+
+
+Loader = Callable[[], Command]
+
+
+class LazyCommands(MutableMapping[str, Command]):
+    """A group's sub-commands by name: those already built, and those built by their
+    loader on first access. Their names (for suggestions on a typo, and the order of
+    ``--help``) need nothing imported or built."""
+
+    def __init__(self, built: Mapping[str, Command], lazy: Mapping[str, Loader]) -> None:
+        self._built: dict[str, Command] = dict(built)
+        self._lazy = {name: load for name, load in lazy.items() if name not in built}
+
+    def __getitem__(self, name: str) -> Command:
+        if name not in self._built:
+            self._built[name] = self._lazy[name]()  # KeyError for an unknown name
+        return self._built[name]
+
+    def __setitem__(self, name: str, command: Command) -> None:
+        self._built[name] = command
+
+    def __delitem__(self, name: str) -> None:
+        if name not in self:
+            raise KeyError(name)
+        self._lazy.pop(name, None)
+        self._built.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        # The lazy ones in the order they are named, then any added as built commands.
+        yield from self._lazy
+        yield from (name for name in self._built if name not in self._lazy)
+
+    def __len__(self) -> int:
+        return len(self._lazy) + sum(1 for name in self._built if name not in self._lazy)
+
+    def __contains__(self, name: object) -> bool:
+        return name in self._lazy or name in self._built
+
+
+class LazyGroup(TyperGroup):
+    """A Typer group whose sub-commands in :attr:`subcommands` are imported when used
+    (make one with :func:`lazy_group`). Sub-apps added with ``app.add_typer`` or
+    ``app.command`` work as before, built when the group is."""
+
+    subcommands: ClassVar[Mapping[str, str]] = {}
+
+    def __init__(self, *args: Any, commands: Any = None, **kwargs: Any) -> None:
+        super().__init__(*args, commands=commands, **kwargs)
+        markup = self.rich_markup_mode
+        self.commands = LazyCommands(
+            self.commands,
+            {
+                name: functools.partial(_load, name, target, markup)
+                for name, target in self.subcommands.items()
+            },
+        )
+
+
+def lazy_group(subcommands: Mapping[str, str]) -> type[LazyGroup]:
+    """The group class (``typer.Typer(cls=...)``) of an app whose sub-commands are
+    ``{name: "module:attribute"}``, listed by ``--help`` in this order."""
+    return type("LazyRoot", (LazyGroup,), {"subcommands": dict(subcommands)})
+
+
+def _load(name: str, target: str, markup: Any) -> Command:
+    """Import ``target`` and build it as Typer builds a sub-app or command of a root.
+
+    A sub-app's own commands are built when they are looked up in turn: the root's
+    ``--help`` shows each sub-app's help without building its commands."""
+    module_name, _, attribute = target.partition(":")
+    value = getattr(importlib.import_module(module_name), attribute)
+    holder = typer.Typer(rich_markup_mode=markup)
+    if not isinstance(value, typer.Typer):
+        holder.command(name)(value)
+        return typer.main.get_group(holder).commands[name]
+    shell = copy.copy(value)  # the sub-app as a group, without its commands
+    shell.registered_commands = []
+    holder.add_typer(shell, name=name)
+    group = typer.main.get_group(holder).commands[name]
+    assert isinstance(group, TyperGroup)
+    build = functools.partial(
+        typer.main.get_command_from_info,
+        pretty_exceptions_short=holder.pretty_exceptions_short,
+        rich_markup_mode=markup,
+    )
+    group.commands = LazyCommands(
+        group.commands,  # its own sub-apps, if any, are built
+        {
+            info.name or typer.main.get_command_name(info.callback.__name__): functools.partial(
+                build, info
+            )
+            for info in value.registered_commands
+            if info.callback is not None
+        },
+    )
+    return group
