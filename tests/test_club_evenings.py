@@ -234,6 +234,41 @@ def test_withdrawing_someone_seated_in_a_draft_says_so(club: Path, capsys: Captu
     ok(db, capsys, "event", "pair", "thursday")
     _, err = ok(db, capsys, "players", "withdraw", "Ada", "--league", "club")
     assert "Ada is seated at table" in err and "draft round 1" in err
+    assert "c8league event unpair thursday" in err
+
+
+def seated_names(db: Path, capsys: Capture) -> set[str]:
+    return {name for t in sheet(db, capsys)["tables"] for name in t["seats"]}
+
+
+def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
+    club: Path, capsys: Capture
+) -> None:
+    """Round 2 is drafted, then Ada leaves and Zoe arrives: the draft is discarded and
+    paired again from the members as they are now."""
+    db = club
+    enter(db, capsys, new_round(db, capsys))
+    ok(db, capsys, "event", "pair", "thursday")
+    assert "Ada" in seated_names(db, capsys)
+    ok(db, capsys, "players", "withdraw", "Ada", "--league", "club")
+    ok(db, capsys, "players", "add", "Zoe", "--league", "club")
+    _, err = ok(db, capsys, "event", "unpair", "thursday")
+    assert "round 2 of thursday discarded" in err
+    ok(db, capsys, "event", "pair", "thursday")
+    again = sheet(db, capsys)
+    assert again["round"] == 2
+    names = seated_names(db, capsys) | set(again.get("byes", []))
+    assert "Ada" not in names and "Zoe" in names
+    players = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--league", "club",
+                                             "--json")}  # fmt: skip
+    assert (players["Ada"]["status"], players["Ada"]["since_round"]) == ("withdrawn", 2)
+    assert (players["Zoe"]["status"], players["Zoe"]["since_round"]) == ("active", 2)
+    # A published round is fixed; an event with no round has nothing to discard.
+    ok(db, capsys, "event", "publish", "thursday")
+    refused(db, capsys, "round 2 of 'thursday' is published", "event", "unpair", "thursday")
+    fresh = db.parent / "fresh.db"
+    assert run(fresh, "league", "import", str(LEAGUES / "club-swiss.toml")) == 0
+    refused(fresh, capsys, "'thursday' has no round to discard", "event", "unpair", "thursday")
 
 
 # -- 4. shared first places and several forfeits --------------------------------------------------

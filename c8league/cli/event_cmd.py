@@ -351,6 +351,16 @@ def move(
     show_sheet(event, None, "terminal", None)
 
 
+@app.command("unpair")
+def unpair(event: EventArg) -> None:
+    """Discard the draft round, to pair it again with event pair (after a withdrawal, a
+    late entry or a no-show)."""
+    from c8league import club
+
+    number = club.unpair(state.database(), event)
+    err.print(f"round {number} of {event} discarded: c8league event pair {event} pairs it again")
+
+
 @app.command("publish")
 def publish(event: EventArg) -> None:
     """Publish the draft round: its tables are fixed and results may be entered."""

@@ -5,11 +5,12 @@ read and checked) and corrected with an audit trail (:mod:`~c8league.club.correc
 and a person's match against the league's bots (:mod:`~c8league.club.person`).
 
 A round of an event played by people is paired as a draft; the organiser may swap two
-entrants or move one to another table and then publishes it. Results can be entered
+entrants or move one to another table, or discard the draft to pair it again (after a
+withdrawal or a late entry), and then publishes it. Results can be entered
 for the tables of a published round only.
 """
 
-from c8league.club.changes import ChangeResult, move, publish, swap
+from c8league.club.changes import ChangeResult, move, publish, swap, unpair
 from c8league.club.corrections import (
     Change,
     TableInfo,
@@ -59,5 +60,6 @@ __all__ = [
     "store_played",
     "swap",
     "table_info",
+    "unpair",
     "void_result",
 ]

@@ -1,5 +1,6 @@
 """Changes to a drafted round before it is published: swapping two entrants, moving one
-to another table (a warning names any repeat meeting this creates), and publishing."""
+to another table (a warning names any repeat meeting this creates), discarding the
+draft to pair it again, and publishing."""
 
 from __future__ import annotations
 
@@ -103,6 +104,25 @@ def _size_warnings(
             f"seat {size}" + (f" (or {size - 1})" if size > 2 else "")
         )
     return lines
+
+
+def unpair(db: Database, event_name: str) -> int:
+    """Discard the draft round (it has no results: they are entered once it is
+    published), so that the next pairing pairs it again from the entrants as they are
+    now: after a withdrawal, a late entry or a member who did not come. Returns its
+    number."""
+    with db.writing() as session:
+        _, event = get_event(session, event_name)
+        if event.id is None or not stored_rounds.event_rounds(session, event.id):
+            raise UsageError(f"{event.name!r} has no round to discard")
+        round_row = stored_rounds.get_round(session, event, None)
+        if round_row.published:
+            raise UsageError(
+                f"round {round_row.number} of {event.name!r} is published: its tables are "
+                "fixed (results are corrected with c8league result edit or void)"
+            )
+        stored_rounds.delete_round(session, round_row)
+        return round_row.number
 
 
 def publish(db: Database, event_name: str) -> int:

@@ -333,8 +333,8 @@ def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[st
             if not last.published:
                 lines.append(
                     f"{entrant.name} is seated at table {match.table_no} of the draft round "
-                    f"{last.number} of {event.name!r}: swap or move them out before it is "
-                    "published (c8league event swap / move)"
+                    f"{last.number} of {event.name!r}: pair it again (c8league event unpair "
+                    f"{event.name}, then event pair) or move them out before it is published"
                 )
             elif match.status == "pending":
                 lines.append(

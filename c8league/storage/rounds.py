@@ -114,6 +114,19 @@ def publish(session: Session, round_row: Round) -> None:
     session.add(round_row)
 
 
+def delete_round(session: Session, round_row: Round) -> None:
+    """Delete a round that has no results (a draft): its seats, its matches and itself."""
+    matches = session.exec(select(Match).where(Match.round_id == round_row.id)).all()
+    ids = [m.id for m in matches]
+    for seat in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(ids))).all():
+        session.delete(seat)
+    session.flush()
+    for match in matches:
+        session.delete(match)
+    session.flush()
+    session.delete(round_row)
+
+
 def round_complete(session: Session, round_id: int | None) -> bool:
     """Whether no match of the round is still to be played."""
     pending = session.exec(
