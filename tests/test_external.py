@@ -145,11 +145,15 @@ BROKEN = [
 ]
 
 
-@pytest.mark.parametrize(
+each_broken_bot = pytest.mark.parametrize(
     ("script", "args", "options", "reason", "number", "words"),
     BROKEN,
     ids=[f"{b[0]}-{b[3]}{'-' + b[1][0] if b[1] else ''}" for b in BROKEN],
 )
+"""Each broken bot of :data:`BROKEN`, with the forfeit it must give."""
+
+
+@each_broken_bot
 def test_broken_bot_forfeits(
     script: str,
     args: tuple[str, ...],

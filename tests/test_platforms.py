@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from test_external import BROKEN, bot, gone
+from test_external import bot, each_broken_bot, gone
 from test_readme import club_commands, typed_answers
 
 from c8league.engine import Rules
@@ -182,11 +182,7 @@ def test_relayed_streams_play_the_same_match(relayed: None) -> None:
     assert outcomes[0] == outcomes[1]
 
 
-@pytest.mark.parametrize(
-    ("script", "args", "options", "reason", "number", "words"),
-    BROKEN,
-    ids=[f"{b[0]}-{b[3]}{'-' + b[1][0] if b[1] else ''}" for b in BROKEN],
-)
+@each_broken_bot
 def test_relayed_broken_bots_forfeit(
     relayed: None,
     script: str,
