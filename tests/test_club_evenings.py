@@ -222,8 +222,9 @@ def test_withdrawn_members_and_late_entries_are_marked(club: Path, capsys: Captu
     assert (standing["Ada"]["status"], standing["Ada"]["since_round"]) == ("withdrawn", 2)
     out, _ = ok(db, capsys, "report", "thursday")
     assert "Ada (withdrawn from round 2)" in out
-    # Back again: active, and paired from the next round.
-    ok(db, capsys, "players", "reinstate", "Ada", "--league", "club")
+    # Back again: active, and paired from the next round (the league is the one she is in).
+    _, err = ok(db, capsys, "players", "reinstate", "Ada")
+    assert "Ada is back in club" in err
     players = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--league", "club",
                                              "--json")}  # fmt: skip
     assert players["Ada"]["status"] == "active"
@@ -250,7 +251,8 @@ def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
     enter(db, capsys, new_round(db, capsys))
     ok(db, capsys, "event", "pair", "thursday")
     assert "Ada" in seated_names(db, capsys)
-    ok(db, capsys, "players", "withdraw", "Ada", "--league", "club")
+    _, err = ok(db, capsys, "players", "withdraw", "Ada")  # the one league she is in
+    assert "Ada withdrawn from club" in err
     ok(db, capsys, "players", "add", "Zoe", "--league", "club")
     _, err = ok(db, capsys, "event", "unpair", "thursday")
     assert "round 2 of thursday discarded" in err
@@ -266,6 +268,15 @@ def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
     # A published round is fixed; an event with no round has nothing to discard.
     ok(db, capsys, "event", "publish", "thursday")
     refused(db, capsys, "round 2 of 'thursday' is published", "event", "unpair", "thursday")
+    # Someone in no league, or in several, is asked for the league.
+    ok(db, capsys, "players", "add", "Solo")
+    refused(db, capsys, "Solo is in no league", "players", "withdraw", "Solo")
+    second = db.parent / "saturday.toml"
+    second.write_text('name = "saturday"\ntable_size = 2\nentrants = [{ name = "Ben" }, '
+                      '{ name = "Cleo" }]\n[rules]\npreset = "pagat"\n')  # fmt: skip
+    assert run(db, "league", "import", str(second)) == 0
+    refused(db, capsys, "Ben is in several leagues (club, saturday): name one with --league",
+            "players", "withdraw", "Ben")  # fmt: skip
     fresh = db.parent / "fresh.db"
     assert run(fresh, "league", "import", str(LEAGUES / "club-swiss.toml")) == 0
     refused(fresh, capsys, "'thursday' has no round to discard", "event", "unpair", "thursday")

@@ -120,13 +120,16 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
 @app.command("withdraw")
 def withdraw(
     name: Annotated[str, typer.Argument(help="Player name.")],
-    league: Annotated[str, typer.Option(help="The league to withdraw from.")],
+    league: Annotated[
+        str | None,
+        typer.Option(help="The league to withdraw from (default: the one the player is in)."),
+    ] = None,
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
     from c8league.league import players
 
-    warnings = players.withdraw(state.database(), league, name)
-    err.print(f"{name} withdrawn from {league}: not paired from the next round")
+    league_name, warnings = players.withdraw(state.database(), league, name)
+    err.print(f"{name} withdrawn from {league_name}: not paired from the next round")
     for line in warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
@@ -134,10 +137,12 @@ def withdraw(
 @app.command("reinstate")
 def reinstate(
     name: Annotated[str, typer.Argument(help="Player name.")],
-    league: Annotated[str, typer.Option(help="The league.")],
+    league: Annotated[
+        str | None, typer.Option(help="The league (default: the one the player is in).")
+    ] = None,
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
     from c8league.league import players
 
-    players.reinstate(state.database(), league, name)
-    err.print(f"{name} is back in {league} from the next round")
+    league_name = players.reinstate(state.database(), league, name)
+    err.print(f"{name} is back in {league_name} from the next round")

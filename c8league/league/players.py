@@ -14,7 +14,7 @@ from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.models import Entrant
+from c8league.storage.models import Entrant, League
 
 if TYPE_CHECKING:
     from c8league.league.files import EntrantSpec
@@ -304,21 +304,35 @@ def _player(e: Entrant) -> dict[str, Any]:
 # -- membership ----------------------------------------------------------------------------
 
 
-def withdraw(db: Database, league_name: str, name: str) -> list[str]:
-    """No more pairings for ``name`` in the league; its results stay. Returns a warning
-    for each table of a latest round that still seats the entrant (a draft to change,
-    or a table still to play)."""
+def withdraw(db: Database, league_name: str | None, name: str) -> tuple[str, list[str]]:
+    """No more pairings for ``name`` in the league (default: the one league it is in);
+    its results stay. Returns the league's name and a warning for each table of a
+    latest round that still seats the entrant (a draft to pair again, or a table still
+    to play)."""
     with db.writing() as session:
-        league = stored_leagues.get_league(session, league_name)
         entrant = stored_leagues.get_entrant(session, name)
+        league = _league_of(session, entrant, league_name)
         member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
         if member is None:
-            raise NotFoundError(f"{name} is not in league {league_name!r}")
+            raise NotFoundError(f"{name} is not in league {league.name!r}")
         if member.withdrawn:
-            raise UsageError(f"{name} has already withdrawn from {league_name!r}")
+            raise UsageError(f"{name} has already withdrawn from {league.name!r}")
         member.withdrawn = True
         stored_leagues.add(session, member)
-        return _still_seated(session, league.id or 0, entrant)
+        return league.name, _still_seated(session, league.id or 0, entrant)
+
+
+def _league_of(session: Session, entrant: Entrant, league_name: str | None) -> League:
+    """The league named, or else the one league the entrant is a member of."""
+    if league_name is not None:
+        return stored_leagues.get_league(session, league_name)
+    leagues = stored_leagues.entrant_leagues(session, entrant.id or 0)
+    if len(leagues) == 1:
+        return leagues[0]
+    if not leagues:
+        raise UsageError(f"{entrant.name} is in no league")
+    names = ", ".join(lg.name for lg in leagues)
+    raise UsageError(f"{entrant.name} is in several leagues ({names}): name one with --league")
 
 
 def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:
@@ -345,13 +359,15 @@ def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[st
     return lines
 
 
-def reinstate(db: Database, league_name: str, name: str) -> None:
-    """Undo a withdrawal: paired again from the next round."""
+def reinstate(db: Database, league_name: str | None, name: str) -> str:
+    """Undo a withdrawal: paired again from the next round. Returns the league's name
+    (default: the one league the entrant is in)."""
     with db.writing() as session:
-        league = stored_leagues.get_league(session, league_name)
         entrant = stored_leagues.get_entrant(session, name)
+        league = _league_of(session, entrant, league_name)
         member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
         if member is None or not member.withdrawn:
-            raise UsageError(f"{name} has not withdrawn from {league_name!r}")
+            raise UsageError(f"{name} has not withdrawn from {league.name!r}")
         member.withdrawn = False
         stored_leagues.add(session, member)
+        return league.name

@@ -226,6 +226,18 @@ def membership(session: Session, league_id: int, entrant_id: int) -> LeagueEntra
     return session.get(LeagueEntrant, (league_id, entrant_id))
 
 
+def entrant_leagues(session: Session, entrant_id: int) -> list[League]:
+    """The leagues the entrant is a member of, in the order they were made."""
+    return list(
+        session.exec(
+            select(League)
+            .join(LeagueEntrant, col(LeagueEntrant.league_id) == col(League.id))
+            .where(LeagueEntrant.entrant_id == entrant_id)
+            .order_by(col(League.id))
+        ).all()
+    )
+
+
 def add_member(session: Session, league_id: int, entrant_id: int) -> None:
     """Make the entrant a member of the league (if it is not one already)."""
     if membership(session, league_id, entrant_id) is None:
