@@ -238,3 +238,30 @@ def test_completion_lists_every_command() -> None:
         cwd=ROOT,
     )
     assert done.stdout.split() == list(cli_main.SUBCOMMANDS)
+
+
+EXIT_STATE = """\
+import atexit, gc, sys
+atexit.register(lambda: print("collector", gc.get_threshold()[0], gc.get_freeze_count() > 0))
+sys.argv = ["c8league", *sys.argv[1:]]
+from c8league.cli import run
+run()
+"""
+
+
+@pytest.mark.parametrize(
+    ("args", "code"), [(["rules", "list"], 0), (["rules", "show", "no-such-preset"], 2)]
+)
+def test_a_command_collects_less_often_and_freezes_what_is_left_at_exit(
+    args: list[str], code: int
+) -> None:
+    """The collector's first threshold is raised for the command, and at exit, however
+    the command ends, what is left is frozen out of the interpreter's last collections
+    (exit handlers still run)."""
+    from c8league.cli import GC_THRESHOLD
+
+    done = subprocess.run(
+        [sys.executable, "-c", EXIT_STATE, *args], capture_output=True, text=True, timeout=60
+    )
+    assert done.returncode == code, done.stderr
+    assert done.stdout.splitlines()[-1] == f"collector {GC_THRESHOLD} True"

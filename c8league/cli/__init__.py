@@ -2,12 +2,25 @@
 
 from __future__ import annotations
 
+import gc
 import sys
+
+GC_THRESHOLD = 10_000
+"""The cyclic garbage collector's first threshold for a command (Python's default is
+700). A command imports a few hundred modules, creating objects by the million: at the
+default, the collector runs through them hundreds of times, a quarter of a database
+command's time. Collections still happen, fewer of them."""
 
 
 def run() -> None:
     """Console-script entry point. Ctrl-C while the command line is still loading ends
-    with one line too (``c8league.cli.main`` handles it once a command runs)."""
+    with one line too (``c8league.cli.main`` handles it once a command runs).
+
+    At the end, every object left is frozen out of the collector (:func:`gc.freeze`): the
+    interpreter's collections at exit would otherwise traverse them all again, for a
+    fifth of a second, to free memory the process gives back anyway. Exit handlers run
+    as usual."""
+    gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         from c8league.cli.main import main
 
@@ -15,4 +28,6 @@ def run() -> None:
     except KeyboardInterrupt:
         sys.stderr.write("interrupted\n")
         code = 130
+    finally:
+        gc.freeze()
     sys.exit(code)
