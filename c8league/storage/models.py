@@ -4,10 +4,9 @@ The schema's version is :data:`SCHEMA_VERSION`; ``c8league.storage.migrations``
 builds the same schema step by step from any older version.
 """
 
-from __future__ import annotations
-
 from datetime import UTC, datetime
 
+from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
@@ -18,7 +17,15 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
-class Meta(SQLModel, table=True):
+class _Table(SQLModel):
+    """What every table shares: pydantic's validators are built on first use, not when
+    the module is imported. Rows of tables are made without validation, so a command
+    that reads the database never builds them (a fifth of this module's import)."""
+
+    model_config = ConfigDict(defer_build=True)  # type: ignore[assignment]
+
+
+class Meta(_Table, table=True):
     """Key-value facts about the database itself (``schema_version``)."""
 
     __tablename__ = "meta"
@@ -27,7 +34,7 @@ class Meta(SQLModel, table=True):
     value: str = Field(max_length=256)
 
 
-class Entrant(SQLModel, table=True):
+class Entrant(_Table, table=True):
     """A registered player: a person (club member) or a bot (plugin, options, version)."""
 
     __tablename__ = "entrant"
@@ -42,7 +49,7 @@ class Entrant(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class League(SQLModel, table=True):
+class League(_Table, table=True):
     """A league: a rating pool with its rules, table sizes and rating settings."""
 
     __tablename__ = "league"
@@ -58,7 +65,7 @@ class League(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class LeagueEntrant(SQLModel, table=True):
+class LeagueEntrant(_Table, table=True):
     """Membership of an entrant in a league."""
 
     __tablename__ = "league_entrant"
@@ -68,7 +75,7 @@ class LeagueEntrant(SQLModel, table=True):
     withdrawn: bool = Field(default=False)
 
 
-class Event(SQLModel, table=True):
+class Event(_Table, table=True):
     """A round-robin or Swiss event of a league."""
 
     __tablename__ = "event"
@@ -87,7 +94,7 @@ class Event(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class Round(SQLModel, table=True):
+class Round(_Table, table=True):
     """A round of an event: tables of entrants, and byes."""
 
     __tablename__ = "round"
@@ -101,7 +108,7 @@ class Round(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class Match(SQLModel, table=True):
+class Match(_Table, table=True):
     """One match at one table: seats in order, rules, seed and status."""
 
     __tablename__ = "match"
@@ -130,7 +137,7 @@ class Match(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None)
 
 
-class MatchSeat(SQLModel, table=True):
+class MatchSeat(_Table, table=True):
     """A seat of a match, in order (seat 0 deals the first hand), and its result."""
 
     __tablename__ = "match_seat"
@@ -142,7 +149,7 @@ class MatchSeat(SQLModel, table=True):
     score: int | None = Field(default=None)
 
 
-class HandRow(SQLModel, table=True):
+class HandRow(_Table, table=True):
     """One hand of a match: how it ended, the scores, and the record that replays it."""
 
     __tablename__ = "hand"
@@ -156,7 +163,7 @@ class HandRow(SQLModel, table=True):
     record: str = Field(sa_column=Column(Text, nullable=False))
 
 
-class Rating(SQLModel, table=True):
+class Rating(_Table, table=True):
     """The current rating of an entrant in a league's pool."""
 
     __tablename__ = "rating"
@@ -168,7 +175,7 @@ class Rating(SQLModel, table=True):
     matches: int = Field(default=0)
 
 
-class RatingHistory(SQLModel, table=True):
+class RatingHistory(_Table, table=True):
     """Every rating update: before and after, the match, and when."""
 
     __tablename__ = "rating_history"
@@ -186,7 +193,7 @@ class RatingHistory(SQLModel, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class ResultAudit(SQLModel, table=True):
+class ResultAudit(_Table, table=True):
     """The audit trail of results entered by hand: every add, edit and void, with the
     values before and after (JSON) and when."""
 
@@ -201,7 +208,7 @@ class ResultAudit(SQLModel, table=True):
     at: datetime = Field(default_factory=utcnow)
 
 
-class Duel(SQLModel, table=True):
+class Duel(_Table, table=True):
     """A duel: bot A against bot B on duplicate deals, until a test decides or a number
     of games is played. ``settings`` holds everything that fixes its matches and when it
     stops (JSON, see ``c8league.duel.plan``); its outcomes are :class:`DuelPair` rows."""
@@ -218,7 +225,7 @@ class Duel(SQLModel, table=True):
     finished_at: datetime | None = Field(default=None)
 
 
-class DuelPair(SQLModel, table=True):
+class DuelPair(_Table, table=True):
     """One deal of a duel played twice: A's share in A's match and B's in B's, as whole
     units of 1/(2(K−1)), and each match's result (JSON: placements, scores, how it
     ended, forfeit). Pairs are stored in deal order, each whole."""
