@@ -509,7 +509,7 @@ def test_the_same_players_at_one_table_in_two_rounds_is_ambiguous(
     tmp_path: Path, capsys: Capture
 ) -> None:
     league = tmp_path / "duo.toml"
-    league.write_text(DUO)
+    league.write_text(four_people("duo", 2))
     db = tmp_path / "duo.db"
     ok(db, capsys, "league", "import", str(league))
     for pair in (("Pat", "Quin"), ("Pat", "Quin"), ("Rue", "Sol")):
@@ -543,23 +543,12 @@ def seat_at_table_one(db: Path, capsys: Capture, a: str, b: str) -> None:
             ok(db, capsys, "event", "swap", "night", name, other)
 
 
-DUO = """
-name = "duo"
-table_size = 2
-entrants = [{ name = "Pat" }, { name = "Quin" }, { name = "Rue" }, { name = "Sol" }]
-[[events]]
-name = "night"
-format = "swiss"
-rounds = 3
-seed = 1
-played_by = "people"
-"""
-
-
-FOUR = """
-name = "four"
-table_size = 4
-entrants = [{ name = "Pat" }, { name = "Quin" }, { name = "Rue" }, { name = "Sol" }]
+def four_people(name: str, table_size: int) -> str:
+    """A league of four people, Pat, Quin, Rue and Sol, with a Swiss night of 3 rounds."""
+    return f"""
+name = "{name}"
+table_size = {table_size}
+entrants = [{{ name = "Pat" }}, {{ name = "Quin" }}, {{ name = "Rue" }}, {{ name = "Sol" }}]
 [[events]]
 name = "night"
 format = "swiss"
@@ -788,7 +777,7 @@ def test_moves_and_pairings_warn_and_drafts_are_plain(
 
 def test_a_pairing_that_repeats_a_meeting_warns(tmp_path: Path, capsys: Capture) -> None:
     league = tmp_path / "four.toml"
-    league.write_text(FOUR)
+    league.write_text(four_people("four", 4))
     db = tmp_path / "four.db"
     ok(db, capsys, "league", "import", str(league))
     ok(db, capsys, "event", "pair", "night")

@@ -546,12 +546,18 @@ def test_a_killed_worker_costs_nothing_and_leaves_no_process(
 # -- item 7: bots check compares play -----------------------------------------------------------
 
 
+@pytest.fixture
+def temp(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """An empty folder that stands for the system's temporary folder."""
+    folder = tmp_path / "tmp"
+    folder.mkdir()
+    monkeypatch.setattr("tempfile.tempdir", str(folder))
+    return folder
+
+
 def test_bots_check_of_a_crashing_external_bot(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    temp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    monkeypatch.setattr("tempfile.tempdir", str(temp))
     command = f"command={sys.executable} {BOTS / 'exits_mid_match.py'}"
     args = ["bots", "check", "external", "-o", command, "--games", "2", "--presets", "pagat"]
     assert main(args) == 1
@@ -567,11 +573,8 @@ def test_bots_check_of_a_crashing_external_bot(
 
 
 def test_bots_check_of_a_quiet_bot_leaves_nothing(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    temp: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    temp = tmp_path / "tmp"
-    temp.mkdir()
-    monkeypatch.setattr("tempfile.tempdir", str(temp))
     command = f"command={sys.executable} {BOTS / 'good.py'}"
     args = ["bots", "check", "external", "-o", command, "--games", "1", "--presets", "basic"]
     assert main(args) == 0
