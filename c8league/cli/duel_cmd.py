@@ -8,13 +8,21 @@ from __future__ import annotations
 
 import math
 import time
-from enum import StrEnum
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from typer.core import TyperGroup
 
 from c8league.cli import state
+from c8league.cli.options import (
+    AddressOpt,
+    Executor,
+    ExecutorOpt,
+    JsonOpt,
+    MatchSecondsOpt,
+    WorkersOpt,
+    where_played,
+)
 from c8league.cli.output import err, out, print_json
 
 if TYPE_CHECKING:
@@ -63,27 +71,7 @@ app = typer.Typer(
 )
 
 
-class Executor(StrEnum):
-    processes = "processes"
-    dask = "dask"
-
-
 NameArg = Annotated[str, typer.Argument(help="The duel's name (see: c8league duel list).")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-WorkersOpt = Annotated[
-    int | None, typer.Option(help="Worker processes (default: all cores).", min=1)
-]
-ExecutorOpt = Annotated[
-    Executor,
-    typer.Option(help="Where matches are played: processes on this machine, or a Dask cluster."),
-]
-AddressOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="Dask scheduler address (tcp://HOST:8786); without it, --executor dask "
-        "starts a local cluster."
-    ),
-]
 
 
 @app.command(
@@ -137,15 +125,7 @@ def run(
     workers: WorkersOpt = None,
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
-    match_seconds: Annotated[
-        float,
-        typer.Option(
-            "--match-seconds",
-            help="A bot still deciding when its match has taken this long forfeits it.",
-            min=0.001,
-            max=86_400.0,
-        ),
-    ] = 600.0,
+    match_seconds: MatchSecondsOpt = 600.0,
     as_json: JsonOpt = False,
 ) -> None:
     from c8league.duel.running import DuelRequest, create_duel
@@ -246,13 +226,9 @@ def _play(
 
     from c8league.duel.reading import duel_report
     from c8league.duel.running import run_duel
-    from c8league.runner.executors import default_workers
 
     db = state.database()
-    count = workers or default_workers()
-    where = f"{count} worker{'s' if count != 1 else ''}"
-    if executor is Executor.dask:
-        where = f"Dask {address}" if address else f"local Dask cluster, {where}"
+    where = where_played(workers, executor, address)
     bar = Progress(
         TextColumn("[bold]{task.description}"),
         BarColumn(bar_width=24),

@@ -2,13 +2,21 @@
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Annotated
 
 import typer
 from rich.table import Table
 
 from c8league.cli import state
+from c8league.cli.options import (
+    AddressOpt,
+    Executor,
+    ExecutorOpt,
+    JsonOpt,
+    MatchSecondsOpt,
+    WorkersOpt,
+    where_played,
+)
 from c8league.cli.output import err, out, print_json
 from c8league.cli.result_cmd import ROUND_MAX, TABLE_MAX
 
@@ -16,34 +24,6 @@ app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_
 
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
 LeagueOpt = Annotated[str | None, typer.Option(help="The league, if the event name is ambiguous.")]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
-
-
-class Executor(StrEnum):
-    processes = "processes"
-    dask = "dask"
-
-
-ExecutorOpt = Annotated[
-    Executor,
-    typer.Option(help="Where matches are played: processes on this machine, or a Dask cluster."),
-]
-MatchSecondsOpt = Annotated[
-    float,
-    typer.Option(
-        "--match-seconds",
-        help="A bot still deciding when its match has taken this long forfeits it.",
-        min=0.001,
-        max=86_400.0,
-    ),
-]
-AddressOpt = Annotated[
-    str | None,
-    typer.Option(
-        help="Dask scheduler address (tcp://HOST:8786); without it, --executor dask "
-        "starts a local cluster."
-    ),
-]
 
 
 @app.command("pair")
@@ -84,12 +64,9 @@ def _run(
     )
 
     from c8league import events
-    from c8league.runner.executors import default_workers
 
     db = state.database()
-    where = f"{workers or default_workers()} workers"
-    if executor is Executor.dask:
-        where = f"Dask {address}" if address else f"local Dask cluster, {where}"
+    where = where_played(workers, executor, address)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -141,9 +118,7 @@ def _run(
 def run(
     event: EventArg,
     league: LeagueOpt = None,
-    workers: Annotated[
-        int | None, typer.Option(help="Worker processes (default: all cores).", min=1)
-    ] = None,
+    workers: WorkersOpt = None,
     rounds: Annotated[
         int | None, typer.Option(help="Play at most this many more rounds.", min=1)
     ] = None,
@@ -159,7 +134,7 @@ def run(
 def resume(
     event: EventArg,
     league: LeagueOpt = None,
-    workers: Annotated[int | None, typer.Option(help="Worker processes.", min=1)] = None,
+    workers: WorkersOpt = None,
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,

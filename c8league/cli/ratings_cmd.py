@@ -10,6 +10,7 @@ from rich import box
 from rich.table import Table
 
 from c8league.cli import state
+from c8league.cli.options import JsonOpt
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 
@@ -20,7 +21,6 @@ app = typer.Typer(
 LeagueArg = Annotated[
     str | None, typer.Argument(help="The league (default: the database's only league).")
 ]
-JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
 
 
 @app.command("show")
