@@ -22,13 +22,20 @@ class ChangeResult:
     warnings: list[str] = field(default_factory=list)
 
 
-def _draft_round(session: Session, event: Event) -> tuple[Round, Tables]:
-    """The event's latest round, which must not be published yet, and its tables."""
+def _draft(session: Session, event: Event, why: str = "") -> Round:
+    """The event's latest round, which must not be published yet (``why`` is said
+    after the error's reason)."""
     round_row = stored_rounds.get_round(session, event, None)
     if round_row.published:
         raise UsageError(
-            f"round {round_row.number} of {event.name!r} is published; its tables are fixed"
+            f"round {round_row.number} of {event.name!r} is published: its tables are fixed{why}"
         )
+    return round_row
+
+
+def _draft_round(session: Session, event: Event) -> tuple[Round, Tables]:
+    """The event's latest round, which must not be published yet, and its tables."""
+    round_row = _draft(session, event)
     assert event.id is not None
     tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
     return round_row, tables
@@ -115,12 +122,9 @@ def unpair(db: Database, event_name: str) -> int:
         _, event = get_event(session, event_name)
         if event.id is None or not stored_rounds.event_rounds(session, event.id):
             raise UsageError(f"{event.name!r} has no round to discard")
-        round_row = stored_rounds.get_round(session, event, None)
-        if round_row.published:
-            raise UsageError(
-                f"round {round_row.number} of {event.name!r} is published: its tables are "
-                "fixed (results are corrected with c8league result edit or void)"
-            )
+        round_row = _draft(
+            session, event, " (results are corrected with c8league result edit or void)"
+        )
         stored_rounds.delete_round(session, round_row)
         return round_row.number
 
