@@ -39,6 +39,7 @@ SIGKILL: int = getattr(signal, "SIGKILL", 9)
 LIMITED = resource is not None and sys.platform != "win32"
 """Whether the bot's ``memory_mb`` is applied (the hello tells the bot 0, no limit,
 where it is not)."""
+
 _MEMORY_MARKERS = re.compile(
     rb"MemoryError|out of memory|cannot allocate memory|bad_alloc|OutOfMemoryError"
     rb"|memory allocation of \d+ bytes failed",
