@@ -10,6 +10,7 @@ from dataclasses import dataclass
 from sqlmodel import Session, col, func, select
 
 from c8league.errors import NotFoundError
+from c8league.storage import schedules
 from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
 
 Tables = dict[int, list[int]]
@@ -115,7 +116,9 @@ def publish(session: Session, round_row: Round) -> None:
 
 
 def delete_round(session: Session, round_row: Round) -> None:
-    """Delete a round that has no results (a draft): its seats, its matches and itself."""
+    """Delete a round that has no results (a draft): its seats, its matches and itself;
+    with the first round, the event's stored schedule (it is made again, for the
+    entrants of the first round paired next)."""
     matches = session.exec(select(Match).where(Match.round_id == round_row.id)).all()
     ids = [m.id for m in matches]
     for seat in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(ids))).all():
@@ -125,6 +128,8 @@ def delete_round(session: Session, round_row: Round) -> None:
         session.delete(match)
     session.flush()
     session.delete(round_row)
+    if round_row.number == 1:
+        schedules.forget(session, round_row.event_id)
 
 
 def round_complete(session: Session, round_id: int | None) -> bool:
