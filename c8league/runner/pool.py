@@ -58,7 +58,11 @@ from c8league.runner.worker import (
 )
 
 PREFETCH = 2
-"""Chunks queued on each worker, so that it starts the next as soon as one ends."""
+"""Chunks queued on each worker at least, so that it starts the next as soon as one ends."""
+QUEUE_SECONDS = 0.5
+"""And about this much play time queued on each worker (up to :data:`MAX_QUEUED`
+chunks), so that it keeps playing while this process stores a batch of results."""
+MAX_QUEUED = 8
 CHUNK_SECONDS = 0.1
 """Matches go to a worker in chunks of about this much play time (measured on the
 matches played so far), and their reports come back together: fast matches then cost
@@ -124,7 +128,9 @@ class _Run:
         """The next chunk to send (a task to play again goes alone), if any may be sent:
         none starts past the window of the oldest report not yet handed back."""
         size = self.chunk_size()
-        window = max(WINDOW_PER_WORKER * self.size, 32, (PREFETCH + 1) * self.size * size)
+        pace = self.pace.seconds()
+        queued = PREFETCH * size if not pace else max(PREFETCH * size, int(QUEUE_SECONDS / pace))
+        window = max(WINDOW_PER_WORKER * self.size, 32, 2 * self.size * queued)
         if self.retry:
             self.retry.sort()
             if self.retry[0] < self.yielded + window:
@@ -217,13 +223,25 @@ class MatchRunner(ClosingRunner):
             self._jobs[worker] = deque()
         for worker in self._pool:
             queue = self._jobs[worker]
-            while len(queue) < PREFETCH:
+            while self._wants(queue, run):
                 indices = run.take()
                 if not indices:
                     return
                 job = _Job(next(self._keys), run, indices)
                 queue.append(job)
                 worker.send((job.key, job.tasks, None, run.play))
+
+    @staticmethod
+    def _wants(queue: deque[_Job], run: _Run) -> bool:
+        """Whether a worker with ``queue`` should be sent another chunk (see
+        :data:`PREFETCH` and :data:`QUEUE_SECONDS`)."""
+        if len(queue) < PREFETCH:
+            return True
+        pace = run.pace.seconds()
+        if len(queue) >= MAX_QUEUED or not pace:
+            return False
+        waiting = sum(len(job.indices) for job in queue if job.reported is None)
+        return waiting * pace < QUEUE_SECONDS
 
     def _alone(self, job: _Job) -> None:
         """Play ``job`` (of one task) in a process of its own."""

@@ -30,6 +30,7 @@ import ctypes
 import mmap
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -41,6 +42,7 @@ from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from c8league.players.external import keep
 from c8league.runner.loop import HOOKS, Stop
 from c8league.runner.tasks import (
     IDLE,
@@ -234,11 +236,29 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
+SEND_BUFFER = 4 << 20
+"""The size asked of the buffer of a worker's messages to its supervisor (the system may
+give less): a chunk's reports then fit in it, and the worker goes on playing while its
+supervisor is busy storing results rather than reading."""
+
+
+def _pipe() -> tuple[Connection, Connection]:
+    """The supervisor's end and the worker's end of a new worker's pipe."""
+    here, there = Pipe()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        end = socket.socket(fileno=os.dup(there.fileno()))
+        try:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        finally:
+            end.close()
+    return here, there
+
+
 def fork_worker(handler: Handler) -> Worker:
     """Fork a worker that runs ``handler`` for each job it is sent."""
     memory = mmap.mmap(-1, ctypes.sizeof(Slot))
     slot = Slot.from_buffer(memory)
-    here, there = Pipe()
+    here, there = _pipe()
     parent = os.getpid()
     with interrupts_blocked():
         pid = os.fork()
@@ -256,6 +276,8 @@ def fork_worker(handler: Handler) -> Worker:
             with contextlib.suppress(BaseException):
                 traceback.print_exc()
         finally:
+            with contextlib.suppress(BaseException):
+                keep.release()  # the bots kept between matches are told to quit
             os._exit(code)
     there.close()
     return Worker(pid, here, slot, memory)
@@ -270,7 +292,7 @@ def exec_worker() -> Worker:
     try:
         os.ftruncate(fd, size)
         memory = mmap.mmap(fd, size)
-        here, there = Pipe()
+        here, there = _pipe()
         argv = [str(there.fileno()), str(fd), str(os.getpid())]
         with interrupts_blocked():  # the blocked mask outlives exec until the worker is set up
             proc = subprocess.Popen(
@@ -467,8 +489,11 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
     """A :data:`Handler` that plays a chunk of match tasks and sends their reports in one
     message as soon as the last result is known, before that match's players are closed
     (the others' are closed as each ends). ``slot.index`` says which match is being
-    played; each starts its clock (``slot.since``) afresh."""
+    played; each starts its clock (``slot.since``) afresh. External bots that play
+    match after match in one process are kept between matches (and jobs) until the
+    worker ends (``players.external.keep``)."""
     key, tasks, stop, play = job
+    keep.enable()  # a worker plays match after match: bots that can may keep their process
     reports: list[MatchReport] = []
     last = len(tasks) - 1
     sent = False
@@ -506,7 +531,10 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
 
 
 def serve_matches(conn: Connection, slot: Slot) -> None:
-    serve(conn, slot, play_match_job)
+    try:
+        serve(conn, slot, play_match_job)
+    finally:
+        keep.release()
 
 
 def main(argv: list[str]) -> None:
