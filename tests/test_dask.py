@@ -224,3 +224,77 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
     assert lost["processing-tasks"] or lost["lost-computed-tasks"], "matches were played again"
     assert [(summary.played,)] == query(pool, "SELECT count(*) FROM match")
     assert results(dask) == results(pool)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _cluster_processes(port: int, tmp_path: Path) -> tuple[subprocess.Popen[bytes], ...]:
+    """A scheduler on ``port`` and one worker of one thread, as separate processes."""
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    log = (tmp_path / f"cluster-{port}.log").open("ab")
+    scheduler = subprocess.Popen([*dask, "--port", str(port), "--dashboard-address", ":0"],
+                                 stdout=log, stderr=log)  # fmt: skip
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
+         "--nthreads", "1", "--nworkers", "1", "--dashboard-address", ":0"],
+        stdout=log, stderr=log,
+    )  # fmt: skip
+    return scheduler, worker
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_is_one_line_with_the_resume_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = write_league(tmp_path, table_size=2, cycles=12)
+    pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
+    assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes = _cluster_processes(port, tmp_path)
+
+    def stop_the_scheduler() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            done = query(dask, "SELECT count(*) FROM match WHERE status = 'done'")[0][0]
+            if isinstance(done, int) and done >= 4:
+                break
+            time.sleep(0.2)
+        processes[0].kill()
+
+    import threading
+
+    killer = threading.Thread(target=stop_the_scheduler)
+    try:
+        killer.start()
+        capsys.readouterr()
+        code = main(
+            ["--db", dask, "event", "run", "ev", "--executor", "dask", "--address", address]
+        )
+        err = capsys.readouterr().err
+        killer.join()
+        assert code == 1, err
+        (line,) = [line for line in err.splitlines() if line.startswith("error:")]
+        assert "Traceback" not in err and "CommClosedError" not in err
+        assert line.startswith("error: ") and "matches stored by this run, each whole" in line
+        assert "Dask scheduler at" in line
+        assert line.endswith(f"c8league event resume ev --executor dask --address {address}")
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+    processes = _cluster_processes(port, tmp_path)
+    try:
+        resumed = ["event", "resume", "ev", "--executor", "dask", "--address", address]
+        assert main(["--db", dask, *resumed]) == 0
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+    assert results(dask) == results(pool)

@@ -26,11 +26,11 @@ from c8league.duel.specs import parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.rules import parse_assignments
-from c8league.errors import Interrupted, PluginError, StorageError, UsageError
+from c8league.errors import ExecutorLost, Interrupted, PluginError, StorageError, UsageError
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.standings import match_points
 from c8league.storage import duels as stored_duels
 from c8league.storage.database import Database
@@ -205,6 +205,12 @@ def run_duel(
             f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
             f"goes on with: c8league duel resume {duel_name}"
         ) from None
+    except ExecutorLost as exc:
+        again = resume_command("duel", duel_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.pairs} pairs stored by this run, each whole; the duel goes "
+            f"on with: {again}"
+        ) from None
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -313,6 +319,9 @@ class _Play:
                     self.progress(tally, self.settings)
                 if done:
                     return True
+        except ExecutorLost:
+            self.store(finished=False)  # the pairs played are whole
+            raise
         finally:
             close = getattr(reports, "close", None)
             if callable(close):

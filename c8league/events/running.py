@@ -14,14 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from c8league.errors import Interrupted, PluginError, UsageError
+from c8league.errors import ExecutorLost, Interrupted, PluginError, UsageError
 from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
@@ -99,6 +99,12 @@ def run_event(
         raise Interrupted(
             f"interrupted: {summary.played} matches stored by this run, each whole; "
             f"the rest are played by: c8league event resume {event_name}"
+        ) from None
+    except ExecutorLost as exc:
+        again = resume_command("event", event_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: {again}"
         ) from None
     summary.seconds = time.perf_counter() - started
     return summary
@@ -219,19 +225,23 @@ def _play(
     last_commit = time.perf_counter()
     if progress is not None:
         progress(done, total)
-    for report in runner.run(tasks):
-        if report.error is not None:
-            _store_batch(db, league, model, batch, summary)
-            raise PluginError(f"match {report.match_id}: {report.error}")
-        batch.append(report)
-        done += 1
-        now = time.perf_counter()
-        if now - last_commit >= COMMIT_SECONDS:
-            _store_batch(db, league, model, batch, summary)
-            batch = []
-            last_commit = now
-        if progress is not None:
-            progress(done, total)
+    try:
+        for report in runner.run(tasks):
+            if report.error is not None:
+                _store_batch(db, league, model, batch, summary)
+                raise PluginError(f"match {report.match_id}: {report.error}")
+            batch.append(report)
+            done += 1
+            now = time.perf_counter()
+            if now - last_commit >= COMMIT_SECONDS:
+                _store_batch(db, league, model, batch, summary)
+                batch = []
+                last_commit = now
+            if progress is not None:
+                progress(done, total)
+    except ExecutorLost:
+        _store_batch(db, league, model, batch, summary)  # the matches played are whole
+        raise
     _store_batch(db, league, model, batch, summary)
 
 

@@ -33,7 +33,7 @@ from dataclasses import replace
 from importlib import metadata
 from typing import Any
 
-from c8league.errors import C8LeagueError, PluginError, UsageError
+from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
@@ -88,6 +88,7 @@ class DaskRunner(ClosingRunner):
         self._client: Any = None
         self._cluster: Any = None
         self._checked: set[str] = set()
+        self._logs: list[tuple[logging.Logger, int]] = []
 
     @property
     def where(self) -> str:
@@ -121,6 +122,7 @@ class DaskRunner(ClosingRunner):
             )
         except (OSError, ValueError, TypeError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        self._logs = _quiet_logs()  # a lost scheduler is said in one line, not logged too
         return self._client
 
     def prepare(self) -> None:
@@ -130,36 +132,55 @@ class DaskRunner(ClosingRunner):
     def close(self) -> None:
         client, cluster = self._client, self._cluster
         self._client = self._cluster = None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        try:
+            if client is not None:
+                with contextlib.suppress(OSError, _distributed().TimeoutError):
+                    client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            for logger, level in self._logs:
+                logger.setLevel(level)
+            self._logs = []
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` on the cluster and yield their reports in the order of ``tasks``."""
         if not tasks:
             return
         client = self.connect(len(tasks))
-        self._check_workers(client, tasks)
-        threads = self._wait_for_workers(client)
+        with self._watching():
+            self._check_workers(client, tasks)
+            threads = self._wait_for_workers(client)
         window = self.window or max(4 * threads, 8)
         size = self.batch or 1
         pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
         submitted = 0
         try:
             while pending or submitted < len(tasks):
-                while submitted < len(tasks) and len(pending) < window:
-                    chunk = tasks[submitted : submitted + size]
-                    pending.append((chunk, self._submit(client, chunk)))
-                    submitted += len(chunk)
-                chunk, future = pending.popleft()
-                reports = self._result(client, chunk, future)
+                with self._watching():
+                    while submitted < len(tasks) and len(pending) < window:
+                        chunk = tasks[submitted : submitted + size]
+                        pending.append((chunk, self._submit(client, chunk)))
+                        submitted += len(chunk)
+                    chunk, future = pending.popleft()
+                    reports = self._result(client, chunk, future)
                 yield from reports
                 if self.batch is None:
                     size = _batch_size(reports, len(tasks) - submitted, threads)
         finally:
             if pending:
-                client.cancel([future for _, future in pending])
+                with contextlib.suppress(Exception):
+                    client.cancel([future for _, future in pending])
+
+    @contextlib.contextmanager
+    def _watching(self) -> Iterator[None]:
+        """Turn the loss of the scheduler, whatever Dask raises for it, into one line."""
+        try:
+            yield
+        except TimeoutError:  # (an OSError too)
+            raise ExecutorLost(f"lost {self.where}: it stopped answering") from None
+        except OSError:
+            raise ExecutorLost(f"lost {self.where}: the connection to it closed") from None
 
     # -- one batch of matches -------------------------------------------------------------
 
@@ -201,9 +222,9 @@ class DaskRunner(ClosingRunner):
                     ) from None
                 future = self._submit(client, chunk)
             except dask.CancelledError:
-                raise C8LeagueError(
+                raise ExecutorLost(
                     f"match {chunk[0].match_id} was cancelled by {self.where} (was the "
-                    "scheduler restarted?); the matches before it are stored: resume the event"
+                    "scheduler stopped or restarted?)"
                 ) from None
 
     # -- before playing -------------------------------------------------------------------
@@ -231,6 +252,8 @@ class DaskRunner(ClosingRunner):
             found: dict[str, dict[str, tuple[str | None, str | None]]] = client.run(
                 _worker_plugins, names
             )
+        except OSError:
+            raise  # the scheduler is gone (see _watching)
         except Exception as exc:
             detail = str(exc) if type(exc) is Exception else f"{type(exc).__name__}: {exc}"
             raise PluginError(
@@ -266,6 +289,17 @@ def _distributed() -> Any:
         return importlib.import_module("distributed")
     except ImportError:
         raise UsageError("the dask executor needs Dask: pip install 'c8league[dask]'") from None
+
+
+def _quiet_logs() -> list[tuple[logging.Logger, int]]:
+    """Keep Dask's client from logging that it lost the scheduler (the run says so in
+    one line); the loggers and their levels before."""
+    changed = []
+    for name in ("distributed", "distributed.client", "distributed.core", "distributed.comm"):
+        logger = logging.getLogger(name)
+        changed.append((logger, logger.level))
+        logger.setLevel(logging.CRITICAL)
+    return changed
 
 
 def _batch_size(reports: Sequence[MatchReport], remaining: int, threads: int) -> int:
