@@ -8,6 +8,7 @@ would find installed plugins.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -24,6 +25,7 @@ from c8league.cli.main import main
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
 from c8league.players import registry
+from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.dask_executor import DaskRunner
@@ -56,10 +58,12 @@ class HereOnly(GreedyPlayer):
     """Registered in this process only: the workers do not have it."""
 
 
+_PLAYERS = {"greedy": GreedyPlayer, "random": RandomPlayer, "hereonly": HereOnly}
+
+
 @pytest.fixture(autouse=True)
 def builtin_players() -> Iterator[None]:
-    players = {"greedy": GreedyPlayer, "random": RandomPlayer, "hereonly": HereOnly}
-    with registry.only_registered(players):
+    with registry.only_registered(_PLAYERS):
         yield
 
 
@@ -298,3 +302,70 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(
             process.kill()
             process.wait()
     assert results(dask) == results(pool)
+
+
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.fixture
+def external() -> Iterator[None]:
+    """The external player registered too."""
+    with registry.only_registered({**_PLAYERS, "external": ExternalPlayer}):
+        yield
+
+
+def _external_league(tmp_path: Path, command: list[str], cycles: int = 2) -> Path:
+    words = ", ".join(json.dumps(word) for word in command)
+    bot = f"{{ command = [{words}], move_time = 5 }}"
+    entrants = (
+        '[[entrants]]\nname = "G"\nbot = "greedy"\n'
+        '[[entrants]]\nname = "R"\nbot = "random"\n'
+        f'[[entrants]]\nname = "X"\nbot = "external"\noptions = {bot}\n'
+    )
+    path = tmp_path / "external.toml"
+    path.write_text(
+        LEAGUE.format(
+            table_size=2, entrants=entrants, extra="", format="round_robin", cycles=cycles
+        )
+    )
+    return path
+
+
+@pytest.mark.usefixtures("external")
+def test_a_bot_that_cannot_start_on_a_worker_stops_the_run_in_one_line(
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = _external_league(tmp_path, [sys.executable, "no_such_bot.py"])
+    url = imported(tmp_path, "nostart.db", league)
+    capsys.readouterr()
+    code = main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 2, err
+    assert (
+        "the external bot" in line and "no_such_bot.py" in line and "cannot start (crash)" in line
+    )
+    assert "can't open file" in line  # the end of its standard error
+    assert "(on Dask worker tcp://127.0.0.1:" in line and ", started in /" in line
+    assert "Traceback" not in err
+    assert query(url, "SELECT count(*) FROM match WHERE status = 'done'") == [(0,)]
+
+
+@pytest.mark.usefixtures("external")
+def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
+    tmp_path: Path, cluster: str
+) -> None:
+    starts = tmp_path / "starts"
+    command = [sys.executable, str(BOTS / "keeper.py"), "--starts", str(starts)]
+    league = _external_league(tmp_path, command, cycles=6)
+    url = imported(tmp_path, "kept.db", league)
+    pool = imported(tmp_path, "kept-pool.db", league)
+    with registry.only_registered({**_PLAYERS, "external": ExternalPlayer}):
+        assert (
+            main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
+            == 0
+        )
+        started = [line for line in starts.read_text().splitlines() if line.startswith("start")]
+        assert len(started) == 2  # one a worker, started before the first match
+        assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    assert results(url) == results(pool)

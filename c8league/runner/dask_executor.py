@@ -37,7 +37,7 @@ from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.tasks import BotStart, MatchReport, MatchTask, SeatSpec, play_task
 from c8league.runner.worker import exec_worker
 
 RETRIES = 3
@@ -49,6 +49,8 @@ POLL_SECONDS = 2.0
 BATCH_SECONDS = 0.1
 """Matches are sent to a worker in batches of about this much play time."""
 MAX_BATCH = 64
+START_SECONDS = 600.0
+"""How long starting the players may take on a worker."""
 
 Play = Callable[[MatchTask], MatchReport]
 
@@ -88,6 +90,7 @@ class DaskRunner(ClosingRunner):
         self._client: Any = None
         self._cluster: Any = None
         self._checked: set[str] = set()
+        self._started: set[SeatSpec] = set()
         self._logs: list[tuple[logging.Logger, int]] = []
 
     @property
@@ -150,6 +153,7 @@ class DaskRunner(ClosingRunner):
         client = self.connect(len(tasks))
         with self._watching():
             self._check_workers(client, tasks)
+            self._start_bots(client, tasks)
             threads = self._wait_for_workers(client)
         window = self.window or max(4 * threads, 8)
         size = self.batch or 1
@@ -240,6 +244,35 @@ class DaskRunner(ClosingRunner):
             raise C8LeagueError(f"{self.where} has no workers: start some (dask worker ADDRESS)")
         return count
 
+    def _start_bots(self, client: Any, tasks: Sequence[MatchTask]) -> None:
+        """Start every player of ``tasks`` once on each connected worker, in the process
+        of its own that plays its matches there (``runner.tasks.start_player``): an
+        external bot must answer its hello. One that cannot start stops the run before
+        its first match with one line naming it, the worker and why (the end of its
+        standard error, and the folder it was started in), instead of forfeiting every
+        match there. A bot that plays match after match stays started for its first."""
+        if self.play is not play_task:
+            return
+        starts = [s for seat, s in _starts(tasks).items() if seat not in self._started]
+        if not starts:
+            return
+        futures = [
+            client.submit(
+                _start_on_worker,
+                starts,
+                key=f"c8league-start-{uuid.uuid4().hex[:12]}",
+                workers=[address],
+                allow_other_workers=False,
+                pure=False,
+            )
+            for address in sorted(client.nthreads())
+        ]
+        problems: list[str | None] = client.gather(futures)
+        problem = next(filter(None, problems), None)
+        if problem is not None:
+            raise PluginError(problem)
+        self._started.update(s.seat for s in starts)
+
     def _check_workers(self, client: Any, tasks: Sequence[MatchTask]) -> None:
         """Ask every connected worker for the event's plugins: a missing one, or one of
         another version than here (its matches could differ), stops the run before any
@@ -281,6 +314,16 @@ class DaskRunner(ClosingRunner):
                         f"but {here[name]} here: install the same version everywhere"
                     )
         self._checked.update(names)
+
+
+def _starts(tasks: Sequence[MatchTask]) -> dict[SeatSpec, BotStart]:
+    """Each player of ``tasks``, at the first table it sits at."""
+    starts: dict[SeatSpec, BotStart] = {}
+    for task in tasks:
+        for number, seat in enumerate(task.seats):
+            if seat not in starts:
+                starts[seat] = BotStart(seat, task.rules, len(task.seats), number)
+    return starts
 
 
 def _distributed() -> Any:
@@ -360,6 +403,14 @@ def _sandbox() -> MatchRunner:
         spawn = exec_worker if os.name == "posix" else None
         runner = _here.runner = MatchRunner(1, spawn=spawn)
     return runner
+
+
+def _start_on_worker(starts: Sequence[BotStart]) -> str | None:
+    problem = _sandbox().start(starts, START_SECONDS)
+    if problem is None:
+        return None
+    worker = _distributed().get_worker().address
+    return f"{problem} (on Dask worker {worker}, started in {os.getcwd()})"
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

@@ -40,11 +40,13 @@ from c8league.runner.tasks import (
     CLOSING,
     IDLE,
     STARTING,
+    BotStart,
     MatchReport,
     MatchTask,
     error_report,
     forfeit_report,
     play_task,
+    start_player,
 )
 from c8league.runner.worker import (
     CLOSE_SECONDS,
@@ -55,6 +57,7 @@ from c8league.runner.worker import (
     fork_worker,
     overrun,
     play_match_job,
+    supervise,
 )
 
 PREFETCH = 2
@@ -192,6 +195,38 @@ class MatchRunner(ClosingRunner):
             worker.stop()
         self._pool.clear()
         self._jobs.clear()
+
+    def start(self, starts: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start each player of ``starts`` once, as its first match would, in every worker
+        process (starting them; see :func:`~c8league.runner.tasks.start_player`): the
+        first reason one cannot start, or None. A bot kept for match after match stays
+        in its worker for that worker's first match. ``seconds`` bounds the starts in
+        each worker."""
+        if not starts:
+            return None
+        if not self.isolated:
+            return next(filter(None, (start_player(s) for s in starts)), None)
+        while len(self._pool) < self.workers:
+            worker = self._spawn()
+            self._pool.append(worker)
+            self._jobs[worker] = deque()
+        sent = []
+        for worker in self._pool:
+            key = next(self._keys)
+            worker.send((key, tuple(starts), None, start_player))
+            sent.append((worker, key))
+        problem: str | None = None
+        for worker, key in sent:
+            result = supervise(worker, key, seconds)
+            if result.kind == "done":
+                problem = problem or next(filter(None, result.value or ()), None)
+                continue
+            self._pool.remove(worker)
+            del self._jobs[worker]
+            worker.kill()
+            what = "hung" if result.kind == "hung" else f"{result.how or 'failed'}"
+            problem = problem or f"the process starting the players {what}"
+        return problem
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` and yield their reports in the order of ``tasks``."""

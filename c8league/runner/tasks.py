@@ -8,14 +8,17 @@ Dask worker with identical results.
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
+import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from c8league.engine import Rules
-from c8league.errors import PluginError
+from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.results import Forfeit
@@ -25,6 +28,7 @@ from c8league.runner.loop import (
     MatchOutcome,
     Stop,
     Watch,
+    describe,
     forfeit_result,
     play_match,
     user_interrupt,
@@ -124,6 +128,69 @@ def play_task(
         reported=early,
     )
     return done[0]
+
+
+@dataclass(frozen=True, slots=True)
+class BotStart:
+    """A player to start once before the first match of a run, on a worker that will
+    play its matches: who sits (``seat``), at which table (the rules as JSON, the
+    number of players, its seat number)."""
+
+    seat: SeatSpec
+    rules: str
+    players: int
+    seat_number: int = 0
+
+    @property
+    def label(self) -> str:
+        """The player in words: an external bot by its command, any other by its plugin."""
+        if self.seat.plugin == "external":
+            with contextlib.suppress(ValueError, TypeError, AttributeError):
+                command = json.loads(self.seat.options)["command"]
+                text = command if isinstance(command, str) else shlex.join(command)
+                return f"the external bot {text!r}"
+        return f"player {self.seat.plugin!r}"
+
+
+def start_player(start: BotStart) -> str | None:
+    """Start a player as its first match would, in this process: build it, and an
+    external bot (anything with ``warm``) is started and must answer its ``hello``; a
+    bot that plays match after match is then kept for that match (see
+    ``players.external.keep``). Why it cannot start, in one line, or None."""
+    try:
+        player = _create(start.seat)
+    except PluginError as exc:
+        return f"{start.label} cannot start: {exc}"
+    try:
+        warm = getattr(player, "warm", None)
+        if warm is not None:
+            warm(Rules.from_json(start.rules), start.players, start.seat_number)
+    except PlayerFault as fault:
+        detail = fault.detail
+        return f"{start.label} cannot start ({fault.reason}): {detail}{_said(player, detail)}"
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise
+        return f"{start.label} cannot start: {describe(exc)}"
+    finally:
+        _close(player)
+    return None
+
+
+def _said(player: Player, detail: str) -> str:
+    """The last line a bot wrote to its standard error, when ``detail`` does not give it
+    (``; its standard error ends: ...``), or nothing."""
+    path = getattr(player, "stderr_path", None)
+    if not isinstance(path, str):
+        return ""
+    try:
+        with open(path, "rb") as log:
+            log.seek(max(0, os.path.getsize(path) - 4096))
+            lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines()]
+    except OSError:
+        return ""
+    last = next((line for line in reversed(lines) if line), "")[:200]
+    return f"; its standard error ends: {last!r}" if last and last not in detail else ""
 
 
 def error_report(task: MatchTask, error: str) -> MatchReport:

@@ -260,6 +260,19 @@ class ExternalPlayer(BasePlayer):
         timed_out = self._fault is not None and self._fault.reason == "timeout"
         self._stop(0.0 if timed_out else self.grace_time)
 
+    def warm(self, rules: Rules, players: int, seat: int = 0) -> None:
+        """Start the bot before its first match, as a check that it can: its process is
+        started and must answer the ``hello`` of a table of ``players`` under ``rules``
+        (its seed 0). Raises :class:`PlayerFault` if it cannot. A bot that plays match
+        after match is then kept (where bots are kept) for its first match, which begins
+        with ``match_start``; any other is ended by :meth:`close`."""
+        self._begin(seat, players, 0)
+        run = self._run
+        assert run is not None
+        if run.hello is None:
+            self._hello(self._facts(protocol.hello, rules))
+        self._told = self._ended = True
+
     # -- the bot's run ---------------------------------------------------------------
 
     def _begin(self, seat: int, players: int, seed: int) -> None:
