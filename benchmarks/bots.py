@@ -14,7 +14,8 @@
    (Σ match time / (workers × wall time)), the main process's own CPU time over the
    wall time, and for the event the share of its one computation of the round-robin's
    schedule. The same duel on a local Dask cluster of 2 workers (started once
-   beforehand, as a cluster would be) beside the process pool.
+   beforehand, as a cluster would be, and warmed by a duel of 2 games: each worker
+   starts the process that plays its matches) beside the process pool.
 
 Every figure is measured ``--repeats`` times (3 by default) and printed as the range
 over the repeats: this machine is shared, and what others run moves the figures from
@@ -242,6 +243,7 @@ def share_rows(args: argparse.Namespace) -> None:
         if address is None:
             print("(Dask is not installed: pip install -e '.[dask]')")
             return
+        play_duel(a, 2, 2, b=b, executor="dask", address=address)  # each worker's process
         ratios = []
         for _ in range(args.repeats):
             pool = play_duel(a, 2, args.duel_games, b=b)

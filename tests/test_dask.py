@@ -141,6 +141,7 @@ def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> N
     task = MatchTask(1, rules, (SeatSpec("hereonly"), SeatSpec("greedy")), seed=1)
     with DaskRunner(cluster) as runner:
         runner._checked.add("hereonly")  # as if the plugin was there when checked
+        runner._started.add(task.seats[0])  # and it started
         (report,) = runner.run([task])
     assert report.error is not None
     assert "no player plugin named 'hereonly'" in report.error

@@ -241,7 +241,7 @@ def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTal
     return tally
 
 
-CHUNK_PAIRS = 256
+CHUNK_PAIRS = 2048
 """Deals handed to the runner at a time (the runner keeps its workers between them)."""
 
 

@@ -46,9 +46,13 @@ CONNECT_SECONDS = 20.0
 NO_WORKERS_SECONDS = 120.0
 """How long a run waits while the cluster has no worker at all before giving up."""
 POLL_SECONDS = 2.0
-BATCH_SECONDS = 0.1
-"""Matches are sent to a worker in batches of about this much play time."""
-MAX_BATCH = 64
+BATCH_SECONDS = 1.0
+"""Matches are sent to a worker in batches of about this much play time: a batch costs
+the cluster a few milliseconds (tens on a busy machine) however many matches it holds."""
+MAX_BATCH = 512
+WINDOW_PER_THREAD = 3
+"""Batches in flight per worker thread (at least 4 in all): one playing, one waiting
+on the worker to start at once, one on its way."""
 START_SECONDS = 600.0
 """How long starting the players may take on a worker."""
 
@@ -65,7 +69,8 @@ class DaskRunner(ClosingRunner):
     Consecutive matches go to a worker together, as many as take about
     :data:`BATCH_SECONDS` (measured on the matches played so far; ``batch`` fixes the
     number), so that fast matches do not pay the cluster's per-task cost each; at most
-    ``window`` batches (default: four per worker thread) are in flight. ``play`` is what
+    ``window`` batches (default: :data:`WINDOW_PER_THREAD` per worker thread) are in
+    flight. ``play`` is what
     a worker runs for each task (:func:`~c8league.runner.tasks.play_task` by default).
     """
 
@@ -91,6 +96,8 @@ class DaskRunner(ClosingRunner):
         self._cluster: Any = None
         self._checked: set[str] = set()
         self._started: set[SeatSpec] = set()
+        self._pace: deque[float] = deque(maxlen=256)
+        """The play time of the last matches reported, over runs."""
         self._logs: list[tuple[logging.Logger, int]] = []
 
     @property
@@ -155,8 +162,8 @@ class DaskRunner(ClosingRunner):
             self._check_workers(client, tasks)
             self._start_bots(client, tasks)
             threads = self._wait_for_workers(client)
-        window = self.window or max(4 * threads, 8)
-        size = self.batch or 1
+        window = self.window or max(WINDOW_PER_THREAD * threads, 4)
+        size = self.batch or _batch_size(self._pace, len(tasks), threads)
         pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
         submitted = 0
         try:
@@ -169,8 +176,9 @@ class DaskRunner(ClosingRunner):
                     chunk, future = pending.popleft()
                     reports = self._result(client, chunk, future)
                 yield from reports
+                self._pace.extend(r.seconds for r in reports if r.error is None)
                 if self.batch is None:
-                    size = _batch_size(reports, len(tasks) - submitted, threads)
+                    size = _batch_size(self._pace, len(tasks) - submitted, threads)
         finally:
             if pending:
                 with contextlib.suppress(Exception):
@@ -345,11 +353,13 @@ def _quiet_logs() -> list[tuple[logging.Logger, int]]:
     return changed
 
 
-def _batch_size(reports: Sequence[MatchReport], remaining: int, threads: int) -> int:
-    """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the pace of
-    ``reports``, and few enough that every worker thread still gets a share of the
-    ``remaining`` matches."""
-    seconds = sum(r.seconds for r in reports) / max(len(reports), 1)
+def _batch_size(pace: Sequence[float], remaining: int, threads: int) -> int:
+    """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the ``pace`` of
+    the last matches (one before any was played), and few enough that every worker
+    thread still gets a share of the ``remaining`` matches."""
+    if not pace:
+        return 1
+    seconds = sum(pace) / len(pace)
     size = MAX_BATCH if seconds <= 0 else int(BATCH_SECONDS / seconds)
     share = -(-remaining // (2 * max(threads, 1)))
     return max(1, min(size, MAX_BATCH, share))
