@@ -39,6 +39,8 @@ SUBCOMMANDS = {
     "bots": "c8league.cli.bots_cmd:app",
     "ratings": "c8league.cli.ratings_cmd:app",
     "duel": "c8league.cli.duel_cmd:app",
+    "backup": "c8league.cli.backup_cmd:backup",
+    "restore": "c8league.cli.backup_cmd:restore",
 }
 # --- end of sub-apps ---
 
@@ -88,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
     _install_notice()
     with _noting_interrupts() as interrupts:
-        code = _main(argv)
+        try:
+            code = _main(argv)
+        finally:
+            state.close_all()
         if code == INTERRUPTED and interrupts:
             # Typer turns a KeyboardInterrupt inside a command into this exit status.
             err.print("[bold red]interrupted[/]", markup=True)
