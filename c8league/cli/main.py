@@ -31,6 +31,8 @@ SUBCOMMANDS = {
     "init": "c8league.cli.init_cmd:init",
     "play": "c8league.cli.play_cmd:play",
     "report": "c8league.cli.report_cmd:report",
+    "backup": "c8league.cli.backup_cmd:backup",
+    "restore": "c8league.cli.backup_cmd:restore",
     "rules": "c8league.cli.rules_cmd:app",
     "league": "c8league.cli.league_cmd:app",
     "players": "c8league.cli.players_cmd:app",
@@ -39,8 +41,6 @@ SUBCOMMANDS = {
     "bots": "c8league.cli.bots_cmd:app",
     "ratings": "c8league.cli.ratings_cmd:app",
     "duel": "c8league.cli.duel_cmd:app",
-    "backup": "c8league.cli.backup_cmd:backup",
-    "restore": "c8league.cli.backup_cmd:restore",
 }
 # --- end of sub-apps ---
 

@@ -10,7 +10,8 @@ from c8league.cli.output import out, print_json
 
 
 def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
-    """Print the trail's rows: a table (when, where, what, before, after, note) or JSON."""
+    """Print the trail's rows: a table (when, to the minute, in UTC; where; what; before;
+    after; note) or JSON (times to the second, with their offset)."""
     if as_json:
         print_json(rows)
         return
@@ -19,7 +20,7 @@ def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
         table.add_column(column)
     for r in rows:
         table.add_row(
-            r["at"],
+            r["at"][:16].replace("T", " "),
             _where(r),
             r["action"],
             r["subject"],

@@ -85,15 +85,7 @@ def merge(db: Database, keep: str, other: str) -> Merged:
         leagues = stored_leagues.entrant_leagues(session, gone.id)
         for league in leagues:
             assert league.id is not None
-            mine = stored_leagues.membership(session, league.id, kept.id)
-            theirs = stored_leagues.membership(session, league.id, gone.id)
-            if mine is None and theirs is not None:
-                session.add(
-                    LeagueEntrant(
-                        league_id=league.id, entrant_id=kept.id, withdrawn=theirs.withdrawn
-                    )
-                )
-                stored_membership.move_history(session, league.id, gone.id, kept.id)
+            _one_membership(session, league.id, kept.id, gone.id)
         for league_id, sequence in sorted(firsts.items()):
             rebuild_ratings(session, league_id, from_sequence=sequence)
         if gone.retired is False and kept.retired and results:
@@ -110,6 +102,40 @@ def merge(db: Database, keep: str, other: str) -> Merged:
         )
         stored_leagues.delete_entrant(session, gone)
         return Merged(kept.name, gone.name, results)
+
+
+_JOINS = ("joined", "withdrew", "returned")
+"""The changes of membership that make one history (check-in is of one event)."""
+
+
+def _one_membership(session: Session, league_id: int, kept: int, gone: int) -> None:
+    """Make the league membership and history of ``gone`` part of ``kept``'s: one
+    history in the order things happened, where a join while already a member is
+    dropped and a join after a withdrawal is a return; the member is withdrawn now
+    when that history ends with a withdrawal."""
+    theirs = stored_leagues.membership(session, league_id, gone)
+    if theirs is None:
+        return
+    mine = stored_leagues.membership(session, league_id, kept)
+    if mine is None:
+        mine = LeagueEntrant(league_id=league_id, entrant_id=kept, withdrawn=theirs.withdrawn)
+    stored_membership.move_history(session, league_id, gone, kept)
+    state = None
+    for change in stored_membership.of_entrant(session, kept):
+        if change.league_id != league_id or change.action not in _JOINS:
+            continue
+        if change.action == "joined" and state == "active":
+            session.delete(change)
+            continue
+        if change.action == "joined" and state == "withdrawn":
+            change.action = "returned"
+            session.add(change)
+        state = "withdrawn" if change.action == "withdrew" else "active"
+    if state is not None:
+        mine.withdrawn = state == "withdrawn"
+    session.add(mine)
+    session.delete(theirs)
+    session.flush()
 
 
 def _audit(
