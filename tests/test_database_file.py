@@ -94,7 +94,9 @@ def test_a_copy_of_the_file_is_whole_after_every_kind_of_command(
         assert copy_is_whole(db, tmp_path) == t["table"]
     more: list[Callable[[], object]] = [
         lambda: c.ok("result", "void", "evening-1", "--table", "1"),
-        lambda: c.ok("result", "add", "evening-1", "--table", "1", "--scores", scores_for(tables[0])),
+        lambda: c.ok(
+            "result", "add", "evening-1", "--table", "1", "--scores", scores_for(tables[0])
+        ),
         lambda: c.ok("players", "withdraw", "Ada"),
         lambda: c.ok("players", "reinstate", "Ada"),
         lambda: c.ok("players", "add", "Zoë", "--league", "season"),
@@ -103,8 +105,16 @@ def test_a_copy_of_the_file_is_whole_after_every_kind_of_command(
         lambda: c.ok("ratings", "rebuild", "season"),
         lambda: c.ok("report", "evening-1", "--format", "html", "--out", str(tmp_path / "e1.html")),
         lambda: c.ok("backup", str(tmp_path / "copy.db")),
-        lambda: c.refused("nobody reached the target", "result", "edit", "evening-1", "--table",
-                          "1", "--scores", ",".join(f"{n}=1" for n in tables[0]["seats"])),  # fmt: skip
+        lambda: c.refused(
+            "nobody reached the target",
+            "result",
+            "edit",
+            "evening-1",
+            "--table",
+            "1",
+            "--scores",
+            ",".join(f"{n}=1" for n in tables[0]["seats"]),
+        ),
     ]
     for step in more:
         step()
@@ -156,7 +166,10 @@ def test_backup_and_restore(tmp_path: Path, capsys: Capture) -> None:
     c.play_round("evening-1")
     copy = tmp_path / "monday.db"
     _, err = c.ok("backup", str(copy))
-    assert err == f"backed up to {copy}: 1 league, 3 events, 3 results (schema version {SCHEMA_VERSION})\n"
+    assert (
+        err
+        == f"backed up to {copy}: 1 league, 3 events, 3 results (schema version {SCHEMA_VERSION})\n"
+    )
     assert not Path(f"{copy}-wal").exists() and not Path(f"{copy}.partial").exists()
     # The copy is a database of its own, whole in one file.
     other = Club(f"sqlite:///{copy}", capsys)

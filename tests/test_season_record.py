@@ -365,6 +365,9 @@ def test_the_audit_trail_records_every_change(club: Club) -> None:
     # A swap of a player with themself changes nothing.
     c.ok("event", "pair", "evening-1")
     c.refused("nothing to change", "event", "swap", "evening-1", "Ben", "ben")
+    table = next(t["table"] for t in c.sheet("evening-1")["tables"] if "Ben" in t["seats"])
+    c.refused(f"nothing to change: Ben sits at table {table} already",
+              "event", "move", "evening-1", "Ben", "--table", str(table))  # fmt: skip
 
 
 # -- one description of a withdrawal, and an older database --------------------------------------

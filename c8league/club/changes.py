@@ -130,7 +130,7 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
                 f"{', '.join(map(str, sorted(tables)))}"
             )
         if table == source:
-            return ChangeResult([f"{name} already sits at table {table}"])
+            raise UsageError(f"nothing to change: {entrant.name} sits at table {table} already")
         rules = Rules.from_json(league.rules)
         if len(tables[source]) - 1 < 2:
             raise UsageError(f"table {source} would keep fewer than two players")
