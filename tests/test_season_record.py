@@ -388,3 +388,15 @@ def test_an_older_database_keeps_its_members_and_trail(
     assert [h["action"] for h in trail][:2] == ["add", "add"]
     assert "edit" in [h["action"] for h in trail]
     assert all(h["round"] == 1 for h in trail)
+
+
+def test_the_league_file_read_again_after_a_rename_adds_nobody(club: Club) -> None:
+    c = club
+    c.ok("players", "rename", "Łukasz", "Lukasz Nowak")
+    _, err = c.ok("league", "import", str(SEASON))
+    assert "Łukasz is called Lukasz Nowak since a rename or merge" in err
+    names = [p["name"] for p in c.json("players", "list", "--league", "season", "--json")]
+    assert len(names) == 11 and "Lukasz Nowak" in names and "Łukasz" not in names
+    # A new player may take a former name: it is free again.
+    c.ok("players", "add", "Łukasz")
+    assert len(c.json("players", "list", "--json")) == 12

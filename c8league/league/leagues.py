@@ -77,7 +77,9 @@ def import_league(
             where = f"entrants[{index}] ({spec.name})"
             if source is not None:
                 where = f"{source}: {where}"
-            entrant = enter_entrant(session, spec, where, summary, update=update)
+            entrant = enter_entrant(
+                session, spec, where, summary, update=update, follow_renames=True
+            )
             join_league(session, league, entrant)
         for spec_event in league_file.events:
             _import_event(session, league, league_file, spec_event, summary)

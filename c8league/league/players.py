@@ -37,8 +37,18 @@ class ImportSummary:
 
 
 def enter_entrant(
-    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary, *, update: bool
+    session: Session,
+    spec: EntrantSpec,
+    where: str,
+    summary: ImportSummary,
+    *,
+    update: bool,
+    follow_renames: bool = False,
 ) -> Entrant:
+    """The entrant ``spec`` describes: registered now, or found registered as it says
+    (a bot with other options is refused unless ``update``, which changes them). With
+    ``follow_renames`` (a league file read again), a name since renamed or merged means
+    the player called so now, with a warning."""
     from c8league.league.files import options_json
     from c8league.players import registry
 
@@ -50,9 +60,15 @@ def enter_entrant(
             options = registry.check_options(spec.bot, spec.options)
         except PluginError as exc:
             raise PluginError(f"{where}: {exc}") from None
-    """The entrant ``spec`` describes: registered now, or found registered as it says
-    (a bot with other options is refused unless ``update``, which changes them)."""
     entrant = stored_leagues.find_entrant(session, spec.name)
+    if entrant is None and follow_renames:
+        now = audit.renamed(session, spec.name)
+        entrant = None if now is None else stored_leagues.find_entrant(session, now)
+        if entrant is not None:
+            summary.warnings.append(
+                f"{where}: {spec.name} is called {entrant.name} since a rename or merge: "
+                f"{entrant.name} is meant (write {entrant.name!r} in the file)"
+            )
     if entrant is None:
         entrant = Entrant(
             name=spec.name,

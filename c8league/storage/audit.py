@@ -72,3 +72,23 @@ def trail(
         }
         for entry, event_name in rows
     ]
+
+
+def renamed(session: Session, name: str) -> str | None:
+    """The name now of a player once called ``name`` (renamed, or merged into another),
+    following every later rename; None if no player was."""
+    from c8league.names import name_key
+
+    key, found = name_key(name), None
+    rows = session.exec(
+        select(Audit.action, Audit.before, Audit.after)
+        .where(col(Audit.action).in_(["rename", "merge"]))
+        .order_by(col(Audit.id))
+    ).all()
+    for action, before, after in rows:
+        was = json.loads(before or "{}")
+        now = json.loads(after or "{}").get("name")
+        names = [was.get("name")] if action == "rename" else list(was.get("names", []))[1:]
+        if now and any(isinstance(n, str) and name_key(n) == key for n in names):
+            key, found = name_key(now), now
+    return found
