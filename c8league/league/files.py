@@ -53,8 +53,8 @@ class EntrantSpec(_Model):
     """A person (``name`` only) or a bot (``bot`` names the player plugin)."""
 
     name: str = Field(
-        description="The entrant's name, unique in the database (a person's name as "
-        "written: `Zoë`, `O'Brien`; not `= , ; : / [ ] \\`)."
+        description="The entrant's name, unique in the database whatever its case and "
+        "accents (a person's name as written: `Zoë`, `O'Brien`; not `= , ; : / [ ] \\`)."
     )
     bot: str | None = Field(
         default=None,
