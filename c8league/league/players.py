@@ -311,7 +311,8 @@ def edit_bot_options(
 
 def remove_player(db: Database, name: str) -> str:
     """Delete a player without results; retire (never delete) one with results (or a
-    seat at a table still to play)."""
+    seat at a table still to play): a retired player withdraws from every league it
+    still plays in, kept in each one's history like any withdrawal."""
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         leagues: list[League | None] = list(
@@ -322,6 +323,13 @@ def remove_player(db: Database, name: str) -> str:
                 raise UsageError(f"{entrant.name} is retired already")
             entrant.retired = True
             stored_leagues.add(session, entrant)
+            for league in leagues:
+                assert league is not None
+                member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
+                if member is not None and not member.withdrawn:
+                    member.withdrawn = True
+                    stored_leagues.add(session, member)
+                    _record_change(session, league, entrant, "withdrew")
             action = "retired"
         else:
             stored_leagues.delete_entrant(session, entrant)
