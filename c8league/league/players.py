@@ -190,6 +190,8 @@ def check_new_name(
     for other in stored_leagues.entrants_alike(session, name, but=entrant_id):
         if allow_same and other.name == name:
             continue
+        if other.name == name:
+            raise StorageError(f"a player named {name!r} already exists")
         raise StorageError(
             f"a player named {other.name!r} already exists: {name!r} is the same name "
             "(names are the same whatever their case and accents)"
