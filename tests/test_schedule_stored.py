@@ -138,3 +138,30 @@ def test_an_event_paired_before_schedules_were_stored_gets_its_own(
     assert counted.calls == 1
     assert paired_rounds(db) == paired_rounds(whole)
     assert rows(db, "SELECT * FROM schedule_round") == rows(whole, "SELECT * FROM schedule_round")
+
+
+def test_a_merge_gives_the_schedule_places_to_the_player_kept(tmp_path: Path) -> None:
+    people = "".join(f'[[entrants]]\nname = "P{i}"\n' for i in range(4))
+    league = (
+        f'name = "club"\ntable_size = 2\n[rules]\npreset = "pagat"\n{people}'
+        '[[events]]\nname = "ev"\nformat = "round_robin"\nseed = 3\n'
+    )
+    (tmp_path / "club.toml").write_text(league)
+    db = tmp_path / "club.db"
+    assert main(["--db", str(db), "league", "import", str(tmp_path / "club.toml")]) == 0
+    assert main(["--db", str(db), "event", "pair", "ev"]) == 0
+    assert main(["--db", str(db), "players", "add", "Paula"]) == 0
+    old = rows(db, "SELECT id FROM entrant WHERE name = 'P3'")[0][0]
+    new = rows(db, "SELECT id FROM entrant WHERE name = 'Paula'")[0][0]
+    before = rows(db, "SELECT tables, byes FROM schedule_round ORDER BY number")
+    assert main(["--db", str(db), "players", "merge", "Paula", "P3"]) == 0
+    after = rows(db, "SELECT tables, byes FROM schedule_round ORDER BY number")
+    swap = {old: new}
+    assert [
+        (
+            [[swap.get(e, e) for e in table] for table in json.loads(tables)],
+            [swap.get(e, e) for e in json.loads(byes)],
+        )
+        for tables, byes in before
+    ] == [(json.loads(tables), json.loads(byes)) for tables, byes in after]
+    assert main(["--db", str(db), "event", "status", "ev"]) == 0

@@ -46,8 +46,8 @@ def store(session: Session, event_id: int, rounds: Sequence[PlannedRound]) -> No
         ScheduleRound(
             event_id=event_id,
             number=number,
-            tables=json.dumps(tables, separators=(",", ":")),
-            byes=json.dumps(byes, separators=(",", ":")),
+            tables=_json(tables),
+            byes=_json(byes),
         )
         for number, (tables, byes) in enumerate(rounds, start=1)
     )
@@ -56,3 +56,19 @@ def store(session: Session, event_id: int, rounds: Sequence[PlannedRound]) -> No
 def forget(session: Session, event_id: int) -> None:
     """Delete the event's schedule (its first round was discarded: it is paired anew)."""
     session.execute(delete(ScheduleRound).where(col(ScheduleRound.event_id) == event_id))
+
+
+def reseat(session: Session, old: int, new: int) -> None:
+    """Give entrant ``old``'s places in every stored schedule to entrant ``new`` (two
+    entrants found to be one person; never two entrants of one schedule, who were both
+    paired in its first round)."""
+    for row in session.exec(select(ScheduleRound)).all():
+        tables, byes = json.loads(row.tables), json.loads(row.byes)
+        if old in byes or any(old in table for table in tables):
+            row.tables = _json([[new if e == old else e for e in table] for table in tables])
+            row.byes = _json([new if e == old else e for e in byes])
+            session.add(row)
+
+
+def _json(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"))
