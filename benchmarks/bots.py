@@ -66,6 +66,8 @@ class Duel:
     """Play time summed over the matches."""
     cpu: float
     """CPU time of this (the main) process during the duel."""
+    all_cpu: float
+    """CPU time of every process of the duel: this one, the workers, the bots."""
     starts: int
     """Bot processes started (counted by the bots themselves)."""
 
@@ -73,6 +75,16 @@ class Duel:
 def cpu_seconds() -> float:
     usage = resource.getrusage(resource.RUSAGE_SELF)
     return usage.ru_utime + usage.ru_stime
+
+
+def all_cpu_seconds() -> float:
+    """CPU time of this process and of its children that have ended (the workers, and the
+    bots they started: a duel's runner ends its workers when the duel ends)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    return total
 
 
 def play_duel(
@@ -91,14 +103,15 @@ def play_duel(
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(str(Path(tmp) / "duel.db"))
         name = create_duel(db, DuelRequest(a, b, games=games, seed=1))
-        cpu, start = cpu_seconds(), time.perf_counter()
+        cpu, every, start = cpu_seconds(), all_cpu_seconds(), time.perf_counter()
         summary = run_duel(
             db, name, workers=None if address else workers, executor=executor, address=address
         )
         wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
+        every = all_cpu_seconds() - every
         db.close()
     counted = len(starts.read_text().splitlines()) if starts is not None else 0
-    return Duel(2 * summary.pairs, wall, summary.play_seconds, cpu, counted)
+    return Duel(2 * summary.pairs, wall, summary.play_seconds, cpu, every, counted)
 
 
 def compile_c_bot(folder: Path) -> Path | None:
@@ -135,20 +148,34 @@ def bot_rows(args: argparse.Namespace, folder: Path) -> None:
             f"against {OPPONENT} ({args.repeats} rounds; two busy loops ran "
             f"{span(loops, '.2f')}x one)"
         )
-        print(f"{'bot':<44} {'games/s':>13} {'× in-process':>13} {'bots started':>13}")
+        print(
+            f"{'bot':<40} {'games/s':>13} {'× in-process':>13} {'CPU ms/game':>12} "
+            f"{'× by CPU':>12} {'bots':>5}"
+        )
         runs: dict[str, list[Duel]] = {label: [] for label, _, _ in bots}
         for _ in range(args.repeats):
             for label, spec, counter in bots:
                 runs[label].append(play_duel(spec, workers, args.games, starts=counter))
         reference = [d.games / d.wall for d in runs[bots[0][0]]]
+        reference_cpu = [d.all_cpu / d.games for d in runs[bots[0][0]]]
         for label, _, counter in bots:
             rates = [d.games / d.wall for d in runs[label]]
             ratios = [rate / ref for rate, ref in zip(rates, reference, strict=True)]
+            cpus = [d.all_cpu / d.games for d in runs[label]]
+            by_cpu = [ref / cpu for cpu, ref in zip(cpus, reference_cpu, strict=True)]
             started = (
                 "" if counter is None else span([d.starts / workers for d in runs[label]], ".0f")
             )
-            print(f"{label:<44} {span(rates, '.1f'):>13} {span(ratios, '.3f'):>13} {started:>13}")
-        print("(bots started: per duel and worker)")
+            print(
+                f"{label:<40} {span(rates, '.1f'):>13} {span(ratios, '.3f'):>13} "
+                f"{span([c * 1e3 for c in cpus], '.1f'):>12} {span(by_cpu, '.2f'):>12} "
+                f"{started:>5}"
+            )
+        print(
+            "(CPU: of every process of the duel, the bots' included, per game; × by CPU: the "
+            "in-process player's CPU per game over the row's, what a machine with a core to "
+            "spare for each process would give; bots: processes started per duel and worker)"
+        )
 
 
 @dataclass(frozen=True)
