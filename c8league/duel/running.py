@@ -26,7 +26,7 @@ from c8league.duel.specs import parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.rules import parse_assignments
-from c8league.errors import Interrupted, PluginError, StorageError, UsageError
+from c8league.errors import C8LeagueError, Interrupted, PluginError, StorageError, UsageError
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
@@ -306,7 +306,13 @@ class _Play:
                 tally.add(pair.share_a / steps, pair.share_b / steps)
                 self.batch.append(pair)
                 self.summary.play_seconds += pair.seconds
-                done = self.settings.finished(tally, self.spec)
+                try:
+                    done = self.settings.finished(tally, self.spec)
+                except C8LeagueError:
+                    # The pairs go in before any statistic can stop the run: a resume
+                    # then starts after them and can never replay into the same error.
+                    self.store(finished=False)
+                    raise
                 if done or time.perf_counter() - self.last_commit >= COMMIT_SECONDS:
                     self.store(finished=done)
                 if self.progress is not None:
