@@ -611,6 +611,9 @@ class DuelStats:
       ``nelo_error`` = 1.96·347.4/√(2n), its "±".
     * ``los`` = Φ((s − ½)/√(v/(4n))): likelihood of superiority, the chance that A is
       the stronger under a flat prior.
+    * ``variance_ratio`` = v / (Var(a) + Var(b)): the variance of the paired difference
+      over what it would be if A's and B's matches were dealt independently; below 1,
+      the duplicate deals cancelled that share of the cards' luck.
     * ``sprt``: the sequential test, if one was asked for.
     """
 
@@ -636,6 +639,7 @@ class DuelStats:
     nelo: float | None
     nelo_error: float | None
     los: float | None
+    variance_ratio: float | None
     sprt: SprtResult | None
     notes: tuple[str, ...]
 
@@ -672,7 +676,16 @@ class DuelTally:
     Where a duel *stops* does depend on the order (see :func:`sequential_stats`).
     """
 
-    __slots__ = ("_counts", "_shares_a", "_shares_b", "_steps", "_wdl", "players")
+    __slots__ = (
+        "_counts",
+        "_shares_a",
+        "_shares_b",
+        "_squares_a",
+        "_squares_b",
+        "_steps",
+        "_wdl",
+        "players",
+    )
 
     def __init__(self, players: int = 2) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players < 2:
@@ -682,6 +695,8 @@ class DuelTally:
         self._counts = [0] * (2 * self._steps + 1)
         self._shares_a = 0  # Σ a·_steps
         self._shares_b = 0
+        self._squares_a = 0  # Σ (a·_steps)²
+        self._squares_b = 0
         self._wdl = [0, 0, 0]  # A's single matches at K = 2: wins, draws, losses
 
     @classmethod
@@ -714,6 +729,8 @@ class DuelTally:
         self._counts[a - b + self._steps] += 1
         self._shares_a += a
         self._shares_b += b
+        self._squares_a += a * a
+        self._squares_b += b * b
         if self.players == 2:
             for mine in (a, 2 - b):  # A's result in A's match, then in B's match
                 self._wdl[2 - mine] += 1  # 2 = win, 1 = draw, 0 = loss
@@ -753,6 +770,7 @@ class DuelTally:
         n = sum(self._counts)
         notes: list[str] = []
         share_a = share_b = mean = mean_low = mean_high = variance = score = None
+        variance_ratio = None
         elo = elo_low = elo_high = elo_error = nelo = nelo_error = los = None
         if n == 0:
             notes.append("no pairs played yet")
@@ -765,6 +783,11 @@ class DuelTally:
             mean = s1 / (n * steps)
             variance = (n * s2 - s1 * s1) / (n * n * steps * steps)
             score = (1.0 + mean) / 2.0
+            independent = (
+                n * self._squares_a - self._shares_a**2 + n * self._squares_b - self._shares_b**2
+            )
+            if independent > 0:  # Var(a) + Var(b), times n²·steps²
+                variance_ratio = (n * s2 - s1 * s1) / independent
             if 0.0 < score < 1.0:
                 elo = elo_from_score(score)
             if variance == 0.0:
@@ -811,6 +834,7 @@ class DuelTally:
             nelo=nelo,
             nelo_error=nelo_error,
             los=los,
+            variance_ratio=variance_ratio,
             sprt=None if sprt is None else self.sprt(sprt),
             notes=tuple(notes),
         )

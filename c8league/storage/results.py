@@ -136,6 +136,7 @@ def store_results(
             "forfeit_reason": match.forfeit_reason if forfeit is None else forfeit.reason,
             "forfeit_move": match.forfeit_move if forfeit is None else forfeit.move_number,
             "forfeit_detail": match.forfeit_detail if forfeit is None else forfeit.detail[:2000],
+            "unfinished": result.unfinished,
         }
         match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
         for attribute, value in values.items():
@@ -208,6 +209,7 @@ def clear_result(session: Session, match: Match, *, status: str) -> None:
         session.add(seat)
     match.forfeit_seat = match.forfeit_reason = match.forfeit_move = None
     match.forfeit_detail = None
+    match.unfinished = None
     match.ended = None
     match.status = status
     session.add(match)
@@ -321,6 +323,61 @@ def forfeit_counts(session: Session, event_id: int) -> dict[str, int]:
         .group_by(col(Match.forfeit_reason))
     ).all()
     return {str(reason): int(count) for reason, count in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitGroup:
+    """The forfeits of one entrant of one kind in an event, and the first of them."""
+
+    reason: str
+    entrant: str
+    count: int
+    match_id: int
+    move: int | None
+    detail: str
+
+
+def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
+    """The event's forfeits by kind and entrant, each with its first (in the order the
+    results count), by kind then entrant."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(Match.id),
+            col(Match.forfeit_reason),
+            col(Match.forfeit_move),
+            col(Match.forfeit_detail),
+            col(Entrant.name),
+        )
+        .join(
+            MatchSeat,
+            (col(MatchSeat.match_id) == col(Match.id))
+            & (col(MatchSeat.seat) == col(Match.forfeit_seat)),
+        )
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(
+            col(Match.event_id) == event_id,
+            col(Match.status) == "done",
+            col(Match.forfeit_reason).is_not(None),
+        )
+        .order_by(col(Match.sequence), col(Match.id)),
+    )
+    groups: dict[tuple[str, str], ForfeitGroup] = {}
+    for match_id, reason, move, detail, name in rows:
+        key = (str(reason), str(name))
+        first = groups.get(key)
+        if first is None:
+            groups[key] = ForfeitGroup(key[0], key[1], 1, match_id, move, detail or "")
+        else:
+            groups[key] = ForfeitGroup(
+                first.reason,
+                first.entrant,
+                first.count + 1,
+                first.match_id,
+                first.move,
+                first.detail,
+            )
+    return [groups[key] for key in sorted(groups)]
 
 
 def hand_rows(session: Session, event_ids: Sequence[int]) -> list[tuple[int, str, str, str]]:

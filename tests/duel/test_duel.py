@@ -212,8 +212,24 @@ def test_a_faulty_bot_forfeits_and_the_duel_goes_on(
     registry.register("explodes", Explodes)
     try:
         db = tmp_path / "d.db"
-        assert run_cli(db, "duel", "explodes", "greedy", "--games", "8", "--workers", "2") == 0
-        assert "Forfeits: A 8" in capsys.readouterr().out
+        assert (
+            run_cli(
+                db,
+                "duel",
+                "explodes",
+                "greedy",
+                "--games",
+                "8",
+                "--workers",
+                "2",
+                "--max-forfeits",
+                "0",
+            )
+            == 0
+        )
+        out = capsys.readouterr().out
+        assert "Forfeits: A 8" in out
+        assert "  A exception: 8 (first: match duel-1:0A, move 1: RuntimeError: boom)" in out
         data = show(db, "duel-1", capsys)
     finally:
         registry.unregister("explodes")
