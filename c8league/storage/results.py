@@ -26,7 +26,17 @@ from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.results import Result, forfeit_seats
 from c8league.storage.fetch import fetch_rows
-from c8league.storage.models import Entrant, Event, HandRow, Match, MatchSeat, Meta, utcnow
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    HandRow,
+    League,
+    Match,
+    MatchSeat,
+    Meta,
+    Round,
+    utcnow,
+)
 
 
 def hold_write_lock(session: Session) -> None:
@@ -474,3 +484,80 @@ def last_result(session: Session, league_id: int) -> tuple[int, str, datetime | 
     if row is None or row[0] is None:
         return None
     return row[0], row[1], row[2]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    name: str
+    plugin: str | None
+    options: str
+    place: int | None
+    score: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """One match of an event read back whole: where it was played, its rules and seed,
+    its seats with their results, its hands' records and the hand a forfeit stopped."""
+
+    match_id: int
+    league: str
+    event: str
+    round: int
+    table: int
+    deal: int
+    rules: str
+    seed: int
+    status: str
+    ended: str | None
+    forfeit_seat: int | None
+    forfeit_reason: str | None
+    forfeit_move: int | None
+    forfeit_detail: str | None
+    seats: tuple[StoredSeat, ...]
+    hands: tuple[str, ...]
+    """Each finished hand's record (JSON)."""
+    unfinished: str | None
+
+
+def stored_match(session: Session, match_id: int) -> StoredMatch | None:
+    """The match ``match_id`` (any event's), or None."""
+
+    match = session.get(Match, match_id)
+    if match is None:
+        return None
+    event = session.get(Event, match.event_id)
+    round_row = session.get(Round, match.round_id)
+    assert event is not None and round_row is not None
+    league = session.get(League, event.league_id)
+    assert league is not None
+    seats = session.exec(
+        select(MatchSeat, Entrant)
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(MatchSeat.match_id == match_id)
+        .order_by(col(MatchSeat.seat))
+    ).all()
+    hands = session.exec(
+        select(HandRow.record).where(HandRow.match_id == match_id).order_by(col(HandRow.number))
+    ).all()
+    return StoredMatch(
+        match_id=match_id,
+        league=league.name,
+        event=event.name,
+        round=round_row.number,
+        table=match.table_no,
+        deal=match.deal,
+        rules=match.rules,
+        seed=match.seed,
+        status=match.status,
+        ended=match.ended,
+        forfeit_seat=match.forfeit_seat,
+        forfeit_reason=match.forfeit_reason,
+        forfeit_move=match.forfeit_move,
+        forfeit_detail=match.forfeit_detail,
+        seats=tuple(
+            StoredSeat(e.name, e.plugin, e.options or "{}", s.place, s.score) for s, e in seats
+        ),
+        hands=tuple(hands),
+        unfinished=match.unfinished,
+    )

@@ -403,9 +403,15 @@ def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
     StartsOnce.built = 0
     registry.register("flaky", StartsOnce)
     try:
-        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 2
+        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 3
         lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-        assert "no start today" in lines[-1] and "c8league duel resume duel-1" in lines[-1]
+        assert lines == [
+            "error: A (flaky) cannot start: player 'flaky' failed to start: RuntimeError: no "
+            "start today; duel duel-1 has no verdict (c8league duel resume duel-1)"
+        ]
+        stopped = show(db, "duel-1", capsys)
+        assert stopped["decision"] == "undecided" and stopped["stats"]["games"] == 0
+        assert stopped["outcome"].startswith("stopped, no verdict: A (flaky) cannot start")
         assert "Traceback" not in "\n".join(lines)
         registry.register("flaky", Explodes)  # mended (now it forfeits every match)
         assert run_cli(db, "duel", "resume", "duel-1", "--workers", "1") == 0
