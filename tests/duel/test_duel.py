@@ -410,7 +410,7 @@ def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
             "start today; duel duel-1 has no verdict (c8league duel resume duel-1)"
         ]
         stopped = show(db, "duel-1", capsys)
-        assert stopped["decision"] == "undecided" and stopped["stats"]["games"] == 0
+        assert stopped["decision"] is None and stopped["stats"]["games"] == 0
         assert stopped["outcome"].startswith("stopped, no verdict: A (flaky) cannot start")
         assert "Traceback" not in "\n".join(lines)
         registry.register("flaky", Explodes)  # mended (now it forfeits every match)
