@@ -84,7 +84,7 @@ def test_the_first_illegal_move_with_its_log_and_the_lost_game(
     out = capsys.readouterr().out
     fault = next(line for line in out.splitlines() if line.startswith("  A illegal: 4"))
     assert "(first: match duel-1:0A, move 3: " in fault
-    log = fault.split("(stderr log: ")[1].rstrip("))")
+    log = fault.split("(stderr log: ")[1].removesuffix("))")
     assert Path(log).read_text() == "about to cheat\n"
     data = json.loads(output(capsys, db, "duel", "show", "duel-1", "--json"))
     assert data["faults"][0]["first"]["match"] == "duel-1:0A"
