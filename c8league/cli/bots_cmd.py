@@ -223,7 +223,7 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
         out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
     faults = report.faults
     if not faults:
-        out.print(Text(f"{label}: all checks passed.", style="bold green"))
+        out.print(Text(f"{label}: all checks passed.", style="bold green"), soft_wrap=True)
         return
     import shlex
 
@@ -244,7 +244,7 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
             out.print(Text(f"    replay: {shlex.join(words)}"), soft_wrap=True)
     if len(faults) > 20:
         out.print(Text(f"  … and {len(faults) - 20} more", style="red"))
-    out.print(Text(f"{label}: {len(faults)} check(s) failed.", style="bold red"))
+    out.print(Text(f"{label}: {len(faults)} check(s) failed.", style="bold red"), soft_wrap=True)
 
 
 def _cell(preset: PresetReport, check: str) -> Text:

@@ -35,12 +35,17 @@ def placements(values: Sequence[int], *, higher_is_better: bool = True) -> tuple
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """How a match ended: each seat's place and final score."""
+
     placements: tuple[int, ...]
     """Each seat's place: 1 is first; tied seats share a place."""
     scores: tuple[int, ...]
     """Final running totals (Countdown: final countdown scores, lower is better)."""
     hands: int
+    """How many hands were played."""
     ended: MatchEnd
+    """``target`` (a seat reached the target), ``countdown`` (a seat reached 0),
+    ``hand_cap``, ``blocked``, ``turn_cap`` or ``forfeit``."""
 
 
 class Match:
