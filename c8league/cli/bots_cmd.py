@@ -194,18 +194,23 @@ def check(
 def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
     from c8league.runner.conformance import game_seed, game_table
 
-    table = Table(title=f"Conformance of {label}: {report.games} game(s) per preset")
+    table = Table(
+        title=f"Conformance of {label}: {report.games} game(s) per preset",
+        caption="same play: the same seed gives the same moves; in time: no move over "
+        "--time-limit, no game stuck past --match-seconds",
+    )
     table.add_column("preset", style="bold", no_wrap=True)
     table.add_column("games", justify="right")
-    table.add_column("legal moves")
+    table.add_column("legal")
     table.add_column("no crash")
-    table.add_column("same seed, same play")
+    table.add_column("same play")
     table.add_column("in time")
-    table.add_column("time/move", justify="right")
+    table.add_column("mean", justify="right")
     table.add_column("max", justify="right")
+    unplayed = [p.preset for p in report.presets if p.games == 0]
     for preset in report.presets:
         if preset.games == 0:  # the check stopped at a stuck game before this preset
-            table.add_row(preset.preset, "—", *[Text("not played", style="dim")] * 4, "", "")
+            table.add_row(preset.preset, "—", *[Text("—", style="dim")] * 4, "", "")
             continue
         slow = bool(preset.faults_of("time"))
         table.add_row(
@@ -219,6 +224,11 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
             Text(_ms(preset.max_seconds), style="red" if slow else ""),
         )
     out.print(table)
+    if unplayed:
+        out.print(
+            Text(f"{', '.join(unplayed)}: not played (the check stops at a stuck game)"),
+            soft_wrap=True,
+        )
     if report.log_dir is not None:
         out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
     faults = report.faults
