@@ -148,6 +148,7 @@ def check(
     answers in time. Each failure names its game and seed, and the demo command that
     plays that game again. Exits with 1 if any check fails."""
     import json
+    from dataclasses import replace
 
     from c8league.duel.specs import parse_spec, resolve
     from c8league.players import registry
@@ -157,17 +158,15 @@ def check(
     if not names:
         raise UsageError("--presets needs at least one rule preset")
     parsed = parse_spec(spec, "PLAYER")
+    given = registry.parse_options([*(extra or []), *(option or [])])
     if parsed.entrant is not None:
         from c8league.cli import state
 
         with state.database().session() as session:
             bot = resolve(session, parsed, "PLAYER")
     else:
-        bot = resolve(None, parsed, "PLAYER")
-    options = {
-        **json.loads(bot.options),
-        **registry.parse_options([*(extra or []), *(option or [])]),
-    }
+        bot = resolve(None, replace(parsed, options={**parsed.options, **given}), "PLAYER")
+    options = {**json.loads(bot.options), **given}
     label = spec
     kwargs: dict[str, Any] = {
         "games": games,

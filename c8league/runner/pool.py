@@ -52,6 +52,7 @@ from c8league.runner.worker import (
     play_match_job,
     supervise,
 )
+from c8league.runner.worker import Result as WorkerResult
 
 PREFETCH = 2
 """Tasks queued on each worker, so that it starts the next as soon as one ends."""
@@ -166,6 +167,11 @@ class MatchRunner(ClosingRunner):
                 continue
             self._pool.remove(worker)
             del self._jobs[worker]
+            if result.kind == "died":  # perhaps not the bots' doing: once more, alone
+                result = self._start_alone(bots, seconds)
+                if result.kind == "done":
+                    problem = problem or result.value
+                    continue
             names = ", ".join(bot.label for bot in bots)
             if result.kind == "failed":
                 last = str(result.value).strip().splitlines()[-1:] or ["?"]
@@ -173,8 +179,19 @@ class MatchRunner(ClosingRunner):
             elif result.kind == "hung":
                 problem = problem or f"starting {names} took more than {seconds:g} s"
             else:
-                problem = problem or f"the process starting {names} {result.how}"
+                problem = problem or f"the process starting {names} {result.how}, twice"
         return problem
+
+    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> WorkerResult:
+        """Start ``bots`` in a fresh worker of its own, which exits after."""
+        worker = self._spawn()
+        key = next(self._keys)
+        worker.send((key, tuple(bots), None, start_bots))
+        worker.send(None)
+        result = supervise(worker, key, seconds)
+        if result.kind == "done":
+            worker.stop()
+        return result
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` and yield their reports in the order of ``tasks``."""
