@@ -12,17 +12,20 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from c8league.duel.plan import DuelSettings, match_id
-from c8league.duel.specs import spec_text
+from c8league.duel.specs import parse_spec, resolve, spec_text
 from c8league.engine import Card, Hand, HandRecord, HandResult, Move, Rules
 from c8league.engine.match import MatchRecord
-from c8league.engine.rules import PRESETS, preset_rules
+from c8league.engine.rules import PRESETS, parse_assignments, preset_rules
 from c8league.errors import NotFoundError, RecordError, UsageError
 from c8league.results import Forfeit
+from c8league.runner.loop import play_match
+from c8league.runner.tasks import SeatSpec, create_player
 from c8league.storage import duels as stored_duels
 from c8league.storage import results as stored_results
 from c8league.storage.database import Database
@@ -99,7 +102,6 @@ class Game:
     @property
     def demo_command(self) -> str:
         """The ``c8league demo`` command that plays this match again with these players."""
-        import shlex
 
         words = ["c8league", "demo", *self.specs, "--seed", str(self.seed), *self.rule_options]
         return shlex.join(words)
@@ -274,8 +276,6 @@ def _replayed(game: Game) -> Game:
 
 
 def _with(game: Game, hands: list[HandView], problem: str | None) -> Game:
-    from dataclasses import replace
-
     return replace(game, hands=tuple(hands), problem=problem)
 
 
@@ -333,11 +333,6 @@ def demo_game(
 ) -> Game:
     """Play one match between ``specs`` (player specs, one per seat; ``@entrant`` needs
     ``db``) with ``seed``, in this process, and give it as a :class:`Game`."""
-    from c8league.duel.specs import parse_spec, resolve
-    from c8league.engine.rules import parse_assignments
-    from c8league.runner.loop import play_match
-    from c8league.runner.tasks import SeatSpec, create_player
-
     rules = Rules.from_options(preset, parse_assignments(list(assignments)))
     rules.check_table(len(specs))
     bots = []
