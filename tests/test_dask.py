@@ -29,6 +29,7 @@ from c8league.players.random_player import RandomPlayer
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
 from c8league.storage import open_database
 
@@ -141,6 +142,20 @@ def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> N
     assert report.error is not None
     assert "no player plugin named 'hereonly'" in report.error
     assert "(on Dask worker tcp://127.0.0.1:" in report.error
+
+
+def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: str) -> None:
+    rules = preset_rules("pagat").to_json()
+    good = BotStart("B (greedy)", SeatSpec("greedy"), rules, 2)
+    bad = BotStart(
+        "A (cmd:/no/such/bot)", SeatSpec("external", '{"command": "/no/such/bot"}'), rules, 2
+    )
+    with DaskRunner(cluster) as runner:
+        assert runner.start([good], 60.0) is None
+        problem = runner.start([good, bad], 60.0)
+    assert problem is not None
+    assert problem.startswith("A (cmd:/no/such/bot) did not start (crash): cannot start")
+    assert "(on Dask worker tcp://127.0.0.1:" in problem
 
 
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:

@@ -37,6 +37,7 @@ from c8league.errors import C8LeagueError, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
@@ -49,6 +50,8 @@ POLL_SECONDS = 2.0
 BATCH_SECONDS = 0.1
 """Matches are sent to a worker in batches of about this much play time."""
 MAX_BATCH = 64
+START_SECONDS = 600.0
+"""How long starting the bots may take on a worker."""
 
 Play = Callable[[MatchTask], MatchReport]
 
@@ -126,6 +129,28 @@ class DaskRunner(ClosingRunner):
     def prepare(self) -> None:
         """Connect to the scheduler (or start the local cluster) now."""
         self.connect()
+
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each Dask worker, in the process of its own that plays
+        its matches (see ``runner.starting``): why one cannot start, in one line, or
+        None. The workers are first asked for the bots' plugins."""
+        if not bots:
+            return None
+        client = self.connect()
+        self._check_plugins(client, sorted({bot.seat.plugin for bot in bots}))
+        futures = [
+            client.submit(
+                _start_on_worker,
+                list(bots),
+                key=f"c8league-start-{uuid.uuid4().hex[:12]}",
+                workers=[address],
+                allow_other_workers=False,
+                pure=False,
+            )
+            for address in sorted(client.nthreads())
+        ]
+        problems: list[str | None] = client.gather(futures)
+        return next((p for p in problems if p is not None), None)
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster
@@ -223,7 +248,10 @@ class DaskRunner(ClosingRunner):
         """Ask every connected worker for the event's plugins: a missing one, or one of
         another version than here (its matches could differ), stops the run before any
         match is played."""
-        names = sorted({seat.plugin for task in tasks for seat in task.seats} - self._checked)
+        self._check_plugins(client, sorted({seat.plugin for task in tasks for seat in task.seats}))
+
+    def _check_plugins(self, client: Any, wanted: Sequence[str]) -> None:
+        names = sorted(set(wanted) - self._checked)
         if not names:
             return
         self._wait_for_workers(client)
@@ -326,6 +354,13 @@ def _sandbox() -> MatchRunner:
         spawn = exec_worker if os.name == "posix" else None
         runner = _here.runner = MatchRunner(1, spawn=spawn)
     return runner
+
+
+def _start_on_worker(bots: Sequence[BotStart]) -> str | None:
+    problem = _sandbox().start(bots, START_SECONDS)
+    if problem is None:
+        return None
+    return f"{problem} (on Dask worker {_distributed().get_worker().address})"
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

@@ -31,6 +31,7 @@ from typing import Any
 from c8league.runner import tasks as _tasks
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
+from c8league.runner.starting import BotStart, start_bots
 from c8league.runner.tasks import (
     IDLE,
     STARTING,
@@ -49,7 +50,9 @@ from c8league.runner.worker import (
     fork_worker,
     overrun,
     play_match_job,
+    supervise,
 )
+from c8league.runner.worker import Result as WorkerResult
 
 PREFETCH = 2
 """Tasks queued on each worker, so that it starts the next as soon as one ends."""
@@ -138,6 +141,57 @@ class MatchRunner(ClosingRunner):
             worker.stop()
         self._pool.clear()
         self._jobs.clear()
+
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each worker of the pool (starting the workers), before
+        the first match (see ``runner.starting``): why one cannot start, in one line, or
+        None. ``seconds`` limits each worker's starts (a factory that hangs)."""
+        if not bots:
+            return None
+        if not self.isolated:
+            return start_bots(bots)
+        while len(self._pool) < self.workers:
+            worker = self._spawn()
+            self._pool.append(worker)
+            self._jobs[worker] = deque()
+        sent = []
+        for worker in self._pool:
+            key = next(self._keys)
+            worker.send((key, tuple(bots), None, start_bots))
+            sent.append((worker, key))
+        problem: str | None = None
+        for worker, key in sent:
+            result = supervise(worker, key, seconds)
+            if result.kind == "done":
+                problem = problem or result.value
+                continue
+            self._pool.remove(worker)
+            del self._jobs[worker]
+            if result.kind == "died":  # perhaps not the bots' doing: once more, alone
+                result = self._start_alone(bots, seconds)
+                if result.kind == "done":
+                    problem = problem or result.value
+                    continue
+            names = ", ".join(bot.label for bot in bots)
+            if result.kind == "failed":
+                last = str(result.value).strip().splitlines()[-1:] or ["?"]
+                problem = problem or f"starting {names} failed: {last[0]}"
+            elif result.kind == "hung":
+                problem = problem or f"starting {names} took more than {seconds:g} s"
+            else:
+                problem = problem or f"the process starting {names} {result.how}, twice"
+        return problem
+
+    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> WorkerResult:
+        """Start ``bots`` in a fresh worker of its own, which exits after."""
+        worker = self._spawn()
+        key = next(self._keys)
+        worker.send((key, tuple(bots), None, start_bots))
+        worker.send(None)
+        result = supervise(worker, key, seconds)
+        if result.kind == "done":
+            worker.stop()
+        return result
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` and yield their reports in the order of ``tasks``."""
