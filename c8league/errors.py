@@ -104,3 +104,10 @@ class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
 
     exit_code = 2
+
+
+class BotStopped(C8LeagueError):
+    """A run stopped because a bot cannot start or keeps forfeiting: the message names
+    the bot and why, and what was kept."""
+
+    exit_code = 3

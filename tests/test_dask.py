@@ -31,6 +31,7 @@ from c8league.players.random_player import RandomPlayer
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
 from c8league.storage import open_database
 
@@ -141,11 +142,24 @@ def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> N
     task = MatchTask(1, rules, (SeatSpec("hereonly"), SeatSpec("greedy")), seed=1)
     with DaskRunner(cluster) as runner:
         runner._checked.add("hereonly")  # as if the plugin was there when checked
-        runner._started.add(task.seats[0])  # and it started
         (report,) = runner.run([task])
     assert report.error is not None
     assert "no player plugin named 'hereonly'" in report.error
     assert "(on Dask worker tcp://127.0.0.1:" in report.error
+
+
+def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: str) -> None:
+    rules = preset_rules("pagat").to_json()
+    good = BotStart("B (greedy)", SeatSpec("greedy"), rules, 2)
+    bad = BotStart(
+        "A (cmd:/no/such/bot)", SeatSpec("external", '{"command": "/no/such/bot"}'), rules, 2
+    )
+    with DaskRunner(cluster) as runner:
+        assert runner.start([good], 60.0) is None
+        problem = runner.start([good, bad], 60.0)
+    assert problem is not None
+    assert problem.startswith("A (cmd:/no/such/bot) did not start (crash): cannot start")
+    assert "(on Dask worker tcp://127.0.0.1:" in problem
 
 
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
@@ -342,10 +356,8 @@ def test_a_bot_that_cannot_start_on_a_worker_stops_the_run_in_one_line(
     code = main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
     err = capsys.readouterr().err
     (line,) = [line for line in err.splitlines() if line.startswith("error:")]
-    assert code == 2, err
-    assert (
-        "the external bot" in line and "no_such_bot.py" in line and "cannot start (crash)" in line
-    )
+    assert code == 3, err
+    assert "entrant 'X' did not start (crash)" in line and "no_such_bot.py" in line
     assert "can't open file" in line  # the end of its standard error
     assert "(on Dask worker tcp://127.0.0.1:" in line and ", started in /" in line
     assert "Traceback" not in err

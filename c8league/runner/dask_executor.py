@@ -37,7 +37,8 @@ from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import BotStart, MatchReport, MatchTask, SeatSpec, play_task
+from c8league.runner.starting import BotStart
+from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
 RETRIES = 3
@@ -95,7 +96,6 @@ class DaskRunner(ClosingRunner):
         self._client: Any = None
         self._cluster: Any = None
         self._checked: set[str] = set()
-        self._started: set[SeatSpec] = set()
         self._pace: deque[float] = deque(maxlen=256)
         """The play time of the last matches reported, over runs."""
         self._logs: list[tuple[logging.Logger, int]] = []
@@ -139,6 +139,29 @@ class DaskRunner(ClosingRunner):
         """Connect to the scheduler (or start the local cluster) now."""
         self.connect()
 
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each Dask worker, in the process of its own that plays
+        its matches (see ``runner.starting``): why one cannot start, in one line, or
+        None. The workers are first asked for the bots' plugins."""
+        if not bots:
+            return None
+        client = self.connect()
+        with self._watching():
+            self._check_plugins(client, sorted({bot.seat.plugin for bot in bots}))
+            futures = [
+                client.submit(
+                    _start_on_worker,
+                    list(bots),
+                    key=f"c8league-start-{uuid.uuid4().hex[:12]}",
+                    workers=[address],
+                    allow_other_workers=False,
+                    pure=False,
+                )
+                for address in sorted(client.nthreads())
+            ]
+            problems: list[str | None] = client.gather(futures)
+        return next((p for p in problems if p is not None), None)
+
     def close(self) -> None:
         client, cluster = self._client, self._cluster
         self._client = self._cluster = None
@@ -160,7 +183,6 @@ class DaskRunner(ClosingRunner):
         client = self.connect(len(tasks))
         with self._watching():
             self._check_workers(client, tasks)
-            self._start_bots(client, tasks)
             threads = self._wait_for_workers(client)
         window = self.window or max(WINDOW_PER_THREAD * threads, 4)
         size = self.batch or _batch_size(self._pace, len(tasks), threads)
@@ -252,40 +274,14 @@ class DaskRunner(ClosingRunner):
             raise C8LeagueError(f"{self.where} has no workers: start some (dask worker ADDRESS)")
         return count
 
-    def _start_bots(self, client: Any, tasks: Sequence[MatchTask]) -> None:
-        """Start every player of ``tasks`` once on each connected worker, in the process
-        of its own that plays its matches there (``runner.tasks.start_player``): an
-        external bot must answer its hello. One that cannot start stops the run before
-        its first match with one line naming it, the worker and why (the end of its
-        standard error, and the folder it was started in), instead of forfeiting every
-        match there. A bot that plays match after match stays started for its first."""
-        if self.play is not play_task:
-            return
-        starts = [s for seat, s in _starts(tasks).items() if seat not in self._started]
-        if not starts:
-            return
-        futures = [
-            client.submit(
-                _start_on_worker,
-                starts,
-                key=f"c8league-start-{uuid.uuid4().hex[:12]}",
-                workers=[address],
-                allow_other_workers=False,
-                pure=False,
-            )
-            for address in sorted(client.nthreads())
-        ]
-        problems: list[str | None] = client.gather(futures)
-        problem = next(filter(None, problems), None)
-        if problem is not None:
-            raise PluginError(problem)
-        self._started.update(s.seat for s in starts)
-
     def _check_workers(self, client: Any, tasks: Sequence[MatchTask]) -> None:
         """Ask every connected worker for the event's plugins: a missing one, or one of
         another version than here (its matches could differ), stops the run before any
         match is played."""
-        names = sorted({seat.plugin for task in tasks for seat in task.seats} - self._checked)
+        self._check_plugins(client, sorted({seat.plugin for task in tasks for seat in task.seats}))
+
+    def _check_plugins(self, client: Any, wanted: Sequence[str]) -> None:
+        names = sorted(set(wanted) - self._checked)
         if not names:
             return
         self._wait_for_workers(client)
@@ -322,16 +318,6 @@ class DaskRunner(ClosingRunner):
                         f"but {here[name]} here: install the same version everywhere"
                     )
         self._checked.update(names)
-
-
-def _starts(tasks: Sequence[MatchTask]) -> dict[SeatSpec, BotStart]:
-    """Each player of ``tasks``, at the first table it sits at."""
-    starts: dict[SeatSpec, BotStart] = {}
-    for task in tasks:
-        for number, seat in enumerate(task.seats):
-            if seat not in starts:
-                starts[seat] = BotStart(seat, task.rules, len(task.seats), number)
-    return starts
 
 
 def _distributed() -> Any:
@@ -415,8 +401,8 @@ def _sandbox() -> MatchRunner:
     return runner
 
 
-def _start_on_worker(starts: Sequence[BotStart]) -> str | None:
-    problem = _sandbox().start(starts, START_SECONDS)
+def _start_on_worker(bots: Sequence[BotStart]) -> str | None:
+    problem = _sandbox().start(bots, START_SECONDS)
     if problem is None:
         return None
     worker = _distributed().get_worker().address

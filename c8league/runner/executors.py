@@ -15,6 +15,7 @@ from typing import Protocol, Self
 
 from c8league.errors import UsageError
 from c8league.results import MatchReport
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask
 
 EXECUTORS = ("processes", "dask")
@@ -29,6 +30,8 @@ class Runner(Protocol):
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]: ...
 
     def prepare(self) -> None: ...
+
+    def start(self, bots: Sequence[BotStart], seconds: float | None) -> str | None: ...
 
     def close(self) -> None: ...
 

@@ -36,17 +36,16 @@ from typing import Any
 from c8league.runner import tasks as _tasks
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
+from c8league.runner.starting import BotStart, start_bots
 from c8league.runner.tasks import (
     CLOSING,
     IDLE,
     STARTING,
-    BotStart,
     MatchReport,
     MatchTask,
     error_report,
     forfeit_report,
     play_task,
-    start_player,
 )
 from c8league.runner.worker import (
     CLOSE_SECONDS,
@@ -59,6 +58,7 @@ from c8league.runner.worker import (
     play_match_job,
     supervise,
 )
+from c8league.runner.worker import Result as WorkerResult
 
 PREFETCH = 2
 """Chunks queued on each worker at least, so that it starts the next as soon as one ends."""
@@ -196,16 +196,14 @@ class MatchRunner(ClosingRunner):
         self._pool.clear()
         self._jobs.clear()
 
-    def start(self, starts: Sequence[BotStart], seconds: float | None = None) -> str | None:
-        """Start each player of ``starts`` once, as its first match would, in every worker
-        process (starting them; see :func:`~c8league.runner.tasks.start_player`): the
-        first reason one cannot start, or None. A bot kept for match after match stays
-        in its worker for that worker's first match. ``seconds`` bounds the starts in
-        each worker."""
-        if not starts:
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each worker of the pool (starting the workers), before
+        the first match (see ``runner.starting``): why one cannot start, in one line, or
+        None. ``seconds`` limits each worker's starts (a factory that hangs)."""
+        if not bots:
             return None
         if not self.isolated:
-            return next(filter(None, (start_player(s) for s in starts)), None)
+            return start_bots(bots)
         while len(self._pool) < self.workers:
             worker = self._spawn()
             self._pool.append(worker)
@@ -213,20 +211,41 @@ class MatchRunner(ClosingRunner):
         sent = []
         for worker in self._pool:
             key = next(self._keys)
-            worker.send((key, tuple(starts), None, start_player))
+            worker.send((key, (tuple(bots),), None, start_bots))
             sent.append((worker, key))
         problem: str | None = None
         for worker, key in sent:
             result = supervise(worker, key, seconds)
             if result.kind == "done":
-                problem = problem or next(filter(None, result.value or ()), None)
+                problem = problem or _started(result.value)
                 continue
             self._pool.remove(worker)
             del self._jobs[worker]
-            worker.kill()
-            what = "hung" if result.kind == "hung" else f"{result.how or 'failed'}"
-            problem = problem or f"the process starting the players {what}"
+            if result.kind == "died":  # perhaps not the bots' doing: once more, alone
+                result = self._start_alone(bots, seconds)
+                if result.kind == "done":
+                    problem = problem or _started(result.value)
+                    continue
+            names = ", ".join(bot.label for bot in bots)
+            if result.kind == "failed":
+                last = str(result.value).strip().splitlines()[-1:] or ["?"]
+                problem = problem or f"starting {names} failed: {last[0]}"
+            elif result.kind == "hung":
+                problem = problem or f"starting {names} took more than {seconds:g} s"
+            else:
+                problem = problem or f"the process starting {names} {result.how}, twice"
         return problem
+
+    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> WorkerResult:
+        """Start ``bots`` in a fresh worker of its own, which exits after."""
+        worker = self._spawn()
+        key = next(self._keys)
+        worker.send((key, (tuple(bots),), None, start_bots))
+        worker.send(None)
+        result = supervise(worker, key, seconds)
+        if result.kind == "done":
+            worker.stop()
+        return result
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` and yield their reports in the order of ``tasks``."""
@@ -513,6 +532,12 @@ class MatchRunner(ClosingRunner):
                 worker.kill()
                 self._pool.remove(worker)
                 del self._jobs[worker]
+
+
+def _started(value: Any) -> str | None:
+    """What a worker's start job sent back: its one report, why a bot cannot start."""
+    problems = list(value or [None])
+    return problems[0] if isinstance(problems[0], str) else None
 
 
 def _fork_matches() -> Worker:

@@ -8,27 +8,24 @@ Dask worker with identical results.
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
-import shlex
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, Protocol
 
 from c8league.engine import Rules
-from c8league.errors import PlayerFault, PluginError
+from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.results import Forfeit
 from c8league.results import HandReport as HandReport  # re-export
 from c8league.results import MatchReport as MatchReport
+from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.loop import (
     MatchOutcome,
     Stop,
     Watch,
-    describe,
     forfeit_result,
     play_match,
     user_interrupt,
@@ -63,8 +60,11 @@ class MatchTask:
     match_seconds: float | None = None
     """The match's time limit (see ``runner.loop``); None: none."""
     hands: bool = True
-    """Whether the report carries the hands with the records that replay them (a duel,
-    which keeps only the result, does without them)."""
+    """Whether the report carries the hands with their results and records (a duel,
+    which keeps its matches' moves only, does without them: every report carries the
+    moves)."""
+    move_seconds: float | None = None
+    """The run's limit on each decision (``--move-seconds``, see ``runner.clock``)."""
 
 
 def play_task(
@@ -89,7 +89,7 @@ def play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-            players.append(_create(spec))
+            players.append(create_player(spec, task.move_seconds))
     except PluginError as exc:
         for p in players:
             _close(p)
@@ -107,6 +107,7 @@ def play_task(
             decisions=outcome.decisions,
             forfeit=outcome.forfeit,
             seconds=time.perf_counter() - start,
+            moves="" if outcome.moves is None else outcome.moves.to_text(),
         )
 
     done: list[MatchReport] = []
@@ -130,69 +131,6 @@ def play_task(
     return done[0]
 
 
-@dataclass(frozen=True, slots=True)
-class BotStart:
-    """A player to start once before the first match of a run, on a worker that will
-    play its matches: who sits (``seat``), at which table (the rules as JSON, the
-    number of players, its seat number)."""
-
-    seat: SeatSpec
-    rules: str
-    players: int
-    seat_number: int = 0
-
-    @property
-    def label(self) -> str:
-        """The player in words: an external bot by its command, any other by its plugin."""
-        if self.seat.plugin == "external":
-            with contextlib.suppress(ValueError, TypeError, AttributeError):
-                command = json.loads(self.seat.options)["command"]
-                text = command if isinstance(command, str) else shlex.join(command)
-                return f"the external bot {text!r}"
-        return f"player {self.seat.plugin!r}"
-
-
-def start_player(start: BotStart) -> str | None:
-    """Start a player as its first match would, in this process: build it, and an
-    external bot (anything with ``warm``) is started and must answer its ``hello``; a
-    bot that plays match after match is then kept for that match (see
-    ``players.external.keep``). Why it cannot start, in one line, or None."""
-    try:
-        player = _create(start.seat)
-    except PluginError as exc:
-        return f"{start.label} cannot start: {exc}"
-    try:
-        warm = getattr(player, "warm", None)
-        if warm is not None:
-            warm(Rules.from_json(start.rules), start.players, start.seat_number)
-    except PlayerFault as fault:
-        detail = fault.detail
-        return f"{start.label} cannot start ({fault.reason}): {detail}{_said(player, detail)}"
-    except BaseException as exc:
-        if user_interrupt(exc):
-            raise
-        return f"{start.label} cannot start: {describe(exc)}"
-    finally:
-        _close(player)
-    return None
-
-
-def _said(player: Player, detail: str) -> str:
-    """The last line a bot wrote to its standard error, when ``detail`` does not give it
-    (``; its standard error ends: ...``), or nothing."""
-    path = getattr(player, "stderr_path", None)
-    if not isinstance(path, str):
-        return ""
-    try:
-        with open(path, "rb") as log:
-            log.seek(max(0, os.path.getsize(path) - 4096))
-            lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines()]
-    except OSError:
-        return ""
-    last = next((line for line in reversed(lines) if line), "")[:200]
-    return f"; its standard error ends: {last!r}" if last and last not in detail else ""
-
-
 def error_report(task: MatchTask, error: str) -> MatchReport:
     """The report of a match that could not be played at all."""
     return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, error)
@@ -208,11 +146,17 @@ def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
     )
 
 
-def _create(spec: SeatSpec) -> Player:
-    """A seat's player; a factory that fails in any way (``SystemExit`` included) is a
+def create_player(spec: SeatSpec, move_seconds: float | None = None) -> Player:
+    """A seat's player, held to ``move_seconds`` a decision if given (see
+    ``runner.clock``); a factory that fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
     try:
-        return registry.create(spec.plugin, _options(spec.options))
+        options = _options(spec.options)
+        if move_seconds is None:
+            return registry.create(spec.plugin, options)
+        if with_move_limit(options, list(registry.get(spec.plugin).options()), move_seconds):
+            return registry.create(spec.plugin, options)
+        return MoveClock(registry.create(spec.plugin, options), move_seconds)
     except PluginError:
         raise
     except BaseException as exc:

@@ -228,9 +228,11 @@ class ExternalPlayer(BasePlayer):
         except Violation as exc:
             self._fail("protocol", str(exc))
         if not is_legal:
-            # Well formed but not legal: the match loop records the forfeit as ``illegal``.
-            self._fault = PlayerFault("illegal", f"{move} is not a legal move")
-            self._tell_error(self._fault.reason, self._fault.detail)
+            # Well formed but not legal: an ``illegal`` forfeit, the log named as for any.
+            detail = f"{move} is not a legal move"
+            self._fault = PlayerFault("illegal", detail + self._log_note())
+            self._tell_error("illegal", detail)
+            raise PlayerFault("illegal", self._fault.detail)
         return move
 
     def end_hand(self, observation: Observation, result: HandResult) -> None:
