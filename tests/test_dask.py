@@ -271,7 +271,9 @@ def _cluster_processes(port: int, tmp_path: Path) -> tuple[subprocess.Popen[byte
 def test_a_lost_scheduler_is_one_line_with_the_resume_command(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    league = write_league(tmp_path, table_size=2, cycles=12)
+    # Long enough that the batches in flight when the first is stored are a small part
+    # of the event: the scheduler is lost with most matches still to play.
+    league = write_league(tmp_path, table_size=2, cycles=48)
     pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
     assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
     port = _free_port()
@@ -282,7 +284,7 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
             done = query(dask, "SELECT count(*) FROM match WHERE status = 'done'")[0][0]
-            if isinstance(done, int) and done >= 4:
+            if isinstance(done, int) and done >= 1:
                 break
             time.sleep(0.2)
         processes[0].kill()
