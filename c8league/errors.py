@@ -76,6 +76,11 @@ class Interrupted(C8LeagueError):
     exit_code = 130
 
 
+class ExecutorLost(C8LeagueError):
+    """What played the matches went away (a Dask scheduler stopped, say); the finished
+    matches are stored, and the message says how to go on."""
+
+
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
 

@@ -29,6 +29,7 @@ from c8league.engine.rules import parse_assignments
 from c8league.errors import (
     BotStopped,
     C8LeagueError,
+    ExecutorLost,
     Interrupted,
     PluginError,
     StorageError,
@@ -37,7 +38,7 @@ from c8league.errors import (
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.starting import BotStart
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks, Streak
 from c8league.runner.tasks import SeatSpec
@@ -233,6 +234,12 @@ def run_duel(
             f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
             f"goes on with: c8league duel resume {duel_name}"
         ) from None
+    except ExecutorLost as exc:
+        again = resume_command("duel", duel_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.pairs} pairs stored by this run, each whole; the duel goes "
+            f"on with: {again}"
+        ) from None
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -286,7 +293,7 @@ def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTal
     return tally
 
 
-CHUNK_PAIRS = 256
+CHUNK_PAIRS = 2048
 """Deals handed to the runner at a time (the runner keeps its workers between them)."""
 
 
@@ -384,6 +391,9 @@ class _Play:
                         f"{streak}; duel {name} has no verdict: mend the bot, then "
                         f"c8league duel resume {name} (--max-forfeits 0 never stops)"
                     )
+        except ExecutorLost:
+            self.store(finished=False)  # the pairs played are whole
+            raise
         finally:
             close = getattr(reports, "close", None)
             if callable(close):

@@ -48,8 +48,8 @@ class HistoryView(Sequence[tuple[int, Move]]):
     def __getitem__(self, index: slice) -> Sequence[tuple[int, Move]]: ...
     def __getitem__(self, index: int | slice) -> tuple[int, Move] | Sequence[tuple[int, Move]]:
         if isinstance(index, slice):
-            n = self._length
-            return list(zip(self._seats[:n], self._moves[:n], strict=True))[index]
+            seats, moves = self._seats, self._moves
+            return [(seats[i], moves[i]) for i in range(*index.indices(self._length))]
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:

@@ -14,14 +14,14 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from c8league.errors import BotStopped, Interrupted, PluginError, UsageError
+from c8league.errors import BotStopped, ExecutorLost, Interrupted, PluginError, UsageError
 from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.starting import BotStart
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks
 from c8league.runner.tasks import MatchTask, SeatSpec
@@ -121,6 +121,12 @@ def run_event(
         raise Interrupted(
             f"interrupted: {summary.played} matches stored by this run, each whole; "
             f"the rest are played by: c8league event resume {event_name}"
+        ) from None
+    except ExecutorLost as exc:
+        again = resume_command("event", event_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: {again}"
         ) from None
     summary.seconds = time.perf_counter() - started
     return summary
@@ -278,27 +284,31 @@ def _play(
     if progress is not None:
         progress(done, total)
     summary = played.summary
-    for report in runner.run(tasks):
-        if report.error is not None:
-            _store_batch(db, league, model, batch, summary)
-            raise PluginError(f"match {report.match_id}: {report.error}")
-        batch.append(report)
-        done += 1
-        seats = played.seated[report.match_id]
-        streak = played.streaks.add(seats, report.forfeit, str(report.match_id))
-        if streak is not None:
-            _store_batch(db, league, model, batch, summary)
-            raise BotStopped(
-                f"{streak}; the matches before are stored (mend the bot, then: c8league "
-                f"event resume {played.event}; --max-forfeits 0 never stops)"
-            )
-        now = time.perf_counter()
-        if now - last_commit >= COMMIT_SECONDS:
-            _store_batch(db, league, model, batch, summary)
-            batch = []
-            last_commit = now
-        if progress is not None:
-            progress(done, total)
+    try:
+        for report in runner.run(tasks):
+            if report.error is not None:
+                _store_batch(db, league, model, batch, summary)
+                raise PluginError(f"match {report.match_id}: {report.error}")
+            batch.append(report)
+            done += 1
+            seats = played.seated[report.match_id]
+            streak = played.streaks.add(seats, report.forfeit, str(report.match_id))
+            if streak is not None:
+                _store_batch(db, league, model, batch, summary)
+                raise BotStopped(
+                    f"{streak}; the matches before are stored (mend the bot, then: c8league "
+                    f"event resume {played.event}; --max-forfeits 0 never stops)"
+                )
+            now = time.perf_counter()
+            if now - last_commit >= COMMIT_SECONDS:
+                _store_batch(db, league, model, batch, summary)
+                batch = []
+                last_commit = now
+            if progress is not None:
+                progress(done, total)
+    except ExecutorLost:
+        _store_batch(db, league, model, batch, summary)  # the matches played are whole
+        raise
     _store_batch(db, league, model, batch, summary)
 
 

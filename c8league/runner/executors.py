@@ -72,6 +72,17 @@ def check_workers(workers: int | None, what: str = "--workers") -> None:
         )
 
 
+def resume_command(kind: str, name: str, executor: str, address: str | None) -> str:
+    """The command that goes on with an event or duel (``kind``) where it stopped, on the
+    same executor."""
+    words = [f"c8league {kind} resume {name}"]
+    if executor != "processes":
+        words.append(f"--executor {executor}")
+    if address is not None:
+        words.append(f"--address {address}")
+    return " ".join(words)
+
+
 class ClosingRunner:
     """A runner used as a context manager: leaving the block calls ``close()``."""
 

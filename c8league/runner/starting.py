@@ -2,15 +2,18 @@
 before the first match.
 
 Starting a bot is building it from its plugin and options, and showing it the start of
-a match and of its first hand, as a match would: an external bot's process is started
-and must answer ``hello`` within its start-up time. A bot that cannot start would
-otherwise forfeit every match of the run (hundreds of games, and a verdict); instead the
-run stops before it begins, with one line naming the bot and why (for an external bot,
-the log of its standard error).
+a match and of its first hand, as a match would; an external bot's process is started
+and must answer ``hello`` within its start-up time (its ``warm``), and one that plays
+match after match is then kept, in the worker, for its first match there (see
+``players.external.keep``). A bot that cannot start would otherwise forfeit every match
+of the run (hundreds of games, and a verdict); instead the run stops before it begins,
+with one line naming the bot and why (for an external bot, the end of its standard
+error and its log).
 """
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -50,9 +53,14 @@ def start_bot(bot: BotStart) -> str | None:
     except PluginError as exc:
         return f"{bot.label} cannot start: {exc}"
     try:
-        _show_a_match(player, bot)
+        warm = getattr(player, "warm", None)
+        if warm is not None:
+            warm(Rules.from_json(bot.rules), bot.players, bot.seat_number)
+        else:
+            _show_a_match(player, bot)
     except PlayerFault as fault:
-        return f"{bot.label} did not start ({fault.reason}): {fault.detail}"
+        detail = fault.detail + _said(player, fault.detail)
+        return f"{bot.label} did not start ({fault.reason}): {detail}"
     except BaseException as exc:
         if user_interrupt(exc):
             raise
@@ -77,3 +85,19 @@ def _show_a_match(player: Player, bot: BotStart) -> None:
     start_hand = getattr(player, "start_hand", None)
     if start_hand is not None:
         start_hand(match.hand.observation(seat))
+
+
+def _said(player: Player, detail: str) -> str:
+    """The last line a bot wrote to its standard error, when ``detail`` does not give it
+    (``; its standard error ends: ...``), or nothing."""
+    path = getattr(player, "stderr_path", None)
+    if not isinstance(path, str):
+        return ""
+    try:
+        with open(path, "rb") as log:
+            log.seek(max(0, os.path.getsize(path) - 4096))
+            lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines()]
+    except OSError:
+        return ""
+    last = next((line for line in reversed(lines) if line), "")[:200]
+    return f"; its standard error ends: {last!r}" if last and last not in detail else ""

@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def utcnow() -> datetime:
@@ -92,6 +92,19 @@ class Event(_Table, table=True):
     table_size: int = Field(default=2)
     played_by: str = Field(default="bots", max_length=16)  # "bots" or "people"
     created_at: datetime = Field(default_factory=utcnow)
+
+
+class ScheduleRound(_Table, table=True):
+    """A round of a round-robin's schedule: computed once, when the event's first round
+    is paired (from the entrants of that round), stored with that round, and read by
+    every later pairing and count of rounds."""
+
+    __tablename__ = "schedule_round"
+
+    event_id: int = Field(foreign_key="event.id", primary_key=True)
+    number: int = Field(primary_key=True)
+    tables: str = Field(sa_column=Column(Text, nullable=False))  # JSON: entrant ids by seat
+    byes: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of entrant ids
 
 
 class Round(_Table, table=True):
