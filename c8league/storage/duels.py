@@ -10,7 +10,7 @@ from datetime import datetime
 
 from sqlalchemy import insert
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from c8league.errors import NotFoundError
 from c8league.names import same_name
@@ -126,14 +126,6 @@ def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
         .order_by(col(DuelPair.deal)),
     )
     return [(int(a), int(b)) for a, b in rows]
-
-
-def pair_counts(session: Session) -> dict[int, int]:
-    """How many pairs each duel has stored."""
-    rows = session.exec(
-        select(DuelPair.duel_id, func.count()).group_by(col(DuelPair.duel_id))
-    ).all()
-    return {duel_id: int(count) for duel_id, count in rows}
 
 
 def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> None:
