@@ -99,3 +99,13 @@ class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
 
     exit_code = 2
+
+
+class MachineFault(C8LeagueError):
+    """Not a player's doing: the machine held a match up (a bot's process found stopped
+    from outside when its time ran out). The match loop lets it through instead of
+    recording a forfeit, and the runner plays the match again."""
+
+
+class NoInput(C8LeagueError):
+    """The input ended where a person's answer was expected: nothing was done."""

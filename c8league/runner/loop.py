@@ -11,15 +11,21 @@ A match may be given a time limit (``match_seconds``): a timer interrupts a play
 that is still deciding when the limit passes (one stuck in a loop, say), and that
 player forfeits with ``timeout``. The timer interrupts players only, never the engine
 between two player calls, so a match cut short is always a consistent position (see
-:class:`_Deadline` for how, and its limits). A process that supervises the match from
-outside (``runner.worker``) reads its progress from a :class:`Watch`, and can replay it
-to a given player call with a :class:`Stop`.
+:class:`_Deadline` for how, and its limits). The limit is on the match's
+:class:`Clock`, which counts only time in which the process could run: not time it
+was stopped (``SIGSTOP``, a suspended machine) or waited for a processor. A player
+whose own process is found stopped when its time runs out (see :func:`held_up`) does
+not forfeit: :class:`~c8league.errors.MachineFault` goes through, and the runner plays
+the match again. A process that supervises the match from outside (``runner.worker``)
+reads its progress from a :class:`Watch`, and can replay it to a given player call
+with a :class:`Stop`.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
+import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType, TracebackType
@@ -27,7 +33,7 @@ from typing import Any, Protocol
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
 from c8league.engine.match import placements
-from c8league.errors import PlayerFault
+from c8league.errors import MachineFault, PlayerFault
 from c8league.players.base import Player
 from c8league.results import Forfeit as Forfeit  # re-export
 
@@ -35,9 +41,9 @@ HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close"
 """The player calls, by the number a :class:`Watch` records in ``hook``."""
 START_MATCH, START_HAND, CHOOSE, END_HAND = 0, 1, 2, 3
 
-RETRY_SECONDS = 0.1
-"""After the match limit, a player that swallowed the interruption is interrupted again
-this often (in the main thread)."""
+TICK_SECONDS = 0.05
+"""The match clock looks at the time every this many seconds (in the main thread), and
+after the limit interrupts a player that swallowed the interruption again as often."""
 
 
 @dataclass(frozen=True)
@@ -65,6 +71,14 @@ class Watch(Protocol):
     """The called seat's decision number in the match (as in :attr:`Forfeit.move_number`)."""
     hook: int
     """Which call: an index into :data:`HOOKS`."""
+    lost: float
+    """Seconds of the match so far in which its process could not run (see
+    :class:`Clock`), as of :attr:`ticked`."""
+    ticked: float
+    """When the clock last looked (``time.monotonic()``)."""
+    delay: float
+    """The main thread's time waiting for a processor then (``/proc``'s ``run_delay``,
+    seconds): what a process that watches from outside compares its own reading with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -142,19 +156,94 @@ class _Turns:
             self.watch.turn = -1 - seat
 
 
+class Clock:
+    """A match's clock in the main thread of its process: the time since the match began
+    in which the process could run. It looks at the time every :data:`TICK_SECONDS`
+    (see :class:`_Deadline`) and leaves out
+
+    * the time the main thread waited for a processor (the kernel's ``run_delay``, in
+      ``/proc``: a machine too busy for its processes);
+    * the time a look came late that the main thread did not spend running either:
+      the process was stopped (``SIGSTOP``, a debugger, a suspended machine).
+
+    A player's own sleeping and waiting count; so does its computing in a long C call
+    (the look comes late, but the thread was running). Where ``/proc`` is missing only
+    the second is left out. The time left out is written to the :class:`Watch`."""
+
+    __slots__ = ("_cpu", "_delay", "_expected", "lost", "start", "watch")
+
+    def __init__(self, watch: Watch | None) -> None:
+        self.watch = watch
+        self.start = self._expected = time.monotonic()
+        self.lost = 0.0
+        self._cpu = time.thread_time()
+        self._delay = run_delay()
+        if watch is not None:
+            watch.lost, watch.ticked, watch.delay = 0.0, self.start, self._delay
+
+    def expect(self, seconds: float) -> None:
+        """The next look is due in ``seconds``."""
+        self._expected = time.monotonic() + seconds
+
+    def look(self) -> float:
+        """Account for the time since the last look; the match's time so far."""
+        now, cpu, delay = time.monotonic(), time.thread_time(), run_delay()
+        waited = max(0.0, delay - self._delay)
+        late = now - self._expected
+        self.lost += waited + max(0.0, late - (cpu - self._cpu) - waited)
+        self._cpu, self._delay = cpu, delay
+        watch = self.watch
+        if watch is not None:
+            watch.lost, watch.ticked, watch.delay = self.lost, now, delay
+        return now - self.start - self.lost
+
+
+_SCHEDSTAT = "/proc/thread-self/schedstat"
+_no_schedstat: list[bool] = []
+
+
+def run_delay(pid: int | None = None) -> float:
+    """Seconds the thread (this one, or the main thread of process ``pid``) has waited
+    for a processor since it started (Linux; 0.0 elsewhere)."""
+    if _no_schedstat:
+        return 0.0
+    path = _SCHEDSTAT if pid is None else f"/proc/{pid}/schedstat"
+    try:
+        with open(path, "rb") as file:
+            return int(file.read().split()[1]) / 1e9
+    except (OSError, IndexError, ValueError):
+        if pid is None:
+            _no_schedstat.append(True)
+        return 0.0
+
+
+def held_up(player: object) -> str:
+    """Why ``player``'s own process cannot run now (a bot's process found stopped), if
+    it says so (an optional ``held_up()`` method); ``""`` otherwise."""
+    method = getattr(player, "held_up", None)
+    if method is None:
+        return ""
+    try:
+        return str(method() or "")
+    except Exception:
+        return ""
+
+
 class _Deadline:
-    """A timer that interrupts the player being called once ``seconds`` have passed (none
-    without a limit), by raising :class:`_MatchTimeout` in its call.
+    """A timer that interrupts the player being called once the match has had
+    ``seconds`` of time (none without a limit), by raising :class:`_MatchTimeout` in its
+    call.
 
     In the main thread of a POSIX process (the worker processes of a run, or of
-    ``bots check``) it is ``SIGALRM``, which also cuts a blocking call such as a long
-    ``sleep`` short, and repeats every :data:`RETRY_SECONDS` for a player that swallows
-    the interruption. In any other thread a timer thread sets the exception
-    asynchronously in this one; that takes effect at the next Python instruction, so it
-    stops a player looping in Python but not one blocked in C. The limit passing while
-    the engine runs marks it as passed: the next player called forfeits. A player that
-    is stuck for good (in C, or swallowing every interruption) is beyond any timer in
-    its own process: the runner's worker processes are watched from outside for that
+    ``bots check``) it is ``SIGALRM`` every :data:`TICK_SECONDS`, and the time is the
+    match's :class:`Clock`; the signal also cuts a blocking call such as a long
+    ``sleep`` short, and keeps interrupting a player that swallows the interruption. In
+    any other thread a timer thread sets the exception asynchronously in this one after
+    ``seconds`` of wall-clock time; that takes effect at the next Python instruction,
+    so it stops a player looping in Python but not one blocked in C. The limit passing
+    while the engine runs marks it as passed: the next player called forfeits. A player
+    that is stuck for good (in C, or swallowing every interruption) is beyond any timer
+    in its own process: the runner's worker processes are watched from outside for that
     (``runner.worker``).
     """
 
@@ -171,22 +260,35 @@ class _Deadline:
         self._previous: Any = None
         self._done = False
         self._timer: threading.Timer | None = None
+        self._clock: Clock | None = None
 
     def __enter__(self) -> None:
         if self.seconds is None:
             return
         seconds = max(self.seconds, 1e-3)
         if self.mode == "signal":
+            self._clock = Clock(self.turns.watch)
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, seconds, RETRY_SECONDS)
+            self._arm(min(seconds, TICK_SECONDS))
         else:
             self._timer = threading.Timer(seconds, self._fire)
             self._timer.daemon = True
             self._timer.start()
 
+    def _arm(self, seconds: float) -> None:
+        assert self._clock is not None
+        self._clock.expect(seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, TICK_SECONDS)
+
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         turns = self.turns
-        turns.fired = True
+        if not turns.fired:
+            assert self._clock is not None and self.seconds is not None
+            remaining = max(self.seconds, 1e-3) - self._clock.look()
+            if remaining > 0:
+                self._arm(min(remaining, TICK_SECONDS))
+                return
+            turns.fired = True
         # Never in the frames that enter and leave a call: the call's bookkeeping would
         # be left half done (the call itself raises the timeout once it has left).
         if turns.seat >= 0 and frame is not None and frame.f_code not in _WRAPPER_CODES:
@@ -367,6 +469,9 @@ def _play(
                         lambda s: (match.hand.observation(s),),
                     )
     except _MatchTimeout:
+        why = held_up(players[seat])
+        if why:
+            raise MachineFault(why) from None
         detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
         forfeit = Forfeit(seat, "timeout", decisions[seat], detail)
     except _SeatFault as fault:
@@ -374,6 +479,8 @@ def _play(
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
     except PlayerFault as fault:
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
+    except MachineFault:
+        raise
     except Exception as exc:  # a player's own bug: it forfeits, the event goes on
         forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
     except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from a player
@@ -430,9 +537,14 @@ def _tell(
         try:
             turns.call(seat, hook, decisions[seat], method, *args(seat))
         except _MatchTimeout:
+            why = held_up(player)
+            if why:
+                raise MachineFault(why) from None
             raise _SeatFault(seat, "timeout", f"{name}: still running at the time limit") from None
         except PlayerFault as fault:
             raise _SeatFault(seat, fault.reason, fault.detail) from None
+        except MachineFault:
+            raise
         except Exception as exc:
             raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
         except BaseException as exc:

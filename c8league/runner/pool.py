@@ -6,15 +6,22 @@ workers. The workers (``runner.worker``) live as long as the :class:`MatchRunner
 an event of many rounds starts them once; there are never more of them than tasks in
 a batch, nor more than :data:`~c8league.runner.executors.MAX_WORKERS_PER_CORE` per core.
 
-No player can take the run down. A match whose worker dies (``os._exit``, a crash in
-native code, the out-of-memory killer, a ``kill``) is played again alone in a fresh
-process: if it plays through, its result stands (the death was not the match's doing);
-if that process dies too, the slot shared with it says which seat was being called, at
-which call, and the match is replayed once more to just before that call, where that
-seat forfeits with ``crash``. A worker still inside a player's call past the match
-limit (plus a grace period) is killed from outside, and the match is replayed to that
-call, where the seat forfeits with ``timeout``, exactly as the in-process timer would
-have made it. Matches are deterministic, so these results are the same with any
+No player can take the run down, nor have another seat blamed. A match whose worker
+dies (``os._exit``, a crash in native code, the out-of-memory killer, a ``kill``) is
+played again alone in a fresh process: if it plays through, its result stands (the
+death was not the match's doing). A death is charged by evidence only, read once the
+process has exited: the slot shared with it says which seat's call was in progress, at
+which call. Only when the match's process dies twice at the same call, with no other
+seat's code able to run then (see ``runner.guard``), is that call charged: the match
+is replayed once more to just before it, where that seat forfeits with ``crash``.
+Deaths at different points, or while no player was being called, are the machine's or
+cannot be told: the match is played again, up to :data:`MAX_REPLAYS` times, then it is
+an error that stops the run (resumed, it is played again). A worker still inside a
+player's call past the match limit (plus a grace period) is killed from outside, and
+the match is replayed to that call, where the seat forfeits with ``timeout``, exactly
+as the in-process timer would have made it; the limit is on time the worker could
+run, and a worker found stopped (``SIGSTOP``) is the machine's doing: its match is
+played again. Matches are deterministic, so these results are the same with any
 number of workers, on any executor.
 """
 
@@ -28,6 +35,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
+from c8league.errors import MachineFault
 from c8league.runner import tasks as _tasks
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
@@ -42,6 +50,7 @@ from c8league.runner.tasks import (
 )
 from c8league.runner.worker import (
     CLOSE_SECONDS,
+    EXIT_WAIT_SECONDS,
     POLL_SECONDS,
     Snapshot,
     Worker,
@@ -56,6 +65,9 @@ PREFETCH = 2
 WINDOW_PER_WORKER = 16
 """How far past the oldest report not yet handed back tasks are sent, per worker: a
 long match then holds up its neighbours' workers only after this many quick ones."""
+MAX_REPLAYS = 3
+"""A match whose process died (or was held up by the machine) is played again alone at
+most this many times before it is an error."""
 
 
 @dataclass(eq=False)
@@ -73,6 +85,12 @@ class _Job:
     """For ``rebuild``: the forfeit to record if the replay cannot reach the stop."""
     reported: float | None = None
     """When its report arrived (the worker then closes the players)."""
+    deaths: list[tuple[Snapshot, str]] = field(default_factory=list)
+    """Where and how its processes died (the evidence), oldest first."""
+    held_up: int = 0
+    """How often the machine held it up (a process found stopped)."""
+    verdict: str = "hung"
+    """Why its worker is overdue: ``hung`` (its player's time is out) or ``machine``."""
 
     @property
     def task(self) -> MatchTask:
@@ -145,7 +163,7 @@ class MatchRunner(ClosingRunner):
             return
         if not self.isolated:
             for task in tasks:
-                yield play_task(task)
+                yield _play_here(task)
             return
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
@@ -188,13 +206,16 @@ class MatchRunner(ClosingRunner):
 
     def _step(self, run: _Run) -> None:
         """Wait for messages, deaths or the next deadline, and handle them."""
-        workers = {w.conn: w for w in [*self._pool, *self._single]}
+        workers: dict[Any, Worker] = {}
+        for worker in [*self._pool, *self._single]:
+            for waitable in worker.waitables():
+                workers[waitable] = worker
         if not workers:  # cannot happen: every task waiting is held by a worker
             raise RuntimeError("no worker process is playing the matches still waiting")
         deadline = self._deadline()
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        for conn in wait(list(workers), timeout):
-            worker = workers[conn]  # type: ignore[index]
+        ready = {id(workers[w]): workers[w] for w in wait(list(workers), timeout)}
+        for worker in ready.values():
             messages, dead = worker.receive()
             for message in messages:
                 self._message(worker, message)
@@ -219,6 +240,13 @@ class MatchRunner(ClosingRunner):
         if kind == "report":
             job.reported = time.monotonic()
             self._accept(job, value)
+            return
+        if kind == "replay":  # the machine held it up: play it again
+            if worker not in self._single:
+                self._jobs[worker].remove(job)
+            else:
+                del self._single[worker]
+            self._again(job, str(value))
             return
         if kind == "failed":
             last = str(value).strip().splitlines()[-1:] or ["?"]
@@ -256,13 +284,15 @@ class MatchRunner(ClosingRunner):
     # -- faults ---------------------------------------------------------------------------
 
     def _died(self, worker: Worker) -> None:
-        snapshot = worker.snapshot()
-        if not worker.reap(5.0):
+        """``worker`` has exited (or, where its exit cannot be watched, closed its pipe):
+        charge its job by what its slot says once it is gone."""
+        if not worker.reap(EXIT_WAIT_SECONDS):
             worker.kill()
+        snapshot, how = worker.snapshot(), worker.how()
         if worker in self._single:
             job = self._single.pop(worker)
             if job.reported is None:
-                self._failed(job, snapshot, worker.how(), hung=False)
+                self._death(job, snapshot, how)
             return
         if worker not in self._pool:
             return
@@ -271,12 +301,11 @@ class MatchRunner(ClosingRunner):
             if job.reported is not None:
                 continue  # its result is out: the worker died closing the players
             if snapshot.job == job.key and snapshot.phase != IDLE:
-                job.stage = "replay"
-                self._alone(job)  # the death may not be the match's doing: play it again
+                self._death(job, snapshot, how)  # may not be the match's doing: again
             else:
                 job.run.retry.append(job.index)
 
-    def _hung(self, worker: Worker, job: _Job) -> None:
+    def _hung(self, worker: Worker, job: _Job, verdict: str) -> None:
         snapshot = worker.snapshot()
         worker.kill()
         if worker in self._single:
@@ -286,41 +315,96 @@ class MatchRunner(ClosingRunner):
             for other in self._jobs.pop(worker):
                 if other is not job and other.reported is None:
                     other.run.retry.append(other.index)
-        if job.reported is None:
-            self._failed(job, snapshot, "", hung=True)
+        if job.reported is not None:
+            return
+        if verdict == "machine":
+            self._again(job, "its process was stopped")
+        else:
+            self._timeout(job, snapshot)
 
-    def _failed(self, job: _Job, snapshot: Snapshot, how: str, *, hung: bool) -> None:
-        """A job's process died (``how``) or hung, twice for a death: find its result."""
-        task, run = job.task, job.run
+    def _again(self, job: _Job, why: str) -> None:
+        """The machine held ``job`` up (``why``): play it again alone, up to
+        :data:`MAX_REPLAYS` times."""
+        job.held_up += 1
+        if job.held_up > MAX_REPLAYS:
+            self._error(
+                job,
+                f"the machine held it up {job.held_up} times ({why}): is something stopping "
+                "c8league's processes, or is the machine far too busy?",
+            )
+            return
+        job.stage = "replay" if job.stage != "rebuild" else job.stage
+        self._alone(job)
+
+    def _death(self, job: _Job, snapshot: Snapshot, how: str) -> None:
+        """A process playing ``job`` died: play it again, or, with the evidence of two
+        deaths at the same point, charge the call there."""
+        if job.stage == "rebuild":
+            self._accept_fallback(job)
+            return
+        job.deaths.append((snapshot, how))
+        if len(job.deaths) >= 2:
+            (last, last_how), (first, first_how) = job.deaths[-1], job.deaths[-2]
+            if last.same_point(first) and last_how == first_how:
+                self._charge(job, last, how)
+                return
+        if len(job.deaths) > MAX_REPLAYS:
+            self._error(
+                job,
+                f"the process playing it ended {len(job.deaths)} times, at different points "
+                f"({'; '.join(sorted({h for _, h in job.deaths}))}), and which player ended "
+                "it cannot be told",
+            )
+            return
+        job.stage = "replay"
+        self._alone(job)
+
+    def _charge(self, job: _Job, snapshot: Snapshot, how: str) -> None:
+        """Two deaths of ``job``'s process at the same point: the call in progress there
+        ended it (or, none being in progress, the match cannot be played)."""
+        task = job.task
+        if snapshot.phase == STARTING and 0 <= snapshot.turn < len(task.seats):
+            plugin = task.seats[snapshot.turn].plugin
+            self._error(job, f"player {plugin!r} {how} starting")
+            return
+        if not snapshot.busy:
+            self._error(job, f"the process playing it {how} while no player was being called")
+            return
+        seat = snapshot.seat
+        prefix = "" if snapshot.call_name == "choose" else f"{snapshot.call_name}: "
+        detail = (
+            f"{prefix}the process playing the match {how} during its turn, "
+            "and again when the match was played alone"
+        )
+        stop = Stop(snapshot.calls, seat, "crash", detail)
+        fallback = Forfeit(seat, "crash", snapshot.move, detail)
+        self._alone(_Job(next(self._keys), job.run, job.index, "rebuild", stop, fallback))
+
+    def _timeout(self, job: _Job, snapshot: Snapshot) -> None:
+        """``job``'s process was killed past the match limit: the call in progress then
+        forfeits with ``timeout``."""
+        task = job.task
         if job.stage == "rebuild":
             self._accept_fallback(job)
             return
         limit = task.match_seconds or 0.0
         if snapshot.phase == STARTING and 0 <= snapshot.turn < len(task.seats):
             plugin = task.seats[snapshot.turn].plugin
-            what = f"did not finish starting within {limit:g} s" if hung else f"{how} starting"
-            self._error(job, f"player {plugin!r} {what}")
+            self._error(job, f"player {plugin!r} did not finish starting within {limit:g} s")
             return
-        if not snapshot.busy and (hung or snapshot.calls == 0):
-            what = f"did not end within its limit of {limit:g} s" if hung else how
-            self._error(job, f"the process playing it {what} while no player was being called")
+        if not snapshot.busy and snapshot.calls == 0:
+            self._error(
+                job,
+                f"the process playing it did not end within its limit of {limit:g} s "
+                "while no player was being called",
+            )
             return
         seat = snapshot.seat
         prefix = "" if snapshot.call_name == "choose" else f"{snapshot.call_name}: "
-        if hung:
-            stop = Stop(snapshot.calls, seat, "timeout")
-            detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
-            fallback = Forfeit(seat, "timeout", snapshot.move, detail)
-        else:
-            when = "during its turn" if snapshot.busy else "just after its turn"
-            detail = (
-                f"{prefix}the process playing the match {how} {when}, "
-                "and again when the match was played alone"
-            )
-            stop = Stop(snapshot.calls, seat, "crash", detail)
-            fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        rebuild = _Job(next(self._keys), run, job.index, "rebuild", stop, fallback)
-        self._alone(rebuild)
+        stop = Stop(snapshot.calls, seat, "timeout")
+        detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
+        fallback = Forfeit(seat, "timeout", snapshot.move, detail)
+        self._alone(_Job(next(self._keys), job.run, job.index, "rebuild", stop, fallback))
 
     def _accept_fallback(self, job: _Job) -> None:
         run = job.run
@@ -355,8 +439,10 @@ class MatchRunner(ClosingRunner):
         if job.reported is not None:
             closed = job.reported + CLOSE_SECONDS
             return (job if now > closed else None), closed
-        late, end = overrun(worker.slot, job.task.match_seconds, now)
-        return (job if late else None), end
+        verdict, end = overrun(worker, job.task.match_seconds, now)
+        if verdict:
+            job.verdict = verdict
+        return (job if verdict else None), end
 
     def _deadline(self) -> float | None:
         now = time.monotonic()
@@ -368,7 +454,7 @@ class MatchRunner(ClosingRunner):
         for worker in [*self._pool, *self._single]:
             job, _ = self._overdue(worker, now)
             if job is not None:
-                self._hung(worker, job)
+                self._hung(worker, job, job.verdict)
 
     def _abandon(self, run: _Run) -> None:
         """The caller stopped taking reports (an error, Ctrl-C): stop the run's matches."""
@@ -386,6 +472,17 @@ class MatchRunner(ClosingRunner):
 
 def _fork_matches() -> Worker:
     return fork_worker(play_match_job)
+
+
+def _play_here(task: MatchTask) -> MatchReport:
+    """Play ``task`` in this process (where none can be forked), again if the machine
+    held it up, up to :data:`MAX_REPLAYS` times."""
+    for _ in range(MAX_REPLAYS):
+        try:
+            return play_task(task)
+        except MachineFault as exc:
+            why = str(exc)
+    return error_report(task, f"the machine held it up {MAX_REPLAYS} times ({why})")
 
 
 def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:

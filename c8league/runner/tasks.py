@@ -21,6 +21,7 @@ from c8league.players.base import Player
 from c8league.results import Forfeit
 from c8league.results import HandReport as HandReport  # re-export
 from c8league.results import MatchReport as MatchReport
+from c8league.runner.guard import guard
 from c8league.runner.loop import (
     MatchOutcome,
     Stop,
@@ -36,9 +37,11 @@ IDLE, STARTING, PLAYING, CLOSING = 0, 1, 2, 3
 
 
 class TaskWatch(Watch, Protocol):
-    """A :class:`~c8league.runner.loop.Watch` that also records the task's phase."""
+    """A :class:`~c8league.runner.loop.Watch` that also records the task's phase, and
+    the seats whose threads outlived their calls (see ``runner.guard``)."""
 
     phase: int
+    owners: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -75,7 +78,11 @@ def play_task(
 
     ``watch``, ``stop`` and ``reported`` are for a process that supervises the match
     (see :func:`~c8league.runner.loop.play_match`); ``reported`` gets the report as soon
-    as the result is known, before the players are closed."""
+    as the result is known, before the players are closed. With a ``watch`` (in a
+    worker), players that do not come with c8league are guarded (``runner.guard``).
+
+    A :class:`~c8league.errors.MachineFault` (the machine held the match up) goes
+    through: the match is to be played again."""
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
     players: list[Player] = []
@@ -85,7 +92,9 @@ def play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-            players.append(_create(spec))
+                players.append(guard(_create(spec), seat, watch))
+            else:
+                players.append(_create(spec))
     except PluginError as exc:
         for p in players:
             _close(p)

@@ -15,7 +15,7 @@ from typing import Any, NoReturn
 from pydantic import Field, field_validator
 
 from c8league.engine import HandResult, MatchResult, Move, Observation
-from c8league.errors import PlayerFault, PluginError
+from c8league.errors import MachineFault, PlayerFault, PluginError
 from c8league.players.base import BasePlayer, PlayerOptions
 from c8league.players.external import protocol
 from c8league.players.external.framing import (
@@ -174,6 +174,13 @@ class ExternalPlayer(BasePlayer):
         self._write_now(protocol.QUIT)
         self._close_input()
 
+    def held_up(self) -> str:
+        """Why the bot cannot run now, not by its own doing: its process is stopped
+        (``SIGSTOP``, a debugger). Its time then is not its own (see ``runner.loop``)."""
+        if self._process is not None and self._process.stopped():
+            return f"the process of bot {self.name!r} was found stopped from outside"
+        return ""
+
     def close(self) -> None:
         """End the bot: ``quit``, close its input, kill it (and anything it started) if
         it has not exited within :attr:`grace_time`; reap it. Safe to call twice."""
@@ -287,6 +294,7 @@ class ExternalPlayer(BasePlayer):
         except PipeClosed:
             self._ended(f"while sending {what}")
         except Overdue:
+            self._not_held_up()
             self._fail("timeout", f"the bot did not read {what} in time")
 
     def _write_now(self, data: bytes) -> None:
@@ -311,6 +319,7 @@ class ExternalPlayer(BasePlayer):
         except Overdue as overdue:
             if self._reap(0):
                 self._ended(when)
+            self._not_held_up()
             self._fail("timeout", late + overdue.hint)
         try:
             return protocol.answer(line, kind)
@@ -331,6 +340,14 @@ class ExternalPlayer(BasePlayer):
             )
 
     # -- faults ----------------------------------------------------------------------
+
+    def _not_held_up(self) -> None:
+        """Before a timeout: a bot whose process is stopped is not out of time by its own
+        doing; the match is to be played again."""
+        why = self.held_up()
+        if why:
+            self._stop(0.0)
+            raise MachineFault(why)
 
     def _fail(self, reason: str, detail: str, *, stop: bool = False) -> NoReturn:
         """Record the fault, tell the bot, and raise; a bot that is stuck (or already
