@@ -71,9 +71,14 @@ class BusyError(C8LeagueError):
 
 
 class Interrupted(C8LeagueError):
-    """The user stopped a long command (Ctrl-C); the message says what was kept."""
+    """The user stopped a long command (Ctrl-C, SIGTERM, SIGHUP: ``signum``); the message
+    says what was kept. The exit status is 128 + ``signum`` (130 for Ctrl-C)."""
 
     exit_code = 130
+
+    def __init__(self, message: str, signum: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = 128 + signum
 
 
 class NotFoundError(C8LeagueError):

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -19,6 +16,7 @@ from c8league.cli import state
 from c8league.cli.lazy import lazy_group
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError, Interrupted
+from c8league.interrupts import exit_status, signal_of, stop_signals, stopped_by
 
 INTERRUPTED = Interrupted.exit_code
 
@@ -85,35 +83,12 @@ def _root(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    """Run the command line with ``argv``; returns the exit status instead of exiting.
+    SIGTERM and SIGHUP stop a command as Ctrl-C does (``c8league.interrupts``): one line
+    says so, and the status is 128 + the signal's number."""
     _install_notice()
-    with _noting_interrupts() as interrupts:
-        code = _main(argv)
-        if code == INTERRUPTED and interrupts:
-            # Typer turns a KeyboardInterrupt inside a command into this exit status.
-            err.print("[bold red]interrupted[/]", markup=True)
-    return code
-
-
-@contextmanager
-def _noting_interrupts() -> Iterator[list[int]]:
-    """Count Ctrl-Cs during the block (each still raises KeyboardInterrupt)."""
-    seen: list[int] = []
-    previous = signal.getsignal(signal.SIGINT)
-    main_thread = threading.current_thread() is threading.main_thread()
-    if not main_thread or previous is not signal.default_int_handler:
-        yield seen
-        return
-
-    def note(signum: int, frame: FrameType | None) -> None:
-        seen.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
+    with stop_signals():
+        return _main(argv)
 
 
 def _main(argv: Sequence[str] | None) -> int:
@@ -127,14 +102,25 @@ def _main(argv: Sequence[str] | None) -> int:
     except Interrupted as exc:
         err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
         return exc.exit_code
+    except typer.Abort as exc:  # click's word for Ctrl-C, or the end of input, at a prompt
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, EOFError):
+            err.print(
+                "[bold red]error:[/] the input ended where an answer was expected: nothing done",
+                markup=True,
+            )
+            return 1
+        signum = signal_of(cause) if cause is not None else signal.SIGINT
+        err.print(f"[bold red]{stopped_by(cause or exc)}[/]", markup=True)
+        return exit_status(signum)
     except C8LeagueError as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
         return exc.exit_code
     except typer.Exit as exc:
         return int(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        err.print("[bold red]interrupted[/]", markup=True)
-        return INTERRUPTED
+    except KeyboardInterrupt as exc:
+        err.print(f"[bold red]{stopped_by(exc)}[/]", markup=True)
+        return exit_status(signal_of(exc))
     except BrokenPipeError:
         return 0
     except Exception as exc:

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
+from c8league.interrupts import exit_status, signal_of
 
 if TYPE_CHECKING:
     from c8league.players.base import Player
@@ -123,9 +124,9 @@ def play(
     )
     try:
         outcome = play_match(rule_set, seats, seed)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         err.print(Text("match abandoned", style="bold red"))
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_status(signal_of(exc))) from None
     if outcome.forfeit is not None:
         f = outcome.forfeit
         out.print(
@@ -171,9 +172,9 @@ def _play_event(event: str, name: str) -> None:
     )
     try:
         outcome = play_match(rule_set, players, seated.seed)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         err.print(Text("match abandoned: nothing stored", style="bold red"))
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_status(signal_of(exc))) from None
     club.store_played(db, seated, outcome)
     order = sorted(range(len(seated.names)), key=lambda i: outcome.result.placements[i])
     out.print(

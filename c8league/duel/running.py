@@ -27,6 +27,7 @@ from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.rules import parse_assignments
 from c8league.errors import Interrupted, PluginError, StorageError, UsageError
+from c8league.interrupts import signal_of, stopped_by
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
@@ -200,10 +201,11 @@ def run_duel(
             else:
                 runner.prepare()
                 _play(db, duel_id, settings, tally, runner, summary, progress)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         raise Interrupted(
-            f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
-            f"goes on with: c8league duel resume {duel_name}"
+            f"{stopped_by(exc)}: {summary.pairs} pairs stored by this run, each whole; the "
+            f"duel goes on with: c8league duel resume {duel_name}",
+            signal_of(exc),
         ) from None
     summary.seconds = time.perf_counter() - started
     return summary

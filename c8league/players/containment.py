@@ -639,12 +639,13 @@ def _alive(pid: int) -> bool:
 
 
 class Reaper:
-    """A process's reaper: ``python -I -S -c`` running :data:`REAPER`, in a session of its
-    own (and, in ``cgroup`` mode, outside the cgroups it ends). Registered process groups
-    (``+GROUP``, written by a bot's process before its program runs, so that no moment
-    exists when it runs unregistered) and cgroups (``+PATH``) are ended when the
-    process that started the reaper is gone: its end of the pipe closes, and then its
-    parent process id changes. Each process has its own: a fork drops its parent's."""
+    """A process's reaper: ``python -I -S -c`` running :data:`REAPER` with the process's
+    id, in a session of its own (and, in ``cgroup`` mode, outside the cgroups it ends).
+    Registered process groups (``+GROUP``, written by a bot's process before its
+    program runs, so that no moment exists when it runs unregistered) and cgroups
+    (``+PATH``) are ended when the process that started the reaper is gone: its end of
+    the pipe closes, and then its parent process id changes. Each process has its own:
+    a fork drops its parent's."""
 
     _inherited: ClassVar[list[int]] = []
 
@@ -671,7 +672,7 @@ class Reaper:
 
         try:
             proc = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", REAPER, "c8league-reaper"],
+                [sys.executable, "-I", "-S", "-c", REAPER, "c8league-reaper", str(os.getpid())],
                 stdin=read,
                 stdout=subprocess.DEVNULL,
                 stderr=subprocess.DEVNULL,
@@ -732,13 +733,13 @@ if hasattr(os, "register_at_fork"):  # POSIX
 
 
 REAPER = """
-import os, signal, time
+import os, signal, sys, time
 signal.signal(signal.SIGINT, signal.SIG_IGN)
 signal.signal(signal.SIGHUP, signal.SIG_IGN)
 def stop(*args):
     raise SystemExit
 signal.signal(signal.SIGTERM, stop)
-owner = os.getppid()
+owner = int(sys.argv[2])
 groups, cgroups, data = set(), set(), b""
 def end(path):
     try:
@@ -780,7 +781,7 @@ try:
                 groups.add(int(what))
             elif sign == b"-":
                 groups.discard(int(what))
-    while os.getppid() == owner:  # its descriptor was closed, not by its end: wait for that
+    while os.getppid() == owner:  # its descriptor was closed, not by its end: wait for it
         time.sleep(0.05)
 finally:
     for group in groups:
