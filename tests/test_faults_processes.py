@@ -158,6 +158,14 @@ class ExitsLater(Faulty):
         threading.Timer(0.005, os._exit, (5,)).start()
 
 
+class Ponder(BasePlayer):
+    """Plays well, slowly: 10 ms a decision."""
+
+    def choose(self, observation, legal):
+        time.sleep(0.01)
+        return legal[0]
+
+
 class Explodes(BasePlayer):
     """Cannot be built once the file named by C8FAULT_FLAG exists."""
 
@@ -181,6 +189,7 @@ BOT_CLASSES = {
     "setsid": "Setsid",
     "closesfds": "ClosesFds",
     "exitslater": "ExitsLater",
+    "ponder": "Ponder",
     "explodes": "Explodes",
 }
 INSTANT = ("sysexit", "osexit", "interrupt")

@@ -59,6 +59,9 @@ PREFIX = "c8league-"
 """The name of a keeper's cgroup is this and its process id."""
 ENV_VAR = "C8LEAGUE_CGROUPS"
 """``0`` (or ``off``, ``no``, ``false``): make no cgroups."""
+TOKEN_VAR = "C8LEAGUE_ENCLOSURE"
+"""In a bot process's environment: its enclosure's token, inherited by what it starts,
+by which the processes that left it are known (``subreaper`` mode)."""
 KILL_WAIT_SECONDS = 2.0
 """How long the processes of a cgroup ended whole are waited for before giving up."""
 SWEEP_ROUNDS = 100
@@ -111,6 +114,25 @@ class Keeper:
                 current = cls._current = Keeper()
             return current
 
+    @classmethod
+    def discard(cls) -> None:
+        """Drop this process's keeper: its reaper ends what it kept (its cgroup), it is no
+        subreaper any more, and the next use chooses a mode again (after a change of
+        :data:`ENV_VAR`, say)."""
+        with cls._lock:
+            current, cls._current = cls._current, None
+        if current is None or current.pid != os.getpid():
+            return
+        if current.root is not None:
+            if current.holding and current.base is not None:
+                with contextlib.suppress(OSError):  # out of the cgroup about to end
+                    _write(current.base / "cgroup.procs", "0")
+            end_cgroup(current.root)
+        if current._reaper is not None:
+            current._reaper.drop()
+        if current.mode == "subreaper":
+            _set_subreaper(False)
+
     def _become_subreaper(self) -> None:
         if _set_subreaper():
             self.mode = "subreaper"
@@ -143,14 +165,15 @@ class Keeper:
         """A new enclosure for a bot process about to start (see :class:`Enclosure`)."""
         self.dirty = True
         root = self._root()
+        number = next(self._numbers)
         path = None
         if root is not None:
-            path = root / f"bot-{next(self._numbers)}"
+            path = root / f"bot-{number}"
             try:
                 path.mkdir()
             except OSError:
                 path = None
-        return Enclosure(self, path)
+        return Enclosure(self, path, number)
 
     def reaper(self) -> Reaper | None:
         """This process's reaper, started on first use (None if it cannot be)."""
@@ -165,6 +188,10 @@ class Keeper:
             if self.root is not None:
                 reaper.register_cgroup(self.root)
         return reaper
+
+    def reaper_pid(self) -> int | None:
+        """The process id of this process's reaper, if it has one."""
+        return None if self._reaper is None else self._reaper.pid
 
     # -- the bots running in this process -------------------------------------------------
 
@@ -243,13 +270,16 @@ class Keeper:
 
 class Enclosure:
     """Where one bot process and everything it starts are kept: a cgroup of its own
-    (``cgroup`` mode), else its process tree and process group. Made by
-    :meth:`Keeper.enclosure` before the process starts; :meth:`enter` runs in the new
-    process before its program, :meth:`started` is told its process id."""
+    (``cgroup`` mode), else its process tree, the processes that left the tree but
+    carry its :attr:`token` in their environment (adopted by the keeper, ``subreaper``
+    mode), and its process group. Made by :meth:`Keeper.enclosure` before the process
+    starts, which is given :attr:`environment`; :meth:`enter` runs in the new process
+    before its program, :meth:`started` is told its process id."""
 
-    def __init__(self, keeper: Keeper, cgroup: Path | None) -> None:
+    def __init__(self, keeper: Keeper, cgroup: Path | None, number: int) -> None:
         self.keeper = keeper
         self.cgroup = cgroup
+        self.token = f"{keeper.pid}-{number}"
         self.pid = 0
         self._marked: set[int] = set()
         self._procs = -1
@@ -265,6 +295,11 @@ class Enclosure:
         if self.cgroup is not None:
             return "cgroup"
         return "group" if self.keeper.mode == "cgroup" else self.keeper.mode
+
+    @property
+    def environment(self) -> dict[str, str]:
+        """What to add to the bot process's environment: its :attr:`token`."""
+        return {TOKEN_VAR: self.token}
 
     def enter(self) -> None:
         """In the bot's new process, before its program runs: move into the cgroup."""
@@ -285,9 +320,22 @@ class Enclosure:
         has not left it: see the module docstring)."""
         if self.cgroup is not None:
             return cgroup_members(self.cgroup, recursive=True)
-        if not self.pid:
+        found = [self.pid, *descendants(self.pid)] if self.pid else []
+        for orphan in self._adopted():
+            if orphan not in found:
+                found.extend([orphan, *descendants(orphan)])
+        return found
+
+    def _adopted(self) -> list[int]:
+        """The keeper's children that left this bot's tree (``subreaper`` mode)."""
+        if self.keeper.mode != "subreaper":
             return []
-        return [self.pid, *descendants(self.pid)]
+        keeper = self.keeper
+        return [
+            pid
+            for pid in children(keeper.pid)
+            if pid not in keeper.kept and pid not in keeper._marked and _carries(pid, self.token)
+        ]
 
     def mark(self) -> None:
         """A match begins: what runs now is the bot's own, spared by :meth:`sweep`."""
@@ -301,19 +349,18 @@ class Enclosure:
         spare = self._marked | {self.pid}
         if self.cgroup is not None:
             return self._sweep_cgroup(spare)
-        strays = [pid for pid in descendants(self.pid) if pid not in spare]
+        strays = [pid for pid in self.processes() if pid not in spare]
         stop_all(strays)
         kill_all(strays)
-        self.keeper.dirty = True  # what they started is adopted by the keeper: its sweep
+        _reap(strays)
         return len(strays)
 
     def _sweep_cgroup(self, spare: set[int]) -> int:
         assert self.cgroup is not None
         frozen = _freeze(self.cgroup, True)  # no process in it forks meanwhile
         try:
-            strays = [
-                pid for pid in cgroup_members(self.cgroup, recursive=True) if pid not in spare
-            ]
+            members = cgroup_members(self.cgroup, recursive=True)
+            strays = [pid for pid in members if pid not in spare]
             kill_all(strays)
         finally:
             if frozen:
@@ -325,12 +372,12 @@ class Enclosure:
         for, as the bot's parent does)."""
         if self.cgroup is not None:
             end_cgroup(self.cgroup, remove=False)
-        elif self.pid:
-            tree = [self.pid, *descendants(self.pid)]
-            stop_all(tree)
-            tree.extend(pid for pid in descendants(self.pid) if pid not in tree)
+        else:
+            tree = self.processes()
+            stop_all(tree)  # none forks while the tree is looked at again
+            tree.extend(pid for pid in self.processes() if pid not in tree)
             kill_all(tree)
-            self.keeper.dirty = True
+            _reap(pid for pid in tree if pid != self.pid)  # (adopted: this process's)
         if self.pid and os.name == "posix":
             with contextlib.suppress(OSError):
                 os.killpg(self.pid, _SIGKILL)
@@ -524,13 +571,13 @@ def _write(path: Path, text: str) -> None:
 # -- process trees (/proc) ------------------------------------------------------------------
 
 
-def _set_subreaper() -> bool:
-    """Make this process the child subreaper of its descendants (Linux)."""
+def _set_subreaper(on: bool = True) -> bool:
+    """Make this process the child subreaper of its descendants, or no more (Linux)."""
     if not sys.platform.startswith("linux"):
         return False
     try:
         libc = ctypes.CDLL(None, use_errno=True)
-        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0) == 0)
+        return bool(libc.prctl(_PR_SET_CHILD_SUBREAPER, int(on), 0, 0, 0) == 0)
     except (OSError, AttributeError):
         return False
 
@@ -606,6 +653,16 @@ def _reap(pids: Iterable[int]) -> None:
             if done or time.monotonic() > deadline:
                 break
             time.sleep(0.001)
+
+
+def _carries(pid: int, token: str) -> bool:
+    """Whether the environment of process ``pid`` holds the enclosure ``token``."""
+    try:
+        with open(f"/proc/{pid}/environ", "rb") as file:
+            environ = file.read()
+    except OSError:
+        return False
+    return f"{TOKEN_VAR}={token}".encode() in environ.split(b"\0")
 
 
 def _zombie(pid: int) -> bool:

@@ -75,6 +75,7 @@ class BotProcess:
         if keeper is not None:
             self.enclosure = keeper.enclosure()
             reaper = keeper.reaper()
+            env = {**(os.environ if env is None else env), **self.enclosure.environment}
         try:
             self._popen = subprocess.Popen(
                 command,
