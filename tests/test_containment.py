@@ -22,6 +22,7 @@ import json
 import os
 import shutil
 import signal
+import sqlite3
 import subprocess
 import sys
 import threading
@@ -36,6 +37,7 @@ from test_faults_processes import BOT_CLASSES, FAULTY, _worker_children, eventua
 
 from c8league.cli.main import main
 from c8league.engine import Rules
+from c8league.interrupts import Stopped, exit_status, signal_of, stop_signals, stopped_by
 from c8league.players import registry
 from c8league.players.containment import Keeper
 from c8league.players.external import ExternalPlayer
@@ -373,6 +375,20 @@ def test_a_bot_process_stopped_past_its_move_time_costs_it_nothing(
     none_left(marker)
 
 
+def stored(db: Path) -> int:
+    """Matches stored in the database ``db`` so far."""
+    try:
+        con = sqlite3.connect(db, timeout=5)
+        try:
+            return int(
+                con.execute("SELECT count(*) FROM match WHERE status = 'done'").fetchone()[0]
+            )
+        finally:
+            con.close()
+    except sqlite3.Error:
+        return 0
+
+
 @pytest.mark.slow
 def test_a_whole_run_stopped_and_continued_costs_no_one_a_match(
     tmp_path: Path, faulty: None
@@ -397,7 +413,7 @@ def test_a_whole_run_stopped_and_continued_costs_no_one_a_match(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    time.sleep(2.5)  # started, and playing
+    eventually(lambda: stored(stopped) >= 1, "a match stored: the next ones are playing")
     os.killpg(proc.pid, signal.SIGSTOP)
     time.sleep(6)
     os.killpg(proc.pid, signal.SIGCONT)
@@ -457,3 +473,53 @@ def test_timeout_on_an_event_stops_it_in_one_line_and_resume_gives_the_whole_res
         assert not [line for line in lines[:-1] if line.startswith("interrupted")]
     assert main(["--db", str(stopped), "event", "resume", "ev", "--workers", "2"]) == 0
     assert results(f"sqlite:///{stopped}") == results(f"sqlite:///{whole}")
+
+
+@pytest.mark.parametrize(
+    ("stop", "status", "words"),
+    [
+        (KeyboardInterrupt(), 130, "interrupted: "),
+        (Stopped(signal.SIGTERM), 143, "interrupted by SIGTERM: "),
+        (Stopped(signal.SIGHUP), 129, "interrupted by SIGHUP: "),
+    ],
+    ids=["ctrl-c", "sigterm", "sighup"],
+)
+def test_a_stopped_run_says_so_in_one_line(
+    tmp_path: Path,
+    monkeypatch: pytest.MonkeyPatch,
+    capsys: pytest.CaptureFixture[str],
+    stop: BaseException,
+    status: int,
+    words: str,
+) -> None:
+    from test_faults_data import write_league
+
+    from c8league.events import running
+
+    db = str(tmp_path / "x.db")
+    assert main(["--db", db, "league", "import", str(write_league(tmp_path, cycles=1))]) == 0
+
+    def stopped(*args: object) -> None:
+        raise stop
+
+    monkeypatch.setattr(running, "_run_rounds", stopped)
+    capsys.readouterr()
+    assert main(["--db", db, "event", "run", "ev"]) == status
+    err = capsys.readouterr().err
+    assert err == (
+        f"{words}0 matches stored by this run, each whole; the rest are played by: "
+        "c8league event resume ev\n"
+    )
+
+
+def test_sigterm_and_sighup_raise_where_ctrl_c_does() -> None:
+    with stop_signals():
+        for number in (signal.SIGTERM, signal.SIGHUP):
+            with pytest.raises(Stopped) as caught:
+                os.kill(os.getpid(), number)
+                time.sleep(1)  # the handler runs first
+            assert isinstance(caught.value, KeyboardInterrupt)
+            assert signal_of(caught.value) == number
+            assert stopped_by(caught.value) == f"interrupted by {signal.Signals(number).name}"
+            assert exit_status(number) == 128 + number
+    assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL

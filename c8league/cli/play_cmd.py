@@ -93,6 +93,7 @@ def play(
     from c8league.engine.rules import Rules, parse_assignments
     from c8league.names import check_name
     from c8league.players import registry
+    from c8league.players.containment import kept
     from c8league.players.terminal import TerminalPlayer
     from c8league.runner.loop import play_match
 
@@ -123,7 +124,8 @@ def play(
         )
     )
     try:
-        outcome = play_match(rule_set, seats, seed)
+        with kept():
+            outcome = play_match(rule_set, seats, seed)
     except KeyboardInterrupt as exc:
         err.print(Text("match abandoned", style="bold red"))
         raise typer.Exit(exit_status(signal_of(exc))) from None
@@ -143,6 +145,7 @@ def _play_event(event: str, name: str) -> None:
     from c8league.cli import state
     from c8league.engine.rules import Rules
     from c8league.players import registry
+    from c8league.players.containment import kept
     from c8league.players.terminal import TerminalPlayer
     from c8league.runner.loop import play_match
 
@@ -171,7 +174,8 @@ def _play_event(event: str, name: str) -> None:
         )
     )
     try:
-        outcome = play_match(rule_set, players, seated.seed)
+        with kept():
+            outcome = play_match(rule_set, players, seated.seed)
     except KeyboardInterrupt as exc:
         err.print(Text("match abandoned: nothing stored", style="bold red"))
         raise typer.Exit(exit_status(signal_of(exc))) from None

@@ -51,7 +51,8 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
 
@@ -395,6 +396,20 @@ class Enclosure:
         if self.cgroup is not None:
             end_cgroup(self.cgroup)
             self.cgroup = None
+
+
+@contextmanager
+def kept() -> Iterator[Keeper]:
+    """Around a match played in this process (``c8league play``): keep what its Python
+    bots start (:meth:`Keeper.hold`), and end what they left running when the block
+    ends."""
+    keeper = Keeper.here()
+    keeper.hold()
+    try:
+        yield keeper
+    finally:
+        keeper.dirty = True
+        keeper.sweep()
 
 
 def released(pid: int) -> None:

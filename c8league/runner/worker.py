@@ -401,9 +401,12 @@ def interrupts_blocked() -> Iterator[None]:
 
 def become_worker(parent: int) -> None:
     """Set up this process as a worker of ``parent``: die with it, ignore the signals
-    that stop a run (the supervisor stops it), no terminal input."""
+    that stop a run (the supervisor stops it), no terminal input. SIGTERM and SIGHUP
+    get a handler that does nothing rather than being ignored, so that the programs
+    its players start do not inherit their being ignored."""
     for number in STOP_SIGNALS:
-        signal.signal(number, signal.SIG_IGN)
+        ignored = number == signal.SIGINT  # (see runner.loop.user_interrupt)
+        signal.signal(number, signal.SIG_IGN if ignored else _ignore)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOP_SIGNALS))
     for number in (signal.SIGALRM, signal.SIGCHLD):
@@ -414,6 +417,10 @@ def become_worker(parent: int) -> None:
         os.close(devnull)
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A stop signal in a worker: the supervisor's to handle."""
 
 
 def die_with_parent(parent: int) -> bool:

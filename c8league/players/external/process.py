@@ -249,6 +249,10 @@ def _prepare(memory_mb: int, reaper: int, enclosure: Enclosure | None) -> Callab
             limit = min(limit, hard)
 
     def apply() -> None:
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # as a program started anew has them
+            if hasattr(signal, name):
+                with contextlib.suppress(ValueError, OSError):
+                    signal.signal(getattr(signal, name), signal.SIG_DFL)
         if enclosure is not None:
             enclosure.enter()
         if reaper >= 0:
