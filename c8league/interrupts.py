@@ -51,32 +51,49 @@ def exit_status(signum: int) -> int:
 
 
 def stopped_by(exc: BaseException) -> str:
-    """How the command was stopped, in words that start its one line: ``interrupted``
-    (Ctrl-C), ``interrupted by SIGTERM``, ``interrupted by SIGHUP``."""
-    signum = signal_of(exc)
+    """How the command was stopped with ``exc``, in words that start its one line (see
+    :func:`stopped_by_signal`)."""
+    return stopped_by_signal(signal_of(exc))
+
+
+def stopped_by_signal(signum: int) -> str:
+    """``interrupted`` (Ctrl-C), ``interrupted by SIGTERM``, ``interrupted by SIGHUP``."""
     if signum == signal.SIGINT:
         return "interrupted"
     return f"interrupted by {signal.Signals(signum).name}"
 
 
-def _raise_stopped(signum: int, frame: FrameType | None) -> None:
-    raise Stopped(signum)
-
-
 @contextmanager
-def stop_signals() -> Iterator[None]:
-    """During the block, SIGTERM and SIGHUP raise :class:`Stopped` (in the main thread;
-    elsewhere the block runs unchanged). Ctrl-C keeps its own handler."""
+def stop_signals() -> Iterator[list[int]]:
+    """During the block, SIGTERM and SIGHUP raise :class:`Stopped` and Ctrl-C raises
+    :class:`KeyboardInterrupt` (where Python's own handler is in place), in the main
+    thread; elsewhere the block runs unchanged. Yields the list of the signals received
+    during the block, for a caller that must say how it was stopped when what was
+    raised is lost (Typer turns a KeyboardInterrupt into exit status 130)."""
+    seen: list[int] = []
     if threading.current_thread() is not threading.main_thread():
-        yield
+        yield seen
         return
+
+    def stop(signum: int, frame: FrameType | None) -> None:
+        seen.append(signum)
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise Stopped(signum)
+
+    stop._stops = True  # type: ignore[attr-defined]
     previous: dict[int, Any] = {}
     number: int
     for number in SIGNALS:
-        if number != signal.SIGINT:
-            previous[number] = signal.signal(number, _raise_stopped)
+        current = signal.getsignal(number)
+        if (
+            number != signal.SIGINT
+            or current is signal.default_int_handler
+            or (getattr(current, "_stops", False))
+        ):
+            previous[number] = signal.signal(number, stop)
     try:
-        yield
+        yield seen
     finally:
         for number, handler in previous.items():
             signal.signal(number, handler)

@@ -16,7 +16,13 @@ from c8league.cli import state
 from c8league.cli.lazy import lazy_group
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError, Interrupted
-from c8league.interrupts import exit_status, signal_of, stop_signals, stopped_by
+from c8league.interrupts import (
+    exit_status,
+    signal_of,
+    stop_signals,
+    stopped_by,
+    stopped_by_signal,
+)
 
 INTERRUPTED = Interrupted.exit_code
 
@@ -87,11 +93,17 @@ def main(argv: Sequence[str] | None = None) -> int:
     SIGTERM and SIGHUP stop a command as Ctrl-C does (``c8league.interrupts``): one line
     says so, and the status is 128 + the signal's number."""
     _install_notice()
-    with stop_signals():
-        return _main(argv)
+    with stop_signals() as seen:
+        code, told = _main(argv)
+    if seen and not told and code == INTERRUPTED:
+        # Typer turns a KeyboardInterrupt inside a command into this status, silently.
+        err.print(f"[bold red]{stopped_by_signal(seen[0])}[/]", markup=True)
+        code = exit_status(seen[0])
+    return code
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
+    """The exit status, and whether a line said that the command was stopped."""
     command = typer.main.get_command(app)
     try:
         result = command.main(
@@ -101,7 +113,7 @@ def _main(argv: Sequence[str] | None) -> int:
         )
     except Interrupted as exc:
         err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
-        return exc.exit_code
+        return exc.exit_code, True
     except typer.Abort as exc:  # click's word for Ctrl-C, or the end of input, at a prompt
         cause = exc.__cause__ or exc.__context__
         if isinstance(cause, EOFError):
@@ -109,20 +121,20 @@ def _main(argv: Sequence[str] | None) -> int:
                 "[bold red]error:[/] the input ended where an answer was expected: nothing done",
                 markup=True,
             )
-            return 1
+            return 1, False
         signum = signal_of(cause) if cause is not None else signal.SIGINT
         err.print(f"[bold red]{stopped_by(cause or exc)}[/]", markup=True)
-        return exit_status(signum)
+        return exit_status(signum), True
     except C8LeagueError as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
-        return exc.exit_code
+        return exc.exit_code, False
     except typer.Exit as exc:
-        return int(exc.exit_code)
+        return int(exc.exit_code), False
     except KeyboardInterrupt as exc:
         err.print(f"[bold red]{stopped_by(exc)}[/]", markup=True)
-        return exit_status(signal_of(exc))
+        return exit_status(signal_of(exc)), True
     except BrokenPipeError:
-        return 0
+        return 0, False
     except Exception as exc:
         # Usage errors of the command-line parser (bad option, missing argument, …).
         code = getattr(exc, "exit_code", None)
@@ -130,12 +142,12 @@ def _main(argv: Sequence[str] | None) -> int:
         if not isinstance(code, int) or not callable(message):
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
-            return 0  # the help has been printed
+            return 0, False  # the help has been printed
         ctx = getattr(exc, "ctx", None)
         hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
         err.print(f"[bold red]error:[/] {escape(message())}{hint}", markup=True, highlight=False)
-        return code
-    return result if isinstance(result, int) else 0
+        return code, False
+    return (result if isinstance(result, int) else 0), False
 
 
 def _install_notice() -> None:
