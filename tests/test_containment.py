@@ -523,3 +523,14 @@ def test_sigterm_and_sighup_raise_where_ctrl_c_does() -> None:
             assert stopped_by(caught.value) == f"interrupted by {signal.Signals(number).name}"
             assert exit_status(number) == 128 + number
     assert signal.getsignal(signal.SIGTERM) == signal.SIG_DFL
+
+
+@pytest.mark.usefixtures("faulty", "mode")
+def test_bots_check_of_a_python_bot_that_leaves_processes_leaves_none(
+    marker: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for bot in ("doublefork", "setsid"):
+        args = ["bots", "check", bot, "--games", "1", "--presets", "basic"]
+        main(args)
+        assert "Traceback" not in capsys.readouterr().err
+        none_left(marker)
