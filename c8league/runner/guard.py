@@ -21,6 +21,7 @@ process of its own) need no guard and are not wrapped.
 
 from __future__ import annotations
 
+import _thread
 import os
 import threading
 import time
@@ -65,6 +66,21 @@ def pipe_intact() -> bool:
     return True
 
 
+_known: set[int | None] = set()
+"""The threads of this process as last looked at."""
+
+
+def _started() -> list[threading.Thread]:
+    """The threads started since the last look that are still running. (Counting the
+    threads is what each call does; they are looked at only when there are more: a call
+    that starts one and ends another is not noticed.)"""
+    alive = threading.enumerate()
+    started = [thread for thread in alive if thread.ident not in _known]
+    _known.clear()
+    _known.update(thread.ident for thread in alive)
+    return [thread for thread in started if thread.is_alive()]
+
+
 def trusted(player: object) -> bool:
     """A player of c8league itself."""
     return type(player).__module__.split(".", 1)[0] == "c8league"
@@ -100,7 +116,7 @@ class Guarded:
 
     def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
         def call(*args: Any) -> Any:
-            before = {thread.ident for thread in threading.enumerate()}
+            before = _thread._count()
             try:
                 return method(*args)
             finally:
@@ -108,8 +124,8 @@ class Guarded:
 
         return call
 
-    def _settle(self, before: set[int | None]) -> None:
-        started = [t for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    def _settle(self, before: int) -> None:
+        started = _started() if _thread._count() > before else []
         if started:
             end = time.monotonic() + THREAD_SECONDS
             for thread in started:
