@@ -236,7 +236,7 @@ def test_python_bots_that_break_their_worker_forfeit_the_same_way_every_run(
         assert report.forfeit is not None, (bot, report)
         reason, move, words = PYTHON_BLAME[bot]
         assert bot_seat(task, report) == bot
-        assert (report.forfeit.reason, report.forfeit.move_number) == (reason, move)
+        assert (report.forfeit.reason, report.forfeit.move_number) == (reason, move), report
         assert words in report.forfeit.detail
     none_left(marker)
     for _ in range(RUNS - 1):

@@ -49,9 +49,11 @@ class Seats(Protocol):
 
 
 def watch_pipe(fd: int) -> None:
-    """Make ``fd`` the worker's pipe whose closing a guard looks for."""
+    """The worker starts serving: make ``fd`` its pipe, whose closing a guard looks for;
+    the threads it has now are not its players'."""
     st = os.fstat(fd)
     _pipes[:] = [(fd, st.st_dev, st.st_ino)]
+    _started()
 
 
 def pipe_intact() -> bool:
@@ -78,7 +80,8 @@ def _started() -> list[threading.Thread]:
     started = [thread for thread in alive if thread.ident not in _known]
     _known.clear()
     _known.update(thread.ident for thread in alive)
-    return [thread for thread in started if thread.is_alive()]
+    here = threading.current_thread()
+    return [thread for thread in started if thread is not here and thread.is_alive()]
 
 
 def trusted(player: object) -> bool:
