@@ -81,6 +81,11 @@ class Interrupted(C8LeagueError):
         self.exit_code = 128 + signum
 
 
+class ExecutorLost(C8LeagueError):
+    """What played the matches went away (a Dask scheduler stopped, say); the finished
+    matches are stored, and the message says how to go on."""
+
+
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
 
@@ -114,3 +119,10 @@ class MachineFault(C8LeagueError):
 
 class NoInput(C8LeagueError):
     """The input ended where a person's answer was expected: nothing was done."""
+
+
+class BotStopped(C8LeagueError):
+    """A run stopped because a bot cannot start or keeps forfeiting: the message names
+    the bot and why, and what was kept."""
+
+    exit_code = 3

@@ -18,6 +18,7 @@ The processes of a test carry a marker in their environment, looked for in ``/pr
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import json
 import os
 import shutil
@@ -40,12 +41,13 @@ from c8league.engine import Rules
 from c8league.interrupts import Stopped, exit_status, signal_of, stop_signals, stopped_by
 from c8league.players import registry
 from c8league.players.containment import Keeper
-from c8league.players.external import ExternalPlayer
+from c8league.players.external import ExternalPlayer, keep
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import play_match
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
+from c8league.runner.starting import BotStart
+from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec, play_task
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -245,6 +247,28 @@ def test_python_bots_that_break_their_worker_forfeit_the_same_way_every_run(
         none_left(marker)
 
 
+@pytest.mark.usefixtures("faulty")
+def test_a_bot_whose_threads_outlive_its_match_ends_its_workers_chunk() -> None:
+    """Its threads must not reach another match: the worker that played it plays no
+    other match of the chunk sent with it, and exits; those matches are played
+    elsewhere, with the results of matches played one by one in this process."""
+    rules = Rules.from_options("pagat").to_json()
+    quick, lingers = (
+        (SeatSpec("random"), SeatSpec("greedy")),
+        (SeatSpec("lingers"), SeatSpec("greedy")),
+    )
+    tasks = [
+        MatchTask(i, rules, lingers if i in (30, 45) else quick, seed=i, match_seconds=60)
+        for i in range(60)
+    ]
+    with MatchRunner(1) as runner:
+        reports = list(runner.run(tasks))
+    assert [r.match_id for r in reports] == list(range(60))
+    assert [(r.error, r.forfeit) for r in reports] == [(None, None)] * 60
+    by_hand = [play_task(task) for task in tasks]
+    assert [r.result() for r in reports] == [r.result() for r in by_hand]
+
+
 # -- external bots in a worker -------------------------------------------------------------
 
 
@@ -285,6 +309,101 @@ def test_an_external_bot_that_ends_after_its_move_is_blamed_the_same_every_run(
     none_left(marker)
     for _ in range(RUNS - 1):
         assert [blame(r) for r in played(tasks)] == [blame(r) for r in first]
+        none_left(marker)
+
+
+# -- external bots kept between matches (match_start) ------------------------------------------
+
+KEPT = {"BOT_MATCHES": "1"}
+"""In a test bot's environment: it announces ``match_start`` (``tests/bots/botlib.py``)."""
+
+
+def kept_spec(name: str) -> SeatSpec:
+    command = [sys.executable, str(BOTS / f"{name}.py")]
+    return SeatSpec("external", json.dumps({"command": command, "env": KEPT}))
+
+
+@pytest.mark.usefixtures("mode")
+@pytest.mark.parametrize("script", ["double_fork.py", "setsid_child.py"])
+def test_what_a_kept_bot_starts_ends_with_each_match_while_it_lives_on(
+    marker: str, script: str
+) -> None:
+    """The bot's process plays three matches; after each, only that process is left."""
+    keep.enable()
+    try:
+        pids = []
+        for seed in range(3):
+            bot = external(script, env=KEPT)
+            outcome = play_match(Rules.from_options("pagat"), [bot, GreedyPlayer()], seed=seed)
+            assert outcome.forfeit is None and outcome.decisions > 6
+            assert bot.kept == (seed > 0)
+            pids.append(bot.pid)
+            assert [pid for pid, _ in left(marker)] == [bot.pid]
+        assert len(set(pids)) == 1
+    finally:
+        keep.release()
+    none_left(marker)
+
+
+def played_after_start(
+    tasks: Sequence[tuple[str, MatchTask]], workers: int = 2
+) -> list[MatchReport]:
+    """``tasks`` played as a run plays them: every bot started first on every worker
+    (so that a bot that plays match after match is kept from its start)."""
+    _, first = tasks[0]
+    specs = {spec for _, task in tasks for spec in task.seats}
+    starts = [BotStart(spec.plugin, spec, first.rules, len(first.seats)) for spec in specs]
+    with MatchRunner(workers) as runner:
+        assert runner.start(starts) is None
+        return list(runner.run([task for _, task in tasks]))
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("mode", "externals")
+def test_kept_bots_are_blamed_the_same_every_run_and_leave_nothing(marker: str) -> None:
+    """A kept bot that ends its process 5 ms after its third move, against kept bots that
+    leave processes behind at each match: the first forfeits, the same every run; the
+    others play on in their processes, and nothing is left."""
+    rules = Rules.from_options("pagat").to_json()
+    exits = kept_spec("exits_later")
+    tasks = []
+    for index, other in enumerate(["double_fork", "setsid_child"] * 2):
+        seats = (exits, kept_spec(other)) if index % 2 == 0 else (kept_spec(other), exits)
+        tasks.append(("exits_later", MatchTask(index, rules, seats, index, match_seconds=60)))
+    first = played_after_start(tasks)
+    for (_, task), report in zip(tasks, first, strict=True):
+        assert report.error is None and report.forfeit is not None
+        assert task.seats[report.forfeit.seat] == exits
+        assert report.forfeit.reason == "crash" and "exited with code 5" in report.forfeit.detail
+    none_left(marker)
+    for _ in range(RUNS - 1):
+        assert [blame(r) for r in played_after_start(tasks)] == [blame(r) for r in first]
+        none_left(marker)
+
+
+@pytest.mark.slow
+@pytest.mark.usefixtures("faulty", "mode")
+def test_python_bots_that_break_their_worker_are_blamed_beside_kept_bots(marker: str) -> None:
+    """The Python bots that close the worker's files or end it after their move, against
+    a kept external bot that leaves processes behind: the Python bot forfeits, the same
+    every run, and nothing is left (the kept bots end with their worker)."""
+    rules = Rules.from_options("pagat").to_json()
+    tasks = []
+    for index, name in enumerate(PYTHON_BLAME):
+        spec, other = SeatSpec(name), kept_spec("double_fork")
+        seats = (spec, other) if index % 2 == 0 else (other, spec)
+        tasks.append((name, MatchTask(index, rules, seats, index, match_seconds=60)))
+    first = played_after_start(tasks)
+    for (bot, task), report in zip(tasks, first, strict=True):
+        assert report.error is None and report.forfeit is not None, report
+        assert bot_seat(task, report) == bot
+        reason, move, words = PYTHON_BLAME[bot]
+        assert (report.forfeit.reason, report.forfeit.move_number) == (reason, move)
+        assert words in report.forfeit.detail
+    none_left(marker)
+    for _ in range(RUNS - 1):
+        again = played_after_start(tasks)
+        assert [(r.result(), r.error) for r in again] == [(r.result(), r.error) for r in first]
         none_left(marker)
 
 
@@ -332,6 +451,20 @@ def test_a_worker_stopped_longer_than_the_match_limit_costs_no_one_the_match(
     (reference,) = played([("ponder", task)], workers=1)
     assert reference.forfeit is None and reference.error is None
     thread = stopped_in_play(_worker_children, stop, after=0.6)
+    (report,) = played([("ponder", task)], workers=1)
+    thread.join()
+    assert (report.error, report.forfeit) == (None, None)
+    assert report.result() == reference.result()
+
+
+@pytest.mark.usefixtures("faulty")
+def test_the_move_limit_is_read_on_the_match_clock() -> None:
+    """``--move-seconds`` 1 for a bot that takes 10 ms a decision, its worker stopped for
+    2 s in the middle of a move: that move took 10 ms of the match's clock, not 2 s."""
+    task = dataclasses.replace(ponder_task(60), move_seconds=1.0)
+    (reference,) = played([("ponder", task)], workers=1)
+    assert reference.forfeit is None and reference.error is None
+    thread = stopped_in_play(_worker_children, 2.0, after=0.6)
     (report,) = played([("ponder", task)], workers=1)
     thread.join()
     assert (report.error, report.forfeit) == (None, None)

@@ -158,6 +158,13 @@ class ExitsLater(Faulty):
         threading.Timer(0.005, os._exit, (5,)).start()
 
 
+class Lingers(Faulty):
+    """Leaves a thread running for a second at its third decision (it does no harm)."""
+
+    def fault(self):
+        threading.Thread(target=time.sleep, args=(1.0,)).start()
+
+
 class Ponder(BasePlayer):
     """Plays well, slowly: 10 ms a decision."""
 
@@ -189,6 +196,7 @@ BOT_CLASSES = {
     "setsid": "Setsid",
     "closesfds": "ClosesFds",
     "exitslater": "ExitsLater",
+    "lingers": "Lingers",
     "ponder": "Ponder",
     "explodes": "Explodes",
 }

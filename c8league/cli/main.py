@@ -35,6 +35,8 @@ SUBCOMMANDS = {
     "init": "c8league.cli.init_cmd:init",
     "play": "c8league.cli.play_cmd:play",
     "report": "c8league.cli.report_cmd:report",
+    "backup": "c8league.cli.backup_cmd:backup",
+    "restore": "c8league.cli.backup_cmd:restore",
     "rules": "c8league.cli.rules_cmd:app",
     "league": "c8league.cli.league_cmd:app",
     "players": "c8league.cli.players_cmd:app",
@@ -43,6 +45,7 @@ SUBCOMMANDS = {
     "bots": "c8league.cli.bots_cmd:app",
     "ratings": "c8league.cli.ratings_cmd:app",
     "duel": "c8league.cli.duel_cmd:app",
+    "match": "c8league.cli.match_cmd:app",
 }
 # --- end of sub-apps ---
 
@@ -94,7 +97,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     says so, and the status is 128 + the signal's number."""
     _install_notice()
     with stop_signals() as seen:
-        code, told = _main(argv)
+        try:
+            code, told = _main(argv)
+        finally:
+            state.close_all()  # (a stop meanwhile raises once the databases are closed)
     if seen and not told and code == INTERRUPTED:
         # Typer turns a KeyboardInterrupt inside a command into this status, silently.
         err.print(f"[bold red]{stopped_by_signal(seen[0])}[/]", markup=True)

@@ -344,20 +344,25 @@ class Enclosure:
 
     def sweep(self) -> int:
         """End what the bot started since :meth:`mark` and left running, but not the bot's
-        process; returns how many processes were ended."""
+        process, and wait (up to :data:`KILL_WAIT_SECONDS`) until it is gone; returns how
+        many processes were ended."""
         if not self.pid:
             return 0
         spare = self._marked | {self.pid}
         if self.cgroup is not None:
-            return self._sweep_cgroup(spare)
-        strays = [pid for pid in self.processes() if pid not in spare]
-        stop_all(strays)
-        kill_all(strays)
-        _reap(strays)
+            strays = self._sweep_cgroup(spare)
+        else:
+            strays = [pid for pid in self.processes() if pid not in spare]
+            stop_all(strays)
+            kill_all(strays)
+            _reap(strays)
+        _gone(strays)
         return len(strays)
 
-    def _sweep_cgroup(self, spare: set[int]) -> int:
+    def _sweep_cgroup(self, spare: set[int]) -> list[int]:
+        """Kill the processes of the bot's cgroup but ``spare``; those killed."""
         assert self.cgroup is not None
+        strays: list[int] = []
         frozen = _freeze(self.cgroup, True)  # no process in it forks meanwhile
         try:
             members = cgroup_members(self.cgroup, recursive=True)
@@ -366,7 +371,7 @@ class Enclosure:
         finally:
             if frozen:
                 _freeze(self.cgroup, False)
-        return len(strays)
+        return strays
 
     def kill(self) -> None:
         """End the bot's process and everything it started (it still has to be waited
@@ -668,6 +673,19 @@ def _reap(pids: Iterable[int]) -> None:
             if done or time.monotonic() > deadline:
                 break
             time.sleep(0.001)
+
+
+def _gone(pids: Iterable[int]) -> None:
+    """Wait until the processes ``pids``, killed, are gone (or zombies left to their
+    parents), up to :data:`KILL_WAIT_SECONDS`."""
+    waiting = list(pids)
+    deadline = time.monotonic() + KILL_WAIT_SECONDS
+    delay = 0.0005
+    while waiting and time.monotonic() < deadline:
+        waiting = [pid for pid in waiting if process_state(pid) not in ("Z", "X", "", "?")]
+        if waiting:
+            time.sleep(delay)
+            delay = min(delay * 2, 0.02)
 
 
 def _carries(pid: int, token: str) -> bool:

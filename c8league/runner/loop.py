@@ -11,39 +11,35 @@ A match may be given a time limit (``match_seconds``): a timer interrupts a play
 that is still deciding when the limit passes (one stuck in a loop, say), and that
 player forfeits with ``timeout``. The timer interrupts players only, never the engine
 between two player calls, so a match cut short is always a consistent position (see
-:class:`_Deadline` for how, and its limits). The limit is on the match's
-:class:`Clock`, which counts only time in which the process could run: not time it
-was stopped (``SIGSTOP``, a suspended machine) or waited for a processor. A player
-whose own process is found stopped when its time runs out (see :func:`held_up`) does
-not forfeit: :class:`~c8league.errors.MachineFault` goes through, and the runner plays
-the match again. A process that supervises the match from outside (``runner.worker``)
-reads its progress from a :class:`Watch`, and can replay it to a given player call
-with a :class:`Stop`.
+:class:`_Deadline` for how, and its limits). The limit is on the match's clock
+(:class:`~c8league.runner.clock.Clock`), which counts only time in which the process
+could run: not time it was stopped (``SIGSTOP``, a suspended machine) or waited for a
+processor. A player whose own process is found stopped when its time runs out (see
+:func:`held_up`) does not forfeit: :class:`~c8league.errors.MachineFault` goes
+through, and the runner plays the match again. A process that supervises the match
+from outside (``runner.worker``) reads its progress from a :class:`Watch`, and can
+replay it to a given player call with a :class:`Stop`.
 """
 
 from __future__ import annotations
 
 import signal
 import threading
-import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from types import FrameType, TracebackType
 from typing import Any, Protocol
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
-from c8league.engine.match import placements
+from c8league.engine.match import MatchRecord, placements
 from c8league.errors import MachineFault, PlayerFault
 from c8league.players.base import Player
 from c8league.results import Forfeit as Forfeit  # re-export
+from c8league.runner.clock import TICK_SECONDS, Clock, ClockWatch
 
 HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
 """The player calls, by the number a :class:`Watch` records in ``hook``."""
 START_MATCH, START_HAND, CHOOSE, END_HAND = 0, 1, 2, 3
-
-TICK_SECONDS = 0.05
-"""The match clock looks at the time every this many seconds (in the main thread), and
-after the limit interrupts a player that swallowed the interruption again as often."""
 
 
 @dataclass(frozen=True)
@@ -54,14 +50,17 @@ class MatchOutcome:
     decisions: int
     forfeit: Forfeit | None = None
     totals: tuple[int, ...] = field(default=())
+    moves: MatchRecord | None = None
+    """Every move of the match, hand by hand, the hand it stopped in included."""
 
 
 HandCallback = Callable[[int, HandResult], None]
 
 
-class Watch(Protocol):
+class Watch(ClockWatch, Protocol):
     """Where the loop writes which player it is calling, for a process that watches the
-    match from outside (e.g. shared memory). Written before and after every call."""
+    match from outside (e.g. shared memory). Written before and after every call; the
+    match's clock writes what it left out (:class:`~c8league.runner.clock.ClockWatch`)."""
 
     turn: int
     """The seat being called; ``-1 - seat`` once that call has returned."""
@@ -71,14 +70,6 @@ class Watch(Protocol):
     """The called seat's decision number in the match (as in :attr:`Forfeit.move_number`)."""
     hook: int
     """Which call: an index into :data:`HOOKS`."""
-    lost: float
-    """Seconds of the match so far in which its process could not run (see
-    :class:`Clock`), as of :attr:`ticked`."""
-    ticked: float
-    """When the clock last looked (``time.monotonic()``)."""
-    delay: float
-    """The main thread's time waiting for a processor then (``/proc``'s ``run_delay``,
-    seconds): what a process that watches from outside compares its own reading with."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -156,67 +147,6 @@ class _Turns:
             self.watch.turn = -1 - seat
 
 
-class Clock:
-    """A match's clock in the main thread of its process: the time since the match began
-    in which the process could run. It looks at the time every :data:`TICK_SECONDS`
-    (see :class:`_Deadline`) and leaves out
-
-    * the time the main thread waited for a processor (the kernel's ``run_delay``, in
-      ``/proc``: a machine too busy for its processes);
-    * the time a look came late that the main thread did not spend running either:
-      the process was stopped (``SIGSTOP``, a debugger, a suspended machine).
-
-    A player's own sleeping and waiting count; so does its computing in a long C call
-    (the look comes late, but the thread was running). Where ``/proc`` is missing only
-    the second is left out. The time left out is written to the :class:`Watch`."""
-
-    __slots__ = ("_cpu", "_delay", "_expected", "lost", "start", "watch")
-
-    def __init__(self, watch: Watch | None) -> None:
-        self.watch = watch
-        self.start = self._expected = time.monotonic()
-        self.lost = 0.0
-        self._cpu = time.thread_time()
-        self._delay = run_delay()
-        if watch is not None:
-            watch.lost, watch.ticked, watch.delay = 0.0, self.start, self._delay
-
-    def expect(self, seconds: float) -> None:
-        """The next look is due in ``seconds``."""
-        self._expected = time.monotonic() + seconds
-
-    def look(self) -> float:
-        """Account for the time since the last look; the match's time so far."""
-        now, cpu, delay = time.monotonic(), time.thread_time(), run_delay()
-        waited = max(0.0, delay - self._delay)
-        late = now - self._expected
-        self.lost += waited + max(0.0, late - (cpu - self._cpu) - waited)
-        self._cpu, self._delay = cpu, delay
-        watch = self.watch
-        if watch is not None:
-            watch.lost, watch.ticked, watch.delay = self.lost, now, delay
-        return now - self.start - self.lost
-
-
-_SCHEDSTAT = "/proc/thread-self/schedstat"
-_no_schedstat: list[bool] = []
-
-
-def run_delay(pid: int | None = None) -> float:
-    """Seconds the thread (this one, or the main thread of process ``pid``) has waited
-    for a processor since it started (Linux; 0.0 elsewhere)."""
-    if _no_schedstat:
-        return 0.0
-    path = _SCHEDSTAT if pid is None else f"/proc/{pid}/schedstat"
-    try:
-        with open(path, "rb") as file:
-            return int(file.read().split()[1]) / 1e9
-    except (OSError, IndexError, ValueError):
-        if pid is None:
-            _no_schedstat.append(True)
-        return 0.0
-
-
 def held_up(player: object) -> str:
     """Why ``player``'s own process cannot run now (a bot's process found stopped), if
     it says so (an optional ``held_up()`` method); ``""`` otherwise."""
@@ -236,15 +166,15 @@ class _Deadline:
 
     In the main thread of a POSIX process (the worker processes of a run, or of
     ``bots check``) it is ``SIGALRM`` every :data:`TICK_SECONDS`, and the time is the
-    match's :class:`Clock`; the signal also cuts a blocking call such as a long
-    ``sleep`` short, and keeps interrupting a player that swallows the interruption. In
-    any other thread a timer thread sets the exception asynchronously in this one after
-    ``seconds`` of wall-clock time; that takes effect at the next Python instruction,
-    so it stops a player looping in Python but not one blocked in C. The limit passing
-    while the engine runs marks it as passed: the next player called forfeits. A player
-    that is stuck for good (in C, or swallowing every interruption) is beyond any timer
-    in its own process: the runner's worker processes are watched from outside for that
-    (``runner.worker``).
+    match's clock (:class:`~c8league.runner.clock.Clock`); the signal also cuts a
+    blocking call such as a long ``sleep`` short, and keeps interrupting a player that
+    swallows the interruption. In any other thread a timer thread sets the exception
+    asynchronously in this one after ``seconds`` of wall-clock time; that takes effect
+    at the next Python instruction, so it stops a player looping in Python but not one
+    blocked in C. The limit passing while the engine runs marks it as passed: the next
+    player called forfeits. A player that is stuck for good (in C, or swallowing every
+    interruption) is beyond any timer in its own process: the runner's worker processes
+    are watched from outside for that (``runner.worker``).
     """
 
     def __init__(self, seconds: float | None, turns: _Turns) -> None:
@@ -267,7 +197,7 @@ class _Deadline:
             return
         seconds = max(self.seconds, 1e-3)
         if self.mode == "signal":
-            self._clock = Clock(self.turns.watch)
+            self._clock = Clock(self.turns.watch).__enter__()
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
             self._arm(min(seconds, TICK_SECONDS))
         else:
@@ -313,6 +243,8 @@ class _Deadline:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             finally:
                 signal.signal(signal.SIGALRM, self._previous)
+                if self._clock is not None:
+                    self._clock.__exit__()
         elif self._timer is not None:
             self._timer.cancel()
             assert self.turns.lock is not None
@@ -386,6 +318,7 @@ def play_match(
             decisions=sum(decisions),
             forfeit=forfeit,
             totals=tuple(match.totals),
+            moves=MatchRecord.of(match),
         )
         if reported is not None:
             reported(outcome)

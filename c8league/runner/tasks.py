@@ -21,6 +21,7 @@ from c8league.players.base import Player
 from c8league.results import Forfeit
 from c8league.results import HandReport as HandReport  # re-export
 from c8league.results import MatchReport as MatchReport
+from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.guard import guard
 from c8league.runner.loop import (
     MatchOutcome,
@@ -62,8 +63,11 @@ class MatchTask:
     match_seconds: float | None = None
     """The match's time limit (see ``runner.loop``); None: none."""
     hands: bool = True
-    """Whether the report carries the hands with the records that replay them (a duel,
-    which keeps only the result, does without them)."""
+    """Whether the report carries the hands with their results and records (a duel,
+    which keeps its matches' moves only, does without them: every report carries the
+    moves)."""
+    move_seconds: float | None = None
+    """The run's limit on each decision (``--move-seconds``, see ``runner.clock``)."""
 
 
 def play_task(
@@ -92,9 +96,9 @@ def play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-                players.append(guard(_create(spec), seat, watch))
+                players.append(create_player(spec, task.move_seconds, _guard(seat, watch)))
             else:
-                players.append(_create(spec))
+                players.append(create_player(spec, task.move_seconds))
     except PluginError as exc:
         for p in players:
             _close(p)
@@ -112,6 +116,7 @@ def play_task(
             decisions=outcome.decisions,
             forfeit=outcome.forfeit,
             seconds=time.perf_counter() - start,
+            moves="" if outcome.moves is None else outcome.moves.to_text(),
         )
 
     done: list[MatchReport] = []
@@ -150,11 +155,27 @@ def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
     )
 
 
-def _create(spec: SeatSpec) -> Player:
-    """A seat's player; a factory that fails in any way (``SystemExit`` included) is a
+def create_player(
+    spec: SeatSpec,
+    move_seconds: float | None = None,
+    wrap: Callable[[Player], Player] | None = None,
+) -> Player:
+    """A seat's player, given to ``wrap`` if given (a guard, see ``runner.guard``), then
+    held to ``move_seconds`` a decision if given (see ``runner.clock``); a factory that
+    fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
     try:
-        return registry.create(spec.plugin, _options(spec.options))
+        options = _options(spec.options)
+        timed = move_seconds is not None and not with_move_limit(
+            options, list(registry.get(spec.plugin).options()), move_seconds
+        )
+        player = registry.create(spec.plugin, options)
+        if wrap is not None:
+            player = wrap(player)
+        if timed:
+            assert move_seconds is not None
+            return MoveClock(player, move_seconds)
+        return player
     except PluginError:
         raise
     except BaseException as exc:
@@ -162,6 +183,11 @@ def _create(spec: SeatSpec) -> Player:
             raise
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         raise PluginError(f"player {spec.plugin!r} failed to start: {detail}") from None
+
+
+def _guard(seat: int, watch: TaskWatch) -> Callable[[Player], Player]:
+    """What guards the player of ``seat``, noting on ``watch`` (see ``runner.guard``)."""
+    return lambda player: guard(player, seat, watch)
 
 
 def hand_reports(outcome: MatchOutcome) -> tuple[HandReport, ...]:

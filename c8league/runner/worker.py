@@ -25,11 +25,13 @@ a Dask worker with its threads). Either way it
   each job it ends what they left running; after it exits its supervisor ends what it
   left (:func:`~c8league.players.containment.released`);
 * reads jobs from a pipe and answers with messages: ``("report", key, value)`` as soon
-  as a result is known (a match's, before its players are closed), then ``("done",
-  key, value)``, ``("failed", key, traceback)`` if the job itself broke, or
-  ``("replay", key, why)`` if the machine held it up (see
-  :class:`~c8league.errors.MachineFault`). A worker whose players left threads running
-  exits once its job is done (they could not harm a later match).
+  as a result is known (the reports of a chunk of matches, before the last match's
+  players are closed), then ``("done", key, value)``, ``("failed", key, traceback)``
+  if the job itself broke, or ``("replay", key, (why, reports))`` if the machine held
+  a match up (see :class:`~c8league.errors.MachineFault`; the reports are those of the
+  chunk's matches before it). A worker whose players left threads running ends its
+  chunk after that match and exits once its job is done (they could not harm a later
+  match).
 """
 
 from __future__ import annotations
@@ -39,12 +41,13 @@ import ctypes
 import mmap
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
@@ -52,9 +55,18 @@ from typing import Any
 
 from c8league.errors import MachineFault
 from c8league.players.containment import Keeper, process_state, released
+from c8league.players.external import keep
 from c8league.runner import guard
-from c8league.runner.loop import HOOKS, Stop, run_delay
-from c8league.runner.tasks import IDLE, STARTING, MatchTask, play_task
+from c8league.runner.clock import run_delay
+from c8league.runner.loop import HOOKS, Stop
+from c8league.runner.tasks import (
+    IDLE,
+    STARTING,
+    MatchReport,
+    MatchTask,
+    error_report,
+    play_task,
+)
 
 GRACE_SECONDS = (0.5, 5.0)
 """How long past a match's limit a worker may go on before it is killed from outside:
@@ -89,13 +101,14 @@ class Slot(ctypes.Structure):
         ("calls", ctypes.c_int64),
         ("move", ctypes.c_int32),
         ("hook", ctypes.c_int32),
+        ("index", ctypes.c_int32),
         ("lost", ctypes.c_double),
         ("ticked", ctypes.c_double),
         ("delay", ctypes.c_double),
         ("owners", ctypes.c_int32),
     ]
     job: int
-    """The key of the job being run (a task's index)."""
+    """The key of the job being run."""
     since: float
     """When the job began (``time.monotonic``, the same clock in every process)."""
     phase: int
@@ -104,15 +117,17 @@ class Slot(ctypes.Structure):
     calls: int
     move: int
     hook: int
+    index: int
+    """Which match of the job's chunk is being played (from 0)."""
     lost: float
-    """Seconds of the job in which the worker could not run (``runner.loop.Clock``)."""
+    """Seconds of the match in which the worker could not run (``runner.clock.Clock``)."""
     ticked: float
     delay: float
     """The worker's time waiting for a processor when its clock last looked (-1: not
-    yet in this job)."""
+    yet in this match)."""
     owners: int
     """The seats (a bit each) of guarded players whose threads outlived their calls
-    (``runner.guard``)."""
+    (``runner.guard``), in the match being played."""
 
 
 @dataclass(frozen=True)
@@ -126,6 +141,7 @@ class Snapshot:
     calls: int
     move: int
     hook: int
+    index: int = 0
     owners: int = 0
 
     @property
@@ -238,7 +254,7 @@ class Worker:
 
     def snapshot(self) -> Snapshot:
         s = self.slot
-        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.owners)
+        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index, s.owners)
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""
@@ -314,11 +330,29 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
+SEND_BUFFER = 4 << 20
+"""The size asked of the buffer of a worker's messages to its supervisor (the system may
+give less): a chunk's reports then fit in it, and the worker goes on playing while its
+supervisor is busy storing results rather than reading."""
+
+
+def _pipe() -> tuple[Connection, Connection]:
+    """The supervisor's end and the worker's end of a new worker's pipe."""
+    here, there = Pipe()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        end = socket.socket(fileno=os.dup(there.fileno()))
+        try:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        finally:
+            end.close()
+    return here, there
+
+
 def fork_worker(handler: Handler) -> Worker:
     """Fork a worker that runs ``handler`` for each job it is sent."""
     memory = mmap.mmap(-1, ctypes.sizeof(Slot))
     slot = Slot.from_buffer(memory)
-    here, there = Pipe()
+    here, there = _pipe()
     parent = os.getpid()
     Keeper.here()  # chosen before the first worker: it may adopt what a worker leaves
     with interrupts_blocked():
@@ -337,6 +371,8 @@ def fork_worker(handler: Handler) -> Worker:
             with contextlib.suppress(BaseException):
                 traceback.print_exc()
         finally:
+            with contextlib.suppress(BaseException):
+                keep.release()  # the bots kept between matches are told to quit
             os._exit(code)
     there.close()
     return Worker(pid, here, slot, memory)
@@ -351,7 +387,7 @@ def exec_worker() -> Worker:
     try:
         os.ftruncate(fd, size)
         memory = mmap.mmap(fd, size)
-        here, there = Pipe()
+        here, there = _pipe()
         argv = [str(there.fileno()), str(fd), str(os.getpid())]
         Keeper.here()
         with interrupts_blocked():  # the blocked mask outlives exec until the worker is set up
@@ -472,13 +508,13 @@ def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
         if job is None:
             return
         key = job[0]
-        now = time.monotonic()
-        slot.job, slot.since, slot.phase, slot.turn, slot.calls = key, now, STARTING, -1, 0
-        slot.lost, slot.ticked, slot.delay, slot.owners = 0.0, now, -1.0, 0
+        slot.job, slot.index = key, 0
+        begin(slot)
         try:
             message: tuple[object, ...] = ("done", key, handler(job, slot, send))
         except MachineFault as exc:
-            message = ("replay", key, str(exc))
+            done = exc.reports if isinstance(exc, HeldUp) else []
+            message = ("replay", key, (str(exc), done))
         except BaseException:
             message = ("failed", key, traceback.format_exc())
         slot.phase = IDLE
@@ -486,6 +522,22 @@ def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
         send(message)
         if slot.owners:  # players' threads still run: they must not reach another match
             return
+
+
+def begin(slot: Slot) -> None:
+    """A job, or a match of a chunk, begins: its clock and its evidence start afresh."""
+    now = time.monotonic()
+    slot.since, slot.phase, slot.turn, slot.calls = now, STARTING, -1, 0
+    slot.lost, slot.ticked, slot.delay, slot.owners = 0.0, now, -1.0, 0
+
+
+class HeldUp(MachineFault):
+    """The machine held up a match of a chunk (see :func:`play_match_job`): the reports
+    of the chunk's matches before it go with it."""
+
+    def __init__(self, why: str, reports: list[MatchReport]) -> None:
+        super().__init__(why)
+        self.reports = reports
 
 
 @dataclass(frozen=True)
@@ -584,7 +636,7 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
             elif kind == "failed":
                 return Result("failed", message)
             elif kind == "replay":
-                return Result("machine", message)
+                return Result("machine", message[0])
         if dead:
             if not worker.reap(EXIT_WAIT_SECONDS):
                 worker.kill()
@@ -595,30 +647,73 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
 
 # -- playing matches --------------------------------------------------------------------------
 
-MatchJob = tuple[int, MatchTask, Stop | None, Callable[[MatchTask], Any] | None]
-"""(key, task, stop, play): ``play`` None plays the task with ``play_task``; any other
-function (simulated matches, in benchmarks) is called with the task alone."""
+MatchJob = tuple[int, Sequence[MatchTask], Stop | None, Callable[[MatchTask], Any] | None]
+"""(key, tasks, stop, play): a chunk of match tasks, played in order. ``stop`` (a
+replay, see :class:`~c8league.runner.loop.Stop`) goes with a chunk of one task.
+``play`` None plays each task with ``play_task``; any other function (simulated
+matches, in benchmarks) is called with the task alone."""
 
 
 def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) -> object:
-    """A :data:`Handler` that plays a match task, sending its report as soon as it is known."""
-    key, task, stop, play = job
-    if play is not None:
-        return play(task)
-    sent: list[bool] = []
+    """A :data:`Handler` that plays a chunk of match tasks and sends their reports in one
+    message as soon as the last result is known, before that match's players are closed
+    (the others' are closed as each ends). ``slot.index`` says which match is being
+    played; each starts its clock and its evidence afresh (:func:`begin`). External
+    bots that play match after match in one process are kept between matches (and
+    jobs) until the worker ends (``players.external.keep``).
 
-    def reported(report: object) -> None:
-        send(("report", key, report))
-        sent.append(True)
+    After each match, what its players started and left running is ended (the
+    :class:`~c8league.players.containment.Keeper`'s sweep; a kept bot's own are ended
+    when it is kept). A match whose players left threads running ends the chunk: the
+    reports so far are returned, the rest are played elsewhere, and the worker exits
+    (see :func:`serve`). A match the machine held up raises :class:`HeldUp` with the
+    reports before it."""
+    key, tasks, stop, play = job
+    keep.enable()  # a worker plays match after match: bots that can may keep their process
+    reports: list[MatchReport] = []
+    last = len(tasks) - 1
+    sent = False
+
+    def reported(report: MatchReport) -> None:
+        nonlocal sent
+        reports.append(report)
+        if len(reports) > last:
+            send(("report", key, reports))
+            sent = True
         slot.since = time.monotonic()
 
-    slot.phase = STARTING
-    report = play_task(task, watch=slot, stop=stop, reported=reported)
-    return None if sent else report
+    keeper = Keeper.here()
+    for index, task in enumerate(tasks):
+        slot.index = index
+        begin(slot)
+        if play is not None:
+            reported(play(task))
+            continue
+        count = len(reports)
+        try:
+            report = play_task(task, watch=slot, stop=stop, reported=reported)
+        except MachineFault as exc:
+            keeper.sweep()
+            if len(reports) == count:
+                raise HeldUp(str(exc), reports) from None
+        except BaseException:
+            if len(reports) == count:
+                last_line = traceback.format_exc().strip().splitlines()[-1:] or ["?"]
+                report = error_report(task, f"playing it failed: {last_line[0]}")
+            # (else its result is out: closing its players failed, the result stands)
+        keeper.sweep()
+        if len(reports) == count:  # not reported early: it could not be played
+            reported(report)
+        if slot.owners:  # its players' threads still run: no other match is played here
+            break
+    return None if sent else reports
 
 
 def serve_matches(conn: Connection, slot: Slot) -> None:
-    serve(conn, slot, play_match_job)
+    try:
+        serve(conn, slot, play_match_job)
+    finally:
+        keep.release()
 
 
 def main(argv: list[str]) -> None:

@@ -7,10 +7,10 @@ builds the same schema step by step from any older version.
 from datetime import UTC, datetime
 
 from pydantic import ConfigDict
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 6
 
 
 def utcnow() -> datetime:
@@ -94,6 +94,19 @@ class Event(_Table, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class ScheduleRound(_Table, table=True):
+    """A round of a round-robin's schedule: computed once, when the event's first round
+    is paired (from the entrants of that round), stored with that round, and read by
+    every later pairing and count of rounds."""
+
+    __tablename__ = "schedule_round"
+
+    event_id: int = Field(foreign_key="event.id", primary_key=True)
+    number: int = Field(primary_key=True)
+    tables: str = Field(sa_column=Column(Text, nullable=False))  # JSON: entrant ids by seat
+    byes: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of entrant ids
+
+
 class Round(_Table, table=True):
     """A round of an event: tables of entrants, and byes."""
 
@@ -135,6 +148,8 @@ class Match(_Table, table=True):
     entered_by: str = Field(default="engine", max_length=16)  # engine or hand (club results)
     sequence: int | None = Field(default=None, index=True)  # order in which results count
     finished_at: datetime | None = Field(default=None)
+    unfinished: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """The moves of the hand a forfeit stopped (the finished hands are ``hand`` rows)."""
 
 
 class MatchSeat(_Table, table=True):
@@ -193,15 +208,47 @@ class RatingHistory(_Table, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class ResultAudit(_Table, table=True):
-    """The audit trail of results entered by hand: every add, edit and void, with the
-    values before and after (JSON) and when."""
+class MembershipChange(_Table, table=True):
+    """One change of a member's place in a league, kept for good: ``joined``,
+    ``withdrew``, ``returned`` (after a withdrawal), and the check-in of an evening,
+    ``absent`` and ``present`` (for one round of ``event_id``, or with ``round`` None
+    for the whole event).
 
-    __tablename__ = "result_audit"
+    Where it happened in the league's season: after round ``after_round`` of
+    ``event_id`` (the latest round published when it was recorded; ``event_id`` None
+    and ``after_round`` 0: before the league's first round). A finished event reads
+    only the changes before its end, so later ones never change it."""
+
+    __tablename__ = "membership_change"
+    __table_args__ = (Index("ix_membership_change_league_entrant", "league_id", "entrant_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True)
-    action: str = Field(max_length=16)  # add, edit, void
+    league_id: int = Field(foreign_key="league.id")
+    entrant_id: int = Field(foreign_key="entrant.id")
+    action: str = Field(max_length=16)  # joined, withdrew, returned, absent, present
+    event_id: int | None = Field(default=None, foreign_key="event.id")
+    after_round: int = Field(default=0)
+    round: int | None = Field(default=None)  # absent, present: the round (None: the event)
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Audit(_Table, table=True):
+    """The audit trail: every change an organiser makes after the fact, with the values
+    before and after (JSON) and when. Results (``add``, ``edit``, ``void``), rounds
+    (``swap``, ``move``, ``publish``, ``unpair``) and people (``withdraw``,
+    ``reinstate``, ``join``, ``rename``, ``merge``, ``remove``, ``retire``).
+    ``subject`` says who or what, in the words of the moment (names as they were)."""
+
+    __tablename__ = "audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int | None = Field(default=None, foreign_key="league.id", index=True)
+    event_id: int | None = Field(default=None, foreign_key="event.id", index=True)
+    match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
+    round: int | None = Field(default=None)
+    table_no: int | None = Field(default=None)
+    action: str = Field(max_length=16)
+    subject: str = Field(default="", max_length=256)
     before: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     note: str = Field(default="", max_length=512)
@@ -223,12 +270,15 @@ class Duel(_Table, table=True):
     status: str = Field(default="playing", max_length=16)  # playing, finished
     created_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = Field(default=None)
+    stopped: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """Why the last run stopped before a verdict (a bot that cannot start or keeps
+    failing); None once a run plays on."""
 
 
 class DuelPair(_Table, table=True):
     """One deal of a duel played twice: A's share in A's match and B's in B's, as whole
-    units of 1/(2(K−1)), and each match's result (JSON: placements, scores, how it
-    ended, forfeit). Pairs are stored in deal order, each whole."""
+    units of 1/(2(K−1)), each match's result (JSON: placements, scores, how it ended,
+    forfeit) and its moves. Pairs are stored in deal order, each whole."""
 
     __tablename__ = "duel_pair"
 
@@ -240,3 +290,6 @@ class DuelPair(_Table, table=True):
     match_a: str = Field(sa_column=Column(Text, nullable=False))
     match_b: str = Field(sa_column=Column(Text, nullable=False))
     seconds: float = Field(default=0.0)
+    moves_a: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    """The moves of A's match (``MatchRecord.to_text``, zlib-compressed)."""
+    moves_b: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))

@@ -141,6 +141,21 @@ class BotProcess:
                 time.sleep(min(delay, remaining))
                 delay = min(delay * 2, 0.02)
 
+    def exited(self) -> bool:
+        """Whether the process has exited (its status is then kept); never waits."""
+        return self._exited()
+
+    def end_children(self) -> int:
+        """End what the bot started and left running, however it left the bot (a double
+        fork, ``setsid``: see its :class:`~c8league.players.containment.Enclosure`),
+        leaving the bot itself running: at the end of a match, when its process is kept
+        for the next. How many processes were ended. On Windows, and on POSIX systems
+        other than Linux for what left the bot's process group, this waits for the
+        bot's end, when its job or group is ended whole."""
+        if self.enclosure is None:
+            return 0
+        return self.enclosure.sweep()
+
     def _exited(self) -> bool:
         """Whether the process has exited, keeping its status (and, where the system
         says, its peak memory); never waits."""
