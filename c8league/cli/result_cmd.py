@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -88,9 +90,10 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
     while True:
         for name in info.seats:
             while True:
-                text = typer.prompt(
-                    f"  {name}", default=scores.get(name), show_default=name in scores, err=True
-                )
+                with _answering():
+                    text = typer.prompt(
+                        f"  {name}", default=scores.get(name), show_default=name in scores, err=True
+                    )
                 try:
                     value = int(str(text).strip())
                     if not 0 <= value <= high:
@@ -110,9 +113,26 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
             err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
             err.print("type the scores again (Enter keeps a score)")
             continue
-        if not typer.confirm(_placed(checked) + " — store?", default=True, err=True):
+        with _answering():
+            store = typer.confirm(_placed(checked) + " — store?", default=True, err=True)
+        if not store:
             raise ResultError("nothing stored")
         return candidate
+
+
+@contextmanager
+def _answering() -> Iterator[None]:
+    """Around a prompt: the end of the input (no one is typing) stores nothing and says
+    so (Ctrl-C stays an interruption)."""
+    from c8league.errors import NoInput
+
+    try:
+        yield
+    except typer.Abort as exc:
+        if isinstance(exc.__context__, EOFError):
+            err.print()  # end the prompt's line
+            raise NoInput("no result typed: nothing stored") from None
+        raise
 
 
 def _placed(checked: object) -> str:
