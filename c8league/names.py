@@ -76,3 +76,16 @@ def same_name(name: str) -> str:
 def printable(text: str) -> str:
     """``text`` with control and invisible characters escaped, so it stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
+
+
+_UNDECOMPOSED = str.maketrans(
+    {"ł": "l", "ø": "o", "đ": "d", "ð": "d", "ħ": "h", "ı": "i", "æ": "ae", "œ": "oe", "þ": "th"}
+)
+"""Letters with no decomposition into a base letter and accents, and their plain form."""
+
+
+def folded(name: str) -> str:
+    """``name`` without case or accents (``Łukasz``, ``lukasz`` and ``LUKASZ`` fold to the
+    same), for matching what people type and sorting names as a reader expects."""
+    text = unicodedata.normalize("NFKD", name.casefold()).translate(_UNDECOMPOSED)
+    return "".join(c for c in text if not unicodedata.combining(c))

@@ -63,6 +63,22 @@ BlockedOpt = Annotated[
     typer.Option("--blocked", help="Countdown: the match ended blocked, before anyone reached 0."),
 ]
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (kept in the audit trail).")]
+UnfinishedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unfinished",
+        help="The match stopped before anyone reached the target (closing time): placed "
+        "by the --scores when it stopped.",
+    ),
+]
+PlacesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--places",
+        help='An unfinished match placed without scores, best first: "Ada,Ben,Cleo" '
+        '("Ben=Cleo" share a place).',
+    ),
+]
 
 
 def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
@@ -110,22 +126,26 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
             err.print("type the scores again (Enter keeps a score)")
             continue
         if not typer.confirm(_placed(checked) + " — store?", default=True, err=True):
-            raise ResultError("nothing stored")
+            err.print("not stored: type the scores again (Enter keeps a score; Ctrl-C stops)")
+            continue
         return candidate
 
 
 def _placed(checked: object) -> str:
     from c8league.club import CheckedResult
+    from c8league.results import UNFINISHED
 
     assert isinstance(checked, CheckedResult)
     result = checked.result
     left = set(checked.forfeited)
     order = sorted(range(len(checked.seats)), key=lambda i: result.placements[i])
+    scored = result.ended != "places"
     return " · ".join(
-        f"{result.placements[i]}. {checked.seats[i]} {result.scores[i]}"
+        f"{result.placements[i]}. {checked.seats[i]}"
+        + (f" {result.scores[i]}" if scored else "")
         + (" (forfeit)" if checked.seats[i] in left else "")
         for i in order
-    )
+    ) + (" (unfinished)" if result.ended in UNFINISHED else "")
 
 
 def _show(change: Change, what: str) -> None:
@@ -147,6 +167,8 @@ def _enter(
     forfeit: list[str] | None,
     blocked: bool,
     note: str,
+    unfinished: bool = False,
+    places: str | None = None,
 ) -> None:
     from c8league import club
 
@@ -156,9 +178,11 @@ def _enter(
         tuple(club.parse_names(forfeit or [])),
         note,
         blocked,
+        unfinished,
+        club.parse_places(places) if places is not None else None,
     )
     db = state.database()
-    if scores is None and hands is None:
+    if scores is None and hands is None and places is None:
         info = club.table_info(db, event, table, round_number, edit=action == "edit")
         entry = _ask_scores(info, entry)
         round_number = info.round
@@ -179,11 +203,16 @@ def add(
     forfeit: ForfeitOpt = None,
     blocked: BlockedOpt = False,
     note: NoteOpt = "",
+    unfinished: UnfinishedOpt = False,
+    places: PlacesOpt = None,
 ) -> None:
     """Enter a table's final scores (or hand-by-hand scores; totals are computed).
-    Without --scores or --hands, the scores are asked for, player by player. A voided
-    table is entered again the same way."""
-    _enter("add", event, table, round_number, scores, hands, forfeit, blocked, note)
+    Without --scores or --hands, the scores are asked for, player by player. A match
+    stopped before anyone reached the target: --scores ... --unfinished, or --places.
+    A voided table is entered again the same way."""
+    _enter(
+        "add", event, table, round_number, scores, hands, forfeit, blocked, note, unfinished, places
+    )
 
 
 @app.command("edit")
@@ -196,9 +225,23 @@ def edit(
     forfeit: ForfeitOpt = None,
     blocked: BlockedOpt = False,
     note: NoteOpt = "",
+    unfinished: UnfinishedOpt = False,
+    places: PlacesOpt = None,
 ) -> None:
     """Correct a stored result; standings and ratings are recomputed from it on."""
-    _enter("edit", event, table, round_number, scores, hands, forfeit, blocked, note)
+    _enter(
+        "edit",
+        event,
+        table,
+        round_number,
+        scores,
+        hands,
+        forfeit,
+        blocked,
+        note,
+        unfinished,
+        places,
+    )
 
 
 @app.command("void")
@@ -244,12 +287,15 @@ def _scores_text(values: dict[str, Any] | None) -> str:
     """A result of the audit trail as ``Ada 150, Ben 100, Max 40 (forfeit)``."""
     if not values or not isinstance(values.get("scores"), dict):
         return ""
+    if values.get("ended") == "places" and isinstance(values.get("placements"), dict):
+        placed = sorted(values["placements"].items(), key=lambda item: item[1])
+        return "placed " + ", ".join(f"{p}. {name}" for name, p in placed) + " (unfinished)"
     lost = values.get("forfeit")
     left = {lost} if isinstance(lost, str) else set(lost or [])
     return ", ".join(
         f"{name} {score}" + (" (forfeit)" if name in left else "")
         for name, score in values["scores"].items()
-    )
+    ) + (" (unfinished)" if values.get("ended") == "unfinished" else "")
 
 
 @app.command("history")

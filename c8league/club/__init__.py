@@ -10,7 +10,7 @@ withdrawal or a late entry), and then publishes it. Results can be entered
 for the tables of a published round only.
 """
 
-from c8league.club.changes import ChangeResult, move, publish, swap, unpair
+from c8league.club.changes import ChangeResult, move, publish, swap, unpair, unpublish
 from c8league.club.corrections import (
     Change,
     TableInfo,
@@ -28,10 +28,19 @@ from c8league.club.entry import (
     check_result,
     parse_hands,
     parse_names,
+    parse_places,
     parse_scores,
 )
 from c8league.club.person import SeatedMatch, person_match, store_played
-from c8league.club.sheets import Sheet, SheetTable, pairing_sheet, sheet_csv, sheet_html
+from c8league.club.sheets import (
+    Sheet,
+    SheetTable,
+    check_out,
+    pairing_sheet,
+    sheet_csv,
+    sheet_format,
+    sheet_html,
+)
 
 __all__ = [
     "SCORE_MAX",
@@ -46,20 +55,24 @@ __all__ = [
     "TableInfo",
     "add_result",
     "audit_trail",
+    "check_out",
     "check_result",
     "edit_result",
     "move",
     "pairing_sheet",
     "parse_hands",
     "parse_names",
+    "parse_places",
     "parse_scores",
     "person_match",
     "publish",
     "sheet_csv",
+    "sheet_format",
     "sheet_html",
     "store_played",
     "swap",
     "table_info",
     "unpair",
+    "unpublish",
     "void_result",
 ]

@@ -1,6 +1,7 @@
 """Changes to a drafted round before it is published: swapping two entrants, moving one
 to another table (a warning names any repeat meeting this creates), discarding the
-draft to pair it again, and publishing."""
+draft to pair it again, and publishing; and taking a published round without results
+back to a draft."""
 
 from __future__ import annotations
 
@@ -126,6 +127,28 @@ def unpair(db: Database, event_name: str) -> int:
             session, event, " (results are corrected with c8league result edit or void)"
         )
         stored_rounds.delete_round(session, round_row)
+        return round_row.number
+
+
+def unpublish(db: Database, event_name: str) -> int:
+    """Take the latest round back to a draft, as long as none of its tables has a result
+    (then unpair, swap and move act on it as on any draft). Returns its number."""
+    with db.writing() as session:
+        _, event = get_event(session, event_name)
+        if event.played_by != "people":
+            raise UsageError(f"{event.name!r} is played by bots: its rounds are not published")
+        round_row = stored_rounds.get_round(session, event, None)
+        if not round_row.published:
+            raise UsageError(f"round {round_row.number} of {event.name!r} is not published")
+        done = stored_rounds.tables_with_results(session, round_row.id)
+        if done:
+            tables = "table" if len(done) == 1 else "tables"
+            raise UsageError(
+                f"round {round_row.number} of {event.name!r} has results ({tables} "
+                f"{', '.join(map(str, done))}): it stays published (correct results with "
+                "c8league result edit or void)"
+            )
+        stored_rounds.publish(session, round_row, published=False)
         return round_row.number
 
 

@@ -61,6 +61,8 @@ class TableInfo:
             hands=entry.hands,
             forfeits=entry.forfeits,
             blocked=entry.blocked,
+            unfinished=entry.unfinished,
+            places=entry.places,
             where=f"round {self.round}, table {self.table}",
         )
 

@@ -4,17 +4,24 @@ results so far; printed for the tables as CSV or a page of HTML."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
+from c8league.errors import UsageError
 from c8league.events.pairing import planned_rounds
 from c8league.league.house_rules import house_rules, rules_line
-from c8league.results import forfeit_seats
+from c8league.names import folded
+from c8league.results import UNFINISHED, forfeit_seats
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
+
+TALLY_ROWS = 12
+"""Hands the tally grid of a score sheet has room for (a match to 200 rarely needs more)."""
 
 SHEET_TEMPLATE = "sheet.html.j2"
 """The page's template, beside the report's (``c8league/reports/templates``)."""
@@ -33,15 +40,34 @@ class SheetTable:
     """(name, place, score) by place, when done."""
     forfeited: tuple[str, ...] = ()
     """The names of those who left the table (forfeited), when done."""
+    ended: str | None = None
+    """How the match ended, when done (``unfinished`` or ``places``: stopped early)."""
+
+    @property
+    def unfinished(self) -> bool:
+        return self.ended in UNFINISHED
 
     def result_text(self) -> str:
-        """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status."""
+        """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status; a match
+        stopped early is marked ``(unfinished)``, placed without scores it shows none."""
         if not self.result:
             return self.status
+        scored = self.ended != "places"
         return " · ".join(
-            f"{p}. {n} {s}" + (" (forfeit)" if n in self.forfeited else "")
+            f"{p}. {n}"
+            + (f" {s}" if scored else "")
+            + (" (forfeit)" if n in self.forfeited else "")
             for n, p, s in self.result
-        )
+        ) + (" (unfinished)" if self.unfinished else "")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where one entrant sits this round (``table`` None for a bye)."""
+
+    name: str
+    table: int | None
+    seat: int | None
 
 
 @dataclass(frozen=True)
@@ -64,6 +90,18 @@ class Sheet:
         """``Rules: pagat; house rules: …`` for the top of the sheet."""
         return rules_line(self.rules, self.house_rules)
 
+    @property
+    def hands(self) -> int:
+        """The rows of the tally grid on each table's score sheet (one per hand)."""
+        return TALLY_ROWS
+
+    def where(self) -> list[Seat]:
+        """Everyone of the round, alphabetically (ignoring case and accents), with their
+        table and seat: the "where do I sit" list."""
+        seated = [Seat(n, t.table, i) for t in self.tables for i, n in enumerate(t.seats, 1)]
+        seated += [Seat(n, None, None) for n in self.byes]
+        return sorted(seated, key=lambda s: (folded(s.name), s.name))
+
     def to_dict(self) -> dict[str, Any]:
         return {
             "league": self.league,
@@ -80,14 +118,21 @@ class Sheet:
                     "first_dealer": t.seats[0],
                     "target": t.target,
                     "status": t.status,
+                    "unfinished": t.unfinished,
                     "result": [
-                        {"name": n, "place": p, "score": s, "forfeit": n in t.forfeited}
+                        {
+                            "name": n,
+                            "place": p,
+                            "score": None if t.ended == "places" else s,
+                            "forfeit": n in t.forfeited,
+                        }
                         for n, p, s in t.result
                     ],
                 }
                 for t in self.tables
             ],
             "byes": list(self.byes),
+            "where": [{"name": w.name, "table": w.table, "seat": w.seat} for w in self.where()],
         }
 
 
@@ -123,6 +168,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     target,
                     result,
                     forfeited,
+                    match.ended if match.status == "done" else None,
                 )
             )
         return Sheet(
@@ -167,3 +213,39 @@ def sheet_html(sheet: Sheet) -> str:
         loader=jinja2.PackageLoader("c8league.reports", "templates"), autoescape=True
     )
     return env.get_template(SHEET_TEMPLATE).render(s=sheet)
+
+
+SHEET_FORMATS = ("terminal", "csv", "html", "json")
+_SHEET_SUFFIXES = {".txt": "terminal", ".csv": "csv", ".html": "html", ".htm": "html",
+                   ".json": "json"}  # fmt: skip
+
+
+def sheet_format(given: str | None, path: str | None) -> str:
+    """The format of a sheet: ``given``, else the one the suffix of ``path`` names, else
+    terminal; a :class:`UsageError` for an unknown one."""
+    if given is not None:
+        if given not in SHEET_FORMATS:
+            raise UsageError(f"unknown format {given!r}; formats: {', '.join(SHEET_FORMATS)}")
+        return given
+    if path is None:
+        return "terminal"
+    suffix = Path(path).suffix.lower()
+    if suffix not in _SHEET_SUFFIXES:
+        raise UsageError(
+            f"--out {path}: the suffix does not say which format (.txt, .csv, .html or "
+            ".json; or give --format)"
+        )
+    return _SHEET_SUFFIXES[suffix]
+
+
+def check_out(path: str) -> None:
+    """Refuse, before anything is stored, a file that cannot be written: a folder, a
+    file in a folder that does not exist, or a place without write permission."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"--out {path} is a folder; give a file name")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"--out {path}: folder {folder} does not exist")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise UsageError(f"--out {path}: no permission to write there")

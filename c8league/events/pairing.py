@@ -10,16 +10,20 @@ table), so the same event gives the same matches whenever and however it is pair
 from __future__ import annotations
 
 import functools
+import random
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
 from c8league.events.status import event_results
+from c8league.ratings import RatingSettings
 from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
-from c8league.standings import standings
+from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session
+from c8league.storage import leagues as stored_leagues
+from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event, league_members
@@ -55,17 +59,64 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         field = stored_rounds.first_round_field(session, event.id) or ids
         planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
         return _kept(planned[number - 1], set(ids))
-    tables, byes = event_results(session, event.id)
-    table = standings(ids, tables, byes)
-    order = [s.entrant for s in table]
-    scores = {s.entrant: s.match_points for s in table}
+    rules = StandingRules.from_json(league.standing)
+    if event.pairing < 2:
+        # Paired by the first rules: round 1 in the order of entry, only the event's
+        # own rounds remembered, sitting short again a cost only.
+        tables, byes = event_results(session, event.id)
+        table = standings(ids, tables, byes, LEGACY_TIEBREAKS)
+        return swiss_round(
+            {s.entrant: s.match_points for s in table},
+            history_of(session, event.id),
+            event.table_size,
+            seed=derive_seed(event.seed, "swiss", number),
+            order=[s.entrant for s in table],
+        )
+    if number == 1:
+        scores, order = _first_round(session, league, event, ids, rules.first_round)
+    else:
+        tables, byes = event_results(session, event.id)
+        table = standings(ids, tables, byes, rules.tiebreaks)
+        scores = {s.entrant: s.match_points for s in table}
+        order = [s.entrant for s in table]
     return swiss_round(
         scores,
-        history_of(session, event.id),
+        season_history(session, league, event),
         event.table_size,
         seed=derive_seed(event.seed, "swiss", number),
         order=order,
+        rotate_short=True,
     )
+
+
+def _first_round(
+    session: Session, league: League, event: Event, ids: list[int], how: str
+) -> tuple[dict[int, float], list[int]]:
+    """The scores and order a Swiss event's first round is paired by: everyone level
+    and in an order drawn from the event's seed, or (``rating``) each by the league's
+    conservative rating (μ − 3σ; a new entrant at the league's starting rating), those
+    level in the order drawn."""
+    drawn = sorted(ids)
+    random.Random(derive_seed(event.seed, "first round")).shuffle(drawn)
+    if how != "rating":
+        return dict.fromkeys(drawn, 0.0), drawn
+    assert league.id is not None
+    settings = RatingSettings.from_json(league.rating)
+    rated = stored_ratings.current(session, league.id, ids)
+    start = settings.mu - 3 * settings.sigma
+    scores = {e: round(rated[e][0] - 3 * rated[e][1], 6) if e in rated else start for e in drawn}
+    return scores, drawn
+
+
+def season_history(session: Session, league: League, event: Event) -> list[PlannedRound[int]]:
+    """The rounds of the league's events created before ``event``, then the event's
+    own: who met whom, who sat short, who had a bye and who sat where this season."""
+    assert league.id is not None and event.id is not None
+    history: list[PlannedRound[int]] = []
+    for earlier in stored_leagues.league_events(session, league.id):
+        if earlier.id is not None and earlier.id < event.id:
+            history.extend(history_of(session, earlier.id))
+    return history + history_of(session, event.id)
 
 
 def _kept(planned: PlannedRound[int], active: set[int]) -> PlannedRound[int]:

@@ -11,10 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
+from c8league.engine.rules import COUNTDOWN_START
 from c8league.league.status import ACTIVE, MemberStatus, member_statuses
+from c8league.results import UNFINISHED
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
-from c8league.standings import SeatResult, Standing, TableResult, field_of, standings
+from c8league.standings import (
+    SeatResult,
+    Standing,
+    StandingRules,
+    TableResult,
+    field_of,
+    standings,
+)
 from c8league.storage import Session
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
@@ -84,27 +93,45 @@ def event_status_in(session: Session, league: League, event: Event) -> EventStat
 # -- standings ---------------------------------------------------------------------------
 
 
-def is_countdown(session: Session, event_id: int) -> bool:
-    """Whether the event's results were played under Countdown rules (scores count down,
-    so game points are the points shed)."""
-    return any(
-        Rules.from_json(rules).countdown for rules in stored_results.played_rules(session, event_id)
-    )
+def played_rules(session: Session, event_id: int) -> Rules | None:
+    """The rules the event's results were played under (one set: a league's rules cannot
+    change once it has results), or None before its first result."""
+    found = stored_results.played_rules(session, event_id)
+    return Rules.from_json(found[0]) if found else None
 
 
-def table_results(played: Sequence[PlayedMatch], countdown: bool) -> list[TableResult]:
-    """Finished matches as the standings read them (every deal of a duplicate table)."""
-    return [
-        TableResult(tuple(SeatResult(e, place, score) for _, e, place, score in p.seats), countdown)
-        for p in played
-    ]
+def table_results(played: Sequence[PlayedMatch], rules: Rules | None) -> list[TableResult]:
+    """Finished matches as the standings read them (every deal of a duplicate table),
+    each with its target (in Countdown the points to shed, 8) and whether it stopped
+    unfinished."""
+    countdown = rules is not None and rules.countdown
+    result = []
+    for p in played:
+        target = 0
+        if rules is not None:
+            target = COUNTDOWN_START if countdown else rules.target_for(len(p.seats))
+        result.append(
+            TableResult(
+                tuple(SeatResult(e, place, score) for _, e, place, score in p.seats),
+                countdown,
+                target,
+                p.ended in UNFINISHED,
+                scored=p.ended != "places",
+            )
+        )
+    return result
 
 
 def event_results(session: Session, event_id: int) -> tuple[list[TableResult], list[int]]:
     """The event's finished tables and its byes (one entrant id per bye)."""
     played = stored_results.played(session, [event_id])
-    tables = table_results(played, is_countdown(session, event_id))
+    tables = table_results(played, played_rules(session, event_id))
     return tables, stored_rounds.byes(session, [event_id])[event_id]
+
+
+def tiebreaks_of(league: League) -> tuple[str, ...]:
+    """The league's tie-breaks, in order."""
+    return StandingRules.from_json(league.standing).tiebreaks
 
 
 @dataclass(frozen=True)
@@ -113,6 +140,13 @@ class StandingRow:
     name: str
     status: MemberStatus = ACTIVE
     """Whether the entrant still plays (``withdrawn`` or ``retired`` from a round on)."""
+
+
+def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple[str, ...]:
+    """The tie-breaks the event's standings are ordered by (its league's), in order."""
+    with db.session() as session:
+        lg, _ = get_event(session, name, league)
+        return tiebreaks_of(lg)
 
 
 def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
@@ -127,7 +161,7 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
         statuses = member_statuses(session, lg, ev)
         return [
             StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE))
-            for r in standings(entrants, tables, byes)
+            for r in standings(entrants, tables, byes, tiebreaks_of(lg))
         ]
 
 

@@ -21,7 +21,8 @@ from operator import itemgetter
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
 from c8league.events.pairing import planned_rounds
-from c8league.events.status import is_countdown, table_results
+from c8league.events.season import season_in
+from c8league.events.status import played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
 from c8league.league.status import ACTIVE, MemberStatus, member_statuses
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
@@ -43,7 +44,7 @@ from c8league.reports.model import (
     StandingEntry,
 )
 from c8league.results import forfeit_seats
-from c8league.standings import TIEBREAKS, field_of, standings
+from c8league.standings import field_of, standings
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
@@ -106,7 +107,7 @@ def build_report(
             history = _history(stored_ratings.history(session, league.id), board, names)
             footer = _footer(session, league, model, generated)
             byes = stored_rounds.byes(session, event_ids)
-            countdown = {e: is_countdown(session, e) for e in event_ids}
+            rules_of = {e: played_rules(session, e) for e in event_ids}
             members = [
                 e.id for e in stored_leagues.league_members(session, league.id) if e.id is not None
             ]
@@ -126,6 +127,7 @@ def build_report(
                 if ev.id in with_rounds
             }
             changes = tuple(house_rules(Rules.from_json(league.rules), league.preset))
+            season = season_in(session, league) if event is None else None
 
         sections = tuple(
             _event_section(
@@ -136,7 +138,8 @@ def build_report(
                 inactive,
                 names,
                 status_counts,
-                countdown.get(ev.id or 0, False),
+                rules_of.get(ev.id or 0),
+                tiebreaks_of(league),
                 statuses.get(ev.id or 0, {}),
                 [r for r in round_rows if r.event_id == ev.id],
                 totals.get(ev.id or 0, 0),
@@ -163,6 +166,7 @@ def build_report(
             endings=endings,
             history=history,
             footer=footer,
+            season=season,
         )
 
 
@@ -237,7 +241,8 @@ def _event_section(
     inactive: set[int],
     names: dict[int, str],
     status_counts: dict[tuple[int, str], int],
-    countdown: bool,
+    rules: Rules | None,
+    tiebreaks: tuple[str, ...],
     statuses: dict[int, MemberStatus],
     round_rows: list[RoundRow],
     rounds_total: int,
@@ -246,9 +251,9 @@ def _event_section(
     standings`` shows them), its rounds and, at tables of two, its cross-table."""
     assert event.id is not None
     mine = [p for p in played if p.event_id == event.id]
-    tables = table_results(mine, countdown)
+    tables = table_results(mine, rules)
     entrants = field_of(members, inactive, tables, byes)
-    rows = standings(entrants, tables, byes)
+    rows = standings(entrants, tables, byes, tiebreaks)
     entries = tuple(
         StandingEntry(
             rank=r.rank,
@@ -261,6 +266,9 @@ def _event_section(
             byes=r.byes,
             status=statuses.get(r.entrant, ACTIVE).status,
             since_round=statuses.get(r.entrant, ACTIVE).round,
+            opponents_average=r.opponents_average,
+            game_share=r.game_share,
+            direct=r.direct,
         )
         for r in rows
     )
@@ -274,7 +282,7 @@ def _event_section(
         matches_done=status_counts.get((event.id, "done"), 0),
         matches_void=status_counts.get((event.id, "void"), 0),
         matches_pending=status_counts.get((event.id, "pending"), 0),
-        tiebreaks=TIEBREAKS,
+        tiebreaks=tiebreaks,
         standings=entries,
         crosstable=crosstable,
         played_by=event.played_by,

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from c8league.events.season import SeasonTable
 from c8league.league.house_rules import rules_line
 from c8league.ratings.leaderboard import LeaderboardRow
 
@@ -26,6 +27,9 @@ class StandingEntry:
     """``active``, ``withdrawn`` or ``retired``."""
     since_round: int | None = None
     """The round the status started in (a withdrawal; a late entry's first round)."""
+    opponents_average: float = 0.0
+    game_share: float = 0.0
+    direct: float | None = None
 
     @property
     def status_text(self) -> str:
@@ -97,6 +101,7 @@ class EventSection:
     matches_void: int
     matches_pending: int
     tiebreaks: tuple[str, ...]
+    """The league's tie-breaks, in order (names of ``c8league.standings.TIEBREAKS``)."""
     standings: tuple[StandingEntry, ...]
     crosstable: CrossTable | None
     """Only for events at tables of two."""
@@ -221,6 +226,8 @@ class Report:
     endings: Endings
     history: tuple[HistorySeries, ...]
     footer: Footer
+    season: SeasonTable | None = None
+    """The league's season standings (a league's report only)."""
 
     @property
     def rules_line(self) -> str:

@@ -81,8 +81,22 @@ def _v3_duels(conn: Any) -> None:
     meta.create_all(conn)
 
 
+LEGACY_STANDING = '{"tiebreaks": ["opponents-total", "game-points", "wins"]}'
+"""The tie-breaks of the leagues of a database older than version 4, which stay theirs."""
+
+
+def _v4_standing(conn: Any) -> None:
+    """Version 4: how a league's standings are read, and by which pairing rules each
+    event was paired. Existing leagues keep the tie-breaks they had; events that have
+    rounds keep the pairing they had (round 1 in the order of entry)."""
+    conn.execute(text("ALTER TABLE league ADD COLUMN standing TEXT NOT NULL DEFAULT '{}'"))
+    conn.execute(text("UPDATE league SET standing = :s"), {"s": LEGACY_STANDING})
+    conn.execute(text("ALTER TABLE event ADD COLUMN pairing INTEGER NOT NULL DEFAULT 2"))
+    conn.execute(text("UPDATE event SET pairing = 1 WHERE id IN (SELECT event_id FROM round)"))
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
-STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels}
+STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels, 4: _v4_standing}
 
 
 def upgrade(conn: Any, version: int) -> None:

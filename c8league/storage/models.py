@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def utcnow() -> datetime:
@@ -63,6 +63,9 @@ class League(_Table, table=True):
     rating: str = Field(sa_column=Column(Text, nullable=False))  # rating settings as JSON
     source: str | None = Field(default=None, max_length=1024)
     created_at: datetime = Field(default_factory=utcnow)
+    standing: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    """How standings are read (JSON): ``first_round``, ``tiebreaks`` and ``season``; a
+    key left out takes its default (``c8league.league.standing``)."""
 
 
 class LeagueEntrant(_Table, table=True):
@@ -92,6 +95,9 @@ class Event(_Table, table=True):
     table_size: int = Field(default=2)
     played_by: str = Field(default="bots", max_length=16)  # "bots" or "people"
     created_at: datetime = Field(default_factory=utcnow)
+    pairing: int = Field(default=2)
+    """The Swiss pairing rules the event was paired by: 1 for events paired before round 1
+    was drawn from the seed (kept as they were), 2 since."""
 
 
 class Round(_Table, table=True):

@@ -109,9 +109,21 @@ def _stored_id(row: Round) -> int:
     return row.id
 
 
-def publish(session: Session, round_row: Round) -> None:
-    round_row.published = True
+def publish(session: Session, round_row: Round, published: bool = True) -> None:
+    """Publish the round (or, ``published`` false, take it back to a draft)."""
+    round_row.published = published
     session.add(round_row)
+
+
+def tables_with_results(session: Session, round_id: int | None) -> list[int]:
+    """The tables of the round that have a result, or had one (voided)."""
+    found = session.exec(
+        select(Match.table_no)
+        .where(Match.round_id == round_id, Match.status != "pending")
+        .distinct()
+        .order_by(col(Match.table_no))
+    ).all()
+    return list(found)
 
 
 def delete_round(session: Session, round_row: Round) -> None:

@@ -1,0 +1,125 @@
+"""A league's season standings: every event's standings added up by the league's
+``season`` rule (:class:`c8league.standings.SeasonRule`), read from storage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from c8league.events.status import event_results, tiebreaks_of
+from c8league.standings import (
+    EventScore,
+    SeasonRule,
+    StandingRules,
+    field_of,
+    season_standings,
+    standings,
+)
+from c8league.storage import Session
+from c8league.storage.database import Database
+from c8league.storage.leagues import (
+    entrant_names,
+    get_league,
+    inactive_entrants,
+    league_events,
+    league_members,
+)
+from c8league.storage.models import League
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonRow:
+    rank: int
+    name: str
+    points: float
+    events: tuple[EventScore | None, ...]
+    """One per event of the season, in order; None where the member did not play."""
+    wins: int
+    matches: int
+
+
+@dataclass(frozen=True, slots=True)
+class SeasonTable:
+    """The season standings of a league: its events in order and one row per member."""
+
+    league: str
+    title: str
+    rule: SeasonRule
+    events: tuple[str, ...]
+    rows: tuple[SeasonRow, ...]
+
+    def lines(self) -> list[str]:
+        """The lines shown under the season standings: the rule, ties, the events."""
+        numbered = ", ".join(f"{i}. {name}" for i, name in enumerate(self.events, start=1))
+        return [
+            self.rule.explanation(),
+            "Ties: more wins over the season; still tied, a shared rank. "
+            "– : did not play that event.",
+            f"Events: {numbered}." if self.events else "No events yet.",
+        ]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "league": self.league,
+            "rule": str(self.rule),
+            "explanation": self.lines(),
+            "events": list(self.events),
+            "standings": [
+                {
+                    "rank": r.rank,
+                    "name": r.name,
+                    "points": r.points,
+                    "wins": r.wins,
+                    "matches": r.matches,
+                    "events": [
+                        None
+                        if s is None
+                        else {
+                            "event": event,
+                            "rank": s.rank,
+                            "match_points": s.match_points,
+                            "points": s.points,
+                            "counted": s.counted,
+                        }
+                        for event, s in zip(self.events, r.events, strict=True)
+                    ],
+                }
+                for r in self.rows
+            ],
+        }
+
+
+def season_in(session: Session, league: League) -> SeasonTable:
+    """The league's season standings, in the caller's session."""
+    assert league.id is not None
+    members = [e.id for e in league_members(session, league.id) if e.id is not None]
+    inactive = inactive_entrants(session, league.id)
+    tiebreaks = tiebreaks_of(league)
+    events = league_events(session, league.id)
+    tables = []
+    everyone: list[int] = []
+    for event in events:
+        assert event.id is not None
+        results, byes = event_results(session, event.id)
+        entrants = field_of(members, inactive, results, byes)
+        everyone += [e for e in entrants if e not in everyone]
+        tables.append(standings(entrants, results, byes, tiebreaks))
+    rule = StandingRules.from_json(league.standing).season
+    field = everyone or [e for e in members if e not in inactive]
+    rows = season_standings(field, tables, rule)
+    names = entrant_names(session, [r.entrant for r in rows])
+    return SeasonTable(
+        league=league.name,
+        title=league.title or league.name,
+        rule=rule,
+        events=tuple(e.name for e in events),
+        rows=tuple(
+            SeasonRow(r.rank, names[r.entrant], r.points, r.events, r.wins, r.matches) for r in rows
+        ),
+    )
+
+
+def season_table(db: Database, league: str) -> SeasonTable:
+    """The season standings of the league named ``league``."""
+    with db.session() as session:
+        return season_in(session, get_league(session, league))
