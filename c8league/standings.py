@@ -39,24 +39,23 @@ TIEBREAKS: dict[str, Tiebreak] = {
         Tiebreak(
             "opponents",
             "opp. avg",
-            "the average match points of the opponents met (fair whatever the table sizes)",
+            "average match points of opponents met (fair at any table size)",
         ),
         Tiebreak(
             "game-share",
             "game %",
-            "points scored as a share of the table's target, averaged over matches played",
+            "points as a share of the table's target, averaged per match",
         ),
         Tiebreak("wins", "wins", "matches won (first places)"),
         Tiebreak(
             "direct",
             "direct",
-            "among those still tied, the share of the others each finished ahead of at "
-            "the tables they shared (–: not tied, or not every two of them met)",
+            "places among those still tied, where they met (– unless all met)",
         ),
         Tiebreak(
             "opponents-total",
             "opp. points",
-            "the match points of every opponent met, added up (once per meeting)",
+            "opponents' match points, added up once per meeting",
         ),
         Tiebreak(
             "game-points",

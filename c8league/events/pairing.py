@@ -73,7 +73,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
             order=[s.entrant for s in table],
         )
     if number == 1:
-        scores, order = _first_round(session, league, event, ids, rules.first_round)
+        scores, order = first_round_scores(session, league, event, ids, rules.first_round)
     else:
         tables, byes = event_results(session, event.id)
         table = standings(ids, tables, byes, rules.tiebreaks)
@@ -89,7 +89,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
     )
 
 
-def _first_round(
+def first_round_scores(
     session: Session, league: League, event: Event, ids: list[int], how: str
 ) -> tuple[dict[int, float], list[int]]:
     """The scores and order a Swiss event's first round is paired by: everyone level

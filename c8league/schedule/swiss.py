@@ -122,7 +122,7 @@ def swiss_round(
         pairs = min_cost_pairs(len(active), lambda i, j: costs.match_cost(active[i], active[j]))
         tables = [[active[i], active[j]] for i, j in pairs]
     else:
-        full = max(layout.sizes)
+        full = max(layout.sizes, default=0)
         short_seats = sum(size for size in layout.sizes if size < full)
         if rotate_short and short_seats:
             must, may = _due_short([ledger.short[i] for i in active], short_seats)
