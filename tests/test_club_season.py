@@ -6,12 +6,11 @@ standings, and sheets written to files."""
 from __future__ import annotations
 
 import itertools
-import json
 import sqlite3
 from pathlib import Path
 
 import pytest
-from test_club import digest, run
+from test_club import run
 
 from c8league import club, events
 from c8league.errors import LeagueFileError, UsageError
