@@ -5,12 +5,14 @@ standings, and sheets written to files."""
 
 from __future__ import annotations
 
+import io
 import itertools
+import json
 import sqlite3
 from pathlib import Path
 
 import pytest
-from test_club import run
+from test_club import digest, run
 
 from c8league import club, events
 from c8league.errors import LeagueFileError, UsageError
@@ -280,3 +282,233 @@ def test_season_rules() -> None:
     assert str(SeasonRule.parse("points:10,6,4")) == "points:10,6,4"
     with pytest.raises(UsageError, match="is not 'total'"):
         SeasonRule.parse("best-of:two")
+
+
+# -- through the command line: bad input changes nothing -----------------------------------
+
+
+@pytest.fixture
+def evening(tmp_path: Path) -> Path:
+    """The season's database with round 1 of evening 1 published, no result yet."""
+    path = tmp_path / "season.toml"
+    path.write_text(season_text(), encoding="utf-8")
+    db = tmp_path / "season.db"
+    assert run(db, "league", "import", str(path)) == 0
+    assert run(db, "event", "pair", "evening-1") == 0
+    assert run(db, "event", "publish", "evening-1") == 0
+    return db
+
+
+def sheet_of(db: Path, capsys: pytest.CaptureFixture[str]) -> dict[str, object]:
+    capsys.readouterr()
+    assert run(db, "event", "sheet", "evening-1", "--format", "json") == 0
+    return json.loads(capsys.readouterr().out)  # type: ignore[no-any-return]
+
+
+def refused(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> str:
+    """Run a command that must fail with one line and change nothing; the line."""
+    before = digest(db)
+    capsys.readouterr()
+    assert run(db, *args) != 0
+    err = capsys.readouterr().err.strip()
+    assert digest(db) == before
+    assert err.startswith("error: ") and "\n" not in err, err
+    return err
+
+
+def test_unfinished_matches_through_the_command_line(
+    evening: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = evening
+    tables = sheet_of(db, capsys)["tables"]
+    three = next(t for t in tables if len(t["seats"]) == 3)  # type: ignore[union-attr]
+    four = next(t for t in tables if len(t["seats"]) == 4)  # type: ignore[union-attr]
+    a, b, c = three["seats"]
+    n3, n4 = str(three["table"]), str(four["table"])
+    assert "reached the target 150: the match was finished" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--scores",
+        f"{a}=150,{b}=60,{c}=40", "--unfinished",
+    )  # fmt: skip
+    assert "no place for" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--places", f"{a},{b}"
+    )
+    assert "is given twice" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--places", f"{a},{b},{a}"
+    )
+    assert "not --forfeit" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--scores",
+        f"{a}=90,{b}=60,{c}=40", "--unfinished", "--forfeit", c,
+    )  # fmt: skip
+    assert "--places or --scores" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--places", f"{a},{b},{c}",
+        "--scores", f"{a}=90,{b}=60,{c}=40",
+    )  # fmt: skip
+    assert "not seated at this table" in refused(
+        db, capsys, "result", "add", "evening-1", "--table", n3, "--places", f"{a},{b},Nobody"
+    )
+    capsys.readouterr()
+    assert run(db, "result", "add", "evening-1", "--table", n3, "--scores",
+               f"{a}=90,{b.lower()}=60,{c}=40", "--unfinished") == 0  # fmt: skip
+    assert capsys.readouterr().err == (
+        f"round 1, table {n3}: stored 1. {a} 90 · 2. {b} 60 · 3. {c} 40 (unfinished)\n"
+    )
+    w, x, y, z = four["seats"]
+    assert run(db, "result", "add", "evening-1", "--table", n4, "--places",
+               f"{w},{x}={y},{z}") == 0  # fmt: skip
+    assert capsys.readouterr().err == (
+        f"round 1, table {n4}: stored 1. {w} · 2. {x} · 2. {y} · 4. {z} (unfinished)\n"
+    )
+    done = {t["table"]: t for t in sheet_of(db, capsys)["tables"]}  # type: ignore[union-attr]
+    assert done[three["table"]]["unfinished"] is True
+    assert [r["score"] for r in done[four["table"]]["result"]] == [None] * 4
+    assert [r["place"] for r in done[four["table"]]["result"]] == [1, 2, 2, 4]
+    # The audit trail keeps how it ended; standings count placements, no game points.
+    assert run(db, "result", "history", "evening-1", "--json") == 0
+    trail = json.loads(capsys.readouterr().out)
+    assert [r["after"]["ended"] for r in trail] == ["unfinished", "places"]
+    assert run(db, "event", "standings", "evening-1", "--json") == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows[w]["match_points"] == 1 and rows[w]["game_points"] == 0
+    assert rows[a]["match_points"] == 1 and rows[a]["game_share"] == pytest.approx(0.6)
+    # A rated placement: the winner's rating rose.
+    assert run(db, "ratings", "show", "season", "--json") == 0
+    board = {r["name"]: r for r in json.loads(capsys.readouterr().out)["entrants"]}
+    assert board[w]["mu"] > board[z]["mu"]
+    # The report marks them too.
+    assert run(db, "report", "evening-1", "--format", "md") == 0
+    shown = capsys.readouterr().out
+    assert f"Table {n3} stopped before the target: placed by the scores then (unfinished)." in shown
+    assert f"Table {n4} stopped before the target: placed without scores (unfinished)." in shown
+
+
+def test_a_published_round_is_taken_back(evening: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    db = evening
+    assert run(db, "event", "unpublish", "evening-1") == 0
+    assert capsys.readouterr().err == (
+        "round 1 of evening-1 is a draft again: change it (event swap, move) or discard it "
+        "(c8league event unpair evening-1), then publish it\n"
+    )
+    assert sheet_of(db, capsys)["published"] is False
+    assert "is not published" in refused(db, capsys, "event", "unpublish", "evening-1")
+    assert run(db, "event", "unpair", "evening-1") == 0
+    assert refused(db, capsys, "event", "unpublish", "evening-1") == (
+        "error: event 'evening-1' has no round yet (c8league event pair)"
+    )
+    assert run(db, "event", "pair", "evening-1") == 0
+    assert run(db, "event", "publish", "evening-1") == 0
+    table = sheet_of(db, capsys)["tables"][0]  # type: ignore[index]
+    seats = table["seats"]
+    scores = ",".join(f"{n}={200 - 50 * i}" for i, n in enumerate(seats))
+    assert run(db, "result", "add", "evening-1", "--table", "1", "--scores", scores) == 0
+    assert refused(db, capsys, "event", "unpublish", "evening-1") == (
+        "error: round 1 of 'evening-1' has results (table 1): it stays published (correct "
+        "results with c8league result edit or void)"
+    )
+    assert "no event" in refused(db, capsys, "event", "unpublish", "evening-9").lower()
+
+
+def test_sheets_take_their_format_from_the_suffix(
+    evening: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = evening
+    for suffix, start in ((".txt", " "), (".csv", "\ufeffround,table,seat"), (".html", "<!"),
+                          (".json", "{")):  # fmt: skip
+        out = tmp_path / f"sheet{suffix}"
+        assert run(db, "event", "sheet", "evening-1", "--out", str(out)) == 0
+        assert out.read_text(encoding="utf-8").startswith(start), suffix
+    text = (tmp_path / "sheet.txt").read_text(encoding="utf-8")
+    assert "Where do I sit?" in text and "\x1b[" not in text
+    html = (tmp_path / "sheet.html").read_text(encoding="utf-8")
+    assert "Where do I sit?" in html and html.count('<table class="tally">') == 3
+    assert html.count('<td class="hand">') == 3 * 13  # twelve hands and a total
+    listed = json.loads((tmp_path / "sheet.json").read_text(encoding="utf-8"))["where"]
+    assert [w["name"] for w in listed] == sorted(MEMBERS)
+    assert "the suffix does not say which format" in refused(
+        db, capsys, "event", "sheet", "evening-1", "--out", str(tmp_path / "sheet.pdf")
+    )
+    assert "unknown format 'pdf'" in refused(
+        db, capsys, "event", "sheet", "evening-1", "--format", "pdf"
+    )
+
+
+def test_pair_checks_its_output_before_it_stores_anything(
+    evening: Path, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    db = evening
+    tables = sheet_of(db, capsys)["tables"]
+    for t in tables:  # type: ignore[attr-defined]
+        scores = ",".join(f"{n}={t['target'] - 40 * i}" for i, n in enumerate(t["seats"]))
+        assert run(db, "result", "add", "evening-1", "--table", str(t["table"]),
+                   "--scores", scores) == 0  # fmt: skip
+    assert "folder" in refused(
+        db, capsys, "event", "pair", "evening-1", "--out", str(tmp_path / "no" / "r2.txt")
+    )
+    assert "is a folder" in refused(
+        db, capsys, "event", "pair", "evening-1", "--out", str(tmp_path)
+    )
+    assert "suffix" in refused(
+        db, capsys, "event", "pair", "evening-1", "--out", str(tmp_path / "r2.doc")
+    )
+    out = tmp_path / "r2.csv"
+    assert run(db, "event", "pair", "evening-1", "--out", str(out)) == 0
+    assert out.read_bytes().startswith(b"\xef\xbb\xbfround,table,seat,name")
+    assert sheet_of(db, capsys)["round"] == 2
+
+
+def test_season_standings_through_the_command_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "season.toml"
+    path.write_text(season_text(extra='season = "best-of:1"', rounds=1), encoding="utf-8")
+    db = tmp_path / "season.db"
+    assert run(db, "league", "import", str(path)) == 0
+    for evening in ("evening-1", "evening-2"):
+        assert run(db, "event", "pair", evening) == 0
+        assert run(db, "event", "publish", evening) == 0
+        capsys.readouterr()
+        assert run(db, "event", "sheet", evening, "--format", "json") == 0
+        for t in json.loads(capsys.readouterr().out)["tables"]:
+            scores = ",".join(f"{n}={t['target'] - 40 * i}" for i, n in enumerate(t["seats"]))
+            assert run(db, "result", "add", evening, "--table", str(t["table"]),
+                       "--scores", scores) == 0  # fmt: skip
+    capsys.readouterr()
+    assert run(db, "league", "standings", "season", "--json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["rule"] == "best-of:1" and data["events"] == ["evening-1", "evening-2", "evening-3"]
+    assert len(data["standings"]) == 11
+    first = data["standings"][0]
+    assert first["points"] == 1 and [e is None for e in first["events"]][2] is True
+    assert run(db, "league", "standings", "season") == 0
+    shown = capsys.readouterr().out
+    assert "season: season standings" in shown
+    assert "Season points: the match points of each member's best 1 event (the others are " in shown
+    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3." in shown
+    assert "no league" in refused(db, capsys, "league", "standings", "nosuch").lower()
+    # Every report format carries it.
+    for fmt, mark in (("json", '"season": {'), ("md", "## Season standings"),
+                      ("html", 'id="table-season"'), ("terminal", "Season standings")):  # fmt: skip
+        assert run(db, "report", "season", "--format", fmt) == 0
+        assert mark in capsys.readouterr().out, fmt
+    out = tmp_path / "season.csv"
+    assert (
+        run(db, "report", "season", "--format", "csv", "--table", "season", "--out", str(out)) == 0
+    )
+    assert out.read_text(encoding="utf-8-sig").startswith(
+        "rank,name,points,wins,matches,evening-1,evening-2,evening-3\n"
+    )
+
+
+def test_answering_no_at_store_keeps_what_was_typed(
+    evening: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db = evening
+    table = sheet_of(db, capsys)["tables"][0]  # type: ignore[index]
+    seats = table["seats"]
+    target = table["target"]
+    typed = [str(target), *(str(target - 50 * (i + 1)) for i in range(len(seats) - 1))]
+    answers = iter(typed + ["n"] + [""] * len(seats) + ["y"])
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(answers) + "\n"))
+    assert run(db, "result", "add", "evening-1", "--table", "1") == 0
+    err = capsys.readouterr().err
+    assert "not stored: type the scores again (Enter keeps a score; Ctrl-C stops)" in err
+    assert "— store? [Y/n]:round 1, table 1: stored 1." in err

@@ -284,10 +284,9 @@ def sheet_output(fmt: str | None, path: str | None) -> str:
     checking that ``path`` can be written: before anything is stored."""
     from c8league.club import check_out, sheet_format
 
-    chosen = sheet_format(fmt, path)
     if path is not None:
         check_out(path)
-    return chosen
+    return sheet_format(fmt, path)
 
 
 def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:

@@ -20,6 +20,7 @@ from c8league.reports.text import (
     results_text,
     sparkline,
 )
+from c8league.results import UNFINISHED
 from c8league.standings import TIEBREAKS, explain_tiebreaks
 
 __all__ = [
@@ -42,6 +43,8 @@ ENDED_LABELS = {
     "blocked": "blocked hand (Countdown)",
     "turn_cap": "turn cap reached (Countdown)",
     "forfeit": "forfeit",
+    "unfinished": "stopped unfinished, placed by the scores then",
+    "places": "stopped unfinished, placed without scores",
 }
 HAND_LABELS = {
     "out": "a player went out",
@@ -290,7 +293,7 @@ def _round(section: EventSection, round_: RoundSection) -> TableView:
                     label if index == 0 else "",
                     str(seat.seat),
                     seat.name + forfeit,
-                    str(seat.score),
+                    "–" if t.ended == "places" else str(seat.score),
                     str(seat.place),
                 ]
             else:
@@ -302,6 +305,12 @@ def _round(section: EventSection, round_: RoundSection) -> TableView:
         notes.append("Bye: " + ", ".join(round_.byes) + " (1 match point).")
     if any(s.forfeit for t in round_.tables for s in t.seats):
         notes.append("Who left or forfeited is placed last.")
+    for t in round_.tables:
+        if t.status == "done" and t.ended in UNFINISHED:
+            how = (
+                "placed by the scores then" if t.ended == "unfinished" else "placed without scores"
+            )
+            notes.append(f"Table {t.table} stopped before the target: {how} (unfinished).")
     table.caption = " ".join(n for n in notes if n)
     return table
 

@@ -45,7 +45,7 @@ def get_round(session: Session, event: Event, number: int | None) -> Round:
         query = query.where(Round.number == number)
     row = session.exec(query.order_by(col(Round.number).desc())).first()
     if row is None:
-        what = f"round {number}" if number is not None else "any round"
+        what = f"round {number}" if number is not None else "round"
         raise NotFoundError(f"event {event.name!r} has no {what} yet (c8league event pair)")
     return row
 
