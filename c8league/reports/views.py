@@ -486,7 +486,10 @@ def report_sections(
     )
     sections = [] if report.scope == "event" else [ratings]
     if report.season is not None and report.season.events:
-        sections.append(Section("season", "Season standings", [season_view(report.season)]))
+        season = Section("season", "Season standings", [season_view(report.season)])
+        # A club reads its season first; a pool of bots its ratings.
+        people = any(e.played_by == "people" for e in report.events)
+        sections.insert(0 if people else 1, season)
     for event in report.events:
         tables = [_standings(event)]
         if event.crosstable is not None and event.crosstable.entrants:
