@@ -482,7 +482,7 @@ def test_season_standings_through_the_command_line(
     shown = capsys.readouterr().out
     assert "season: season standings" in shown
     assert "Season points: the match points of each member's best 1 event (the others are " in shown
-    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3." in shown
+    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3 (–: did not play it)." in shown
     assert "no league" in refused(db, capsys, "league", "standings", "nosuch").lower()
     # Every report format carries it.
     for fmt, mark in (("json", '"season": {'), ("md", "## Season standings"),

@@ -323,7 +323,7 @@ def test_the_season_standings_read_well_on_a_phone(season: Path) -> None:
     assert table["overflow"] <= 1, table  # no scrolling sideways
     assert ["#", "member", "points", "1", "2", "3"] == table["shown"][:6], table["shown"]
     html = season.read_text(encoding="utf-8")
-    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3." in html
+    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3 (–: did not play it)." in html
     assert '<a href="#season">Season standings</a>' in html
     assert '<a href="#rounds-evening-1">evening-1 rounds</a>' in html
     shot = season.with_name("season-phone.png")

@@ -53,9 +53,8 @@ class SeasonTable:
         numbered = ", ".join(f"{i}. {name}" for i, name in enumerate(self.events, start=1))
         return [
             self.rule.explanation(),
-            "Ties: more wins over the season; still tied, a shared rank. "
-            "– : did not play that event.",
-            f"Events: {numbered}." if self.events else "No events yet.",
+            "Ties: more wins over the season; still tied, a shared rank.",
+            f"Events: {numbered} (–: did not play it)." if self.events else "No events yet.",
         ]
 
     def to_dict(self) -> dict[str, Any]:
