@@ -512,3 +512,29 @@ def test_answering_no_at_store_keeps_what_was_typed(
     err = capsys.readouterr().err
     assert "not stored: type the scores again (Enter keeps a score; Ctrl-C stops)" in err
     assert "— store? [Y/n]:round 1, table 1: stored 1." in err
+
+
+def test_names_are_found_whatever_their_case_and_accents(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    path = tmp_path / "accents.toml"
+    people = ["Łukasz", "Zoë", "José", "Ana"]
+    path.write_text(
+        'name = "accents"\ntable_size = 4\n'
+        + "".join(f'\n[[entrants]]\nname = "{n}"\n' for n in people)
+        + '\n[[events]]\nname = "night"\nformat = "swiss"\nrounds = 2\nseed = 3\n',
+        encoding="utf-8",
+    )
+    db = tmp_path / "accents.db"
+    assert run(db, "league", "import", str(path)) == 0
+    assert run(db, "event", "pair", "night") == 0
+    assert run(db, "event", "swap", "night", "lukasz", "ZOE") == 0
+    assert run(db, "event", "publish", "night") == 0
+    assert run(db, "result", "add", "night", "--table", "1", "--scores",
+               "lukasz=200,zoe=100,jose=50,ANA=0") == 0  # fmt: skip
+    assert "stored 1. Łukasz 200" in capsys.readouterr().err
+    assert run(db, "players", "withdraw", "jose", "--league", "accents") == 0
+    assert run(db, "players", "reinstate", "JOSÉ", "--league", "accents") == 0
+    assert refused(db, capsys, "players", "withdraw", "Lukas", "--league", "accents") == (
+        "error: no player named 'Lukas' (did you mean Łukasz? c8league players list)"
+    )

@@ -22,6 +22,7 @@ from c8league.club.entry import CheckedResult, Entry, check_result
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import NotFoundError, ResultError, UsageError
+from c8league.names import folded
 from c8league.ratings.update import rebuild_ratings, record_results
 from c8league.storage import Session, audit
 from c8league.storage import results as stored_results
@@ -84,8 +85,8 @@ def _names(match: Match, session: Session) -> list[str]:
 
 
 def _sits(session: Session, match: Match, names: Sequence[str]) -> bool:
-    seated = {n.casefold() for n in _names(match, session)}
-    return all(name.casefold() in seated for name in names)
+    seated = {folded(n) for n in _names(match, session)}
+    return all(folded(name) in seated for name in names)
 
 
 def _rounds_text(numbers: Sequence[int]) -> str:

@@ -32,7 +32,7 @@ from c8league.engine import Rules
 from c8league.engine.match import placements as rank_places
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import ResultError
-from c8league.names import printable, same_name
+from c8league.names import folded, printable, same_name
 from c8league.results import Forfeit, HandReport, Result
 
 
@@ -166,27 +166,28 @@ class CheckedResult:
 
 class _Names:
     """The names seated at a table, found as people type them: exactly, or else
-    regardless of case; an unknown name gets the nearest seated one as a suggestion."""
+    regardless of case and accents (``lukasz`` for ``Łukasz``); an unknown name gets the
+    nearest seated one as a suggestion."""
 
     def __init__(self, seats: Sequence[str], where: str) -> None:
         self.seats = list(seats)
         self.where = where
-        folded: dict[str, list[str]] = {}
+        by_fold: dict[str, list[str]] = {}
         for name in seats:
-            folded.setdefault(name.casefold(), []).append(name)
-        self.folded = folded
+            by_fold.setdefault(folded(name), []).append(name)
+        self.folded = by_fold
 
     def find(self, given: str) -> str | None:
         if given in self.seats:
             return given
-        matches = self.folded.get(given.casefold(), [])
+        matches = self.folded.get(folded(given), [])
         return matches[0] if len(matches) == 1 else None
 
     def unknown(self, given: Sequence[str], what: str) -> ResultError:
         """The error for names not seated, suggesting the nearest seated ones."""
         near: list[str] = []
         for name in given:
-            close = difflib.get_close_matches(name.casefold(), list(self.folded), n=1, cutoff=0.6)
+            close = difflib.get_close_matches(folded(name), list(self.folded), n=1, cutoff=0.6)
             if close and self.folded[close[0]][0] not in near:
                 near.append(self.folded[close[0]][0])
         hint = f"did you mean {', '.join(near)}? " if near else ""

@@ -7,13 +7,14 @@ commits: the caller's transaction does (see ``Database.writing``).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
 from sqlmodel import Session, col, func, select
 
 from c8league.errors import NotFoundError
-from c8league.names import same_name
+from c8league.names import folded, same_name
 from c8league.storage.database import session_database
 from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
 
@@ -154,10 +155,24 @@ def find_entrant(session: Session, name: str) -> Entrant | None:
 
 
 def get_entrant(session: Session, name: str) -> Entrant:
+    """The entrant called ``name``: exactly, or else whatever the case and accents
+    (``lukasz`` for ``Łukasz``) when that names one entrant; an unknown name gets the
+    nearest names as a suggestion."""
     entrant = find_entrant(session, name)
-    if entrant is None:
-        raise NotFoundError(f"no player named {same_name(name)!r} (c8league players list)")
-    return entrant
+    if entrant is not None:
+        return entrant
+    wanted = folded(same_name(name))
+    everyone = list(session.exec(select(Entrant)).all())
+    matches = [e for e in everyone if folded(e.name) == wanted]
+    if len(matches) == 1:
+        return matches[0]
+    if matches:
+        listed = ", ".join(sorted(e.name for e in matches))
+        raise NotFoundError(f"{same_name(name)!r} could be {listed}: give the name as written")
+    by_fold = {folded(e.name): e.name for e in everyone}
+    near = [by_fold[f] for f in difflib.get_close_matches(wanted, list(by_fold), n=3, cutoff=0.6)]
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    raise NotFoundError(f"no player named {same_name(name)!r} ({hint}c8league players list)")
 
 
 def entrants_named(session: Session, names: Iterable[str]) -> dict[str, Entrant]:
