@@ -538,3 +538,69 @@ def test_names_are_found_whatever_their_case_and_accents(
     assert refused(db, capsys, "players", "withdraw", "Lukas", "--league", "accents") == (
         "error: no player named 'Lukas' (did you mean Łukasz? c8league players list)"
     )
+
+
+def test_check_in_absent_and_present(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "season.toml"
+    path.write_text(season_text(), encoding="utf-8")
+    db = tmp_path / "season.db"
+    assert run(db, "league", "import", str(path)) == 0
+    capsys.readouterr()
+    assert run(db, "event", "absent", "evening-1", "ada") == 0
+    assert capsys.readouterr().err == "Ada absent from evening-1, from round 1 on\n"
+    assert run(db, "event", "absent", "evening-1", "Ben", "--round", "2") == 0
+    assert capsys.readouterr().err == "Ben absent from evening-1, round 2\n"
+    assert "Ben is already absent from round 2" in refused(
+        db, capsys, "event", "absent", "evening-1", "Ben", "--round", "2"
+    )
+    assert "has 3 rounds, not 4" in refused(
+        db, capsys, "event", "absent", "evening-1", "Ben", "--round", "4"
+    )
+    assert "no player named 'Nobody'" in refused(
+        db, capsys, "event", "absent", "evening-1", "Nobody"
+    )
+    assert "Cy is not absent" in refused(db, capsys, "event", "present", "evening-1", "Cy")
+    assert "no event" in refused(db, capsys, "event", "absent", "evening-9", "Cy").lower()
+    # Round 1 without Ada: ten members at 4, 3, 3; the sheet says who is absent.
+    assert run(db, "event", "pair", "evening-1") == 0
+    first = sheet_of(db, capsys)
+    assert first["absent"] == ["Ada"]
+    assert sorted(len(t["seats"]) for t in first["tables"]) == [3, 3, 4]  # type: ignore[union-attr]
+    assert run(db, "event", "publish", "evening-1") == 0
+    assert "round 1 of 'evening-1' is published" in refused(
+        db, capsys, "event", "absent", "evening-1", "Cy", "--round", "1"
+    )
+    for t in first["tables"]:  # type: ignore[union-attr]
+        scores = ",".join(f"{n}={t['target'] - 40 * i}" for i, n in enumerate(t["seats"]))
+        assert run(db, "result", "add", "evening-1", "--table", str(t["table"]),
+                   "--scores", scores) == 0  # fmt: skip
+    # Ada comes from round 2 on; Ben misses round 2 only.
+    capsys.readouterr()
+    assert run(db, "event", "present", "evening-1", "Ada") == 0
+    assert capsys.readouterr().err == "Ada present in evening-1: paired from round 2 on\n"
+    assert run(db, "event", "pair", "evening-1") == 0
+    second = sheet_of(db, capsys)
+    seated = {n for t in second["tables"] for n in t["seats"]}  # type: ignore[union-attr]
+    assert "Ada" in seated and "Ben" not in seated and second["absent"] == ["Ben"]
+    assert run(db, "event", "standings", "evening-1", "--json") == 0
+    rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
+    assert rows["Ada"]["absent_rounds"] == [1] and rows["Ben"]["absent_rounds"] == [2]
+    assert rows["Ada"]["status"] == "active"  # still a member
+    assert run(db, "event", "standings", "evening-1") == 0
+    assert "Ada (absent in" in capsys.readouterr().out  # the column wraps the rest
+    # A member seated in the draft is told how to pair it again.
+    assert run(db, "event", "absent", "evening-1", "Cy") == 0
+    assert "warning: Cy is seated at table" in capsys.readouterr().err
+    assert run(db, "event", "unpair", "evening-1") == 0
+    assert run(db, "event", "pair", "evening-1") == 0
+    assert sheet_of(db, capsys)["absent"] == ["Ben", "Cy"]
+    assert run(db, "report", "evening-1", "--format", "md") == 0
+    assert "Ada (absent in round 1)" in capsys.readouterr().out
+
+
+def test_check_in_is_for_swiss_events(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    path = tmp_path / "rr.toml"
+    path.write_text(season_text().replace('format = "swiss"', 'format = "round_robin"'))
+    db = tmp_path / "rr.db"
+    assert run(db, "league", "import", str(path)) == 0
+    assert "is a round-robin" in refused(db, capsys, "event", "absent", "evening-1", "Ada")

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -201,6 +202,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "byes": r.standing.byes,
                     "status": r.status.status,
                     "since_round": r.status.round,
+                    "absent_rounds": list(r.absent),
                     "opponents_average": r.standing.opponents_average,
                     "game_share": r.standing.game_share,
                     "direct": r.standing.direct,
@@ -227,7 +229,7 @@ def _print_standings(event: str, league: str | None) -> None:
         s = r.standing
         table.add_row(
             str(s.rank),
-            r.name + ("" if r.status.active else f" ({r.status.text()})"),
+            r.label,
             f"{s.match_points:.2f}".rstrip("0").rstrip("."),
             *(s.shown(t) for t in tiebreaks),
             str(s.matches + s.byes),
@@ -267,6 +269,8 @@ def _print_sheet(sheet: Sheet, console: Console) -> None:
     console.print(_sheet_table(sheet))
     if sheet.byes:
         console.print("bye: " + ", ".join(sheet.byes), markup=False, highlight=False)
+    if sheet.absent:
+        console.print("absent: " + ", ".join(sheet.absent), markup=False, highlight=False)
     if not sheet.published:
         console.print(
             f"[bold red]DRAFT:[/] not published; the tables may still change "
@@ -388,6 +392,45 @@ def publish(event: EventArg) -> None:
 
     number = club.publish(state.database(), event)
     err.print(f"round {number} of {event} published")
+
+
+@app.command("absent")
+def absent(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="A member of the event's league.")],
+    round_number: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            help="Only this round (default: every round from the next one, until event present).",
+            min=1,
+            max=ROUND_MAX,
+        ),
+    ] = None,
+) -> None:
+    """A member will not come: not paired this evening (or in one round), still a member."""
+    from c8league import club
+
+    done = club.absent(state.database(), event, name, round_number)
+    for line in done.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+    err.print(f"{done.name} absent from {done.event}, {done.rounds}", highlight=False, markup=False)
+
+
+@app.command("present")
+def present(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="A member said to be absent.")],
+) -> None:
+    """A member said to be absent comes after all: paired again from the next round."""
+    from c8league import club
+
+    done = club.present(state.database(), event, name)
+    for line in done.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+    err.print(
+        f"{done.name} present in {done.event}: paired {done.rounds}", highlight=False, markup=False
+    )
 
 
 @app.command("unpublish")

@@ -1,6 +1,7 @@
 """Club evenings, played by people at real tables: pairing sheets
-(:mod:`~c8league.club.sheets`), changes to a drafted round before it is published
-(:mod:`~c8league.club.changes`), results entered by hand (:mod:`~c8league.club.entry`,
+(:mod:`~c8league.club.sheets`), check-in (:mod:`~c8league.club.checkin`), changes to a
+drafted round before it is published (:mod:`~c8league.club.changes`), results entered
+by hand (:mod:`~c8league.club.entry`,
 read and checked) and corrected with an audit trail (:mod:`~c8league.club.corrections`),
 and a person's match against the league's bots (:mod:`~c8league.club.person`).
 
@@ -11,6 +12,7 @@ for the tables of a published round only.
 """
 
 from c8league.club.changes import ChangeResult, move, publish, swap, unpair, unpublish
+from c8league.club.checkin import CheckIn, absent, present
 from c8league.club.corrections import (
     Change,
     TableInfo,
@@ -46,6 +48,7 @@ __all__ = [
     "SCORE_MAX",
     "Change",
     "ChangeResult",
+    "CheckIn",
     "CheckedResult",
     "EnteredHand",
     "Entry",
@@ -53,6 +56,7 @@ __all__ = [
     "Sheet",
     "SheetTable",
     "TableInfo",
+    "absent",
     "add_result",
     "audit_trail",
     "check_out",
@@ -65,6 +69,7 @@ __all__ = [
     "parse_places",
     "parse_scores",
     "person_match",
+    "present",
     "publish",
     "sheet_csv",
     "sheet_format",

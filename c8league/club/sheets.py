@@ -16,6 +16,7 @@ from c8league.events.pairing import planned_rounds
 from c8league.league.house_rules import house_rules, rules_line
 from c8league.names import folded
 from c8league.results import UNFINISHED, forfeit_seats
+from c8league.storage import absences as stored_absences
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
@@ -84,6 +85,8 @@ class Sheet:
     byes: tuple[str, ...]
     house_rules: tuple[str, ...] = ()
     """Every rule that differs from the preset, in words."""
+    absent: tuple[str, ...] = ()
+    """Members who said they would not come to this round (not paired)."""
 
     @property
     def rules_line(self) -> str:
@@ -132,6 +135,7 @@ class Sheet:
                 for t in self.tables
             ],
             "byes": list(self.byes),
+            "absent": list(self.absent),
             "where": [{"name": w.name, "table": w.table, "seat": w.seat} for w in self.where()],
         }
 
@@ -144,7 +148,9 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
         assert round_row.id is not None
         tables = stored_rounds.round_tables(session, round_row.id)
         byes = json.loads(round_row.byes)
-        names = entrant_names(session, [s.entrant_id for _, seats in tables for s in seats] + byes)
+        there = {s.entrant_id for _, seats in tables for s in seats} | set(byes)
+        away = sorted(stored_absences.absent_in(session, event.id or 0, round_row.number) - there)
+        names = entrant_names(session, [*there, *away])
         sheet_tables = []
         for match, seats in tables:
             result: tuple[tuple[str, int, int], ...] = ()
@@ -182,6 +188,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             tables=tuple(sheet_tables),
             byes=tuple(names[b] for b in byes),
             house_rules=tuple(house_rules(Rules.from_json(league.rules), league.preset)),
+            absent=tuple(sorted((names[a] for a in away), key=folded)),
         )
 
 

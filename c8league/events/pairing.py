@@ -22,6 +22,7 @@ from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session
+from c8league.storage import absences as stored_absences
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
@@ -60,6 +61,12 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
         return _kept(planned[number - 1], set(ids))
     rules = StandingRules.from_json(league.standing)
+    away = stored_absences.absent_in(session, event.id, number)
+    ids = [e for e in ids if e not in away]
+    if len(ids) < 2:
+        raise UsageError(
+            f"event {event.name!r} needs at least two entrants present in round {number}"
+        )
     if event.pairing < 2:
         # Paired by the first rules: round 1 in the order of entry, only the event's
         # own rounds remembered, sitting short again a cost only.

@@ -25,6 +25,7 @@ from c8league.standings import (
     standings,
 )
 from c8league.storage import Session
+from c8league.storage import absences as stored_absences
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
@@ -140,6 +141,38 @@ class StandingRow:
     name: str
     status: MemberStatus = ACTIVE
     """Whether the entrant still plays (``withdrawn`` or ``retired`` from a round on)."""
+    absent: tuple[int, ...] = ()
+    """The rounds paired without the entrant, who said they would not come."""
+
+    @property
+    def label(self) -> str:
+        """The name, with the status and the rounds missed: ``Ada (absent in round 2)``."""
+        notes = [] if self.status.active else [self.status.text()]
+        if self.absent:
+            notes.append(absent_text(self.absent))
+        return self.name + (f" ({'; '.join(notes)})" if notes else "")
+
+
+def absent_text(rounds: Sequence[int]) -> str:
+    """``absent in round 2``, ``absent in rounds 2, 3``."""
+    listed = ", ".join(map(str, rounds))
+    return f"absent in round{'s' if len(rounds) > 1 else ''} {listed}"
+
+
+def absent_rounds(session: Session, event_id: int) -> dict[int, tuple[int, ...]]:
+    """For each entrant said to be absent, the rounds paired so far without them."""
+    absences = stored_absences.absences(session, event_id)
+    if not absences:
+        return {}
+    found: dict[int, list[int]] = {}
+    for number, (tables, byes) in enumerate(stored_rounds.stored_rounds(session, event_id), 1):
+        there = {e for t in tables for e in t} | set(byes)
+        for absence in absences:
+            if stored_absences.covers(absence, number) and absence.entrant_id not in there:
+                missed = found.setdefault(absence.entrant_id, [])
+                if number not in missed:
+                    missed.append(number)
+    return {e: tuple(rounds) for e, rounds in found.items()}
 
 
 def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple[str, ...]:
@@ -159,8 +192,11 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
         entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
         names = entrant_names(session, entrants)
         statuses = member_statuses(session, lg, ev)
+        away = absent_rounds(session, ev.id)
         return [
-            StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE))
+            StandingRow(
+                r, names[r.entrant], statuses.get(r.entrant, ACTIVE), away.get(r.entrant, ())
+            )
             for r in standings(entrants, tables, byes, tiebreaks_of(lg))
         ]
 

@@ -22,7 +22,7 @@ from c8league.engine import Rules
 from c8league.errors import NotFoundError
 from c8league.events.pairing import planned_rounds
 from c8league.events.season import season_in
-from c8league.events.status import played_rules, table_results, tiebreaks_of
+from c8league.events.status import absent_rounds, played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
 from c8league.league.status import ACTIVE, MemberStatus, member_statuses
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
@@ -115,6 +115,7 @@ def build_report(
             statuses = {
                 ev.id or 0: member_statuses(session, league, ev, late=False) for ev in scope_events
             }
+            away = {ev.id or 0: absent_rounds(session, ev.id or 0) for ev in scope_events}
             with_rounds = [
                 ev.id
                 for ev in scope_events
@@ -141,6 +142,7 @@ def build_report(
                 rules_of.get(ev.id or 0),
                 tiebreaks_of(league),
                 statuses.get(ev.id or 0, {}),
+                away.get(ev.id or 0, {}),
                 [r for r in round_rows if r.event_id == ev.id],
                 totals.get(ev.id or 0, 0),
             )
@@ -244,6 +246,7 @@ def _event_section(
     rules: Rules | None,
     tiebreaks: tuple[str, ...],
     statuses: dict[int, MemberStatus],
+    away: dict[int, tuple[int, ...]],
     round_rows: list[RoundRow],
     rounds_total: int,
 ) -> EventSection:
@@ -269,6 +272,7 @@ def _event_section(
             opponents_average=r.opponents_average,
             game_share=r.game_share,
             direct=r.direct,
+            absent_rounds=away.get(r.entrant, ()),
         )
         for r in rows
     )

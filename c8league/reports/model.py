@@ -30,14 +30,22 @@ class StandingEntry:
     opponents_average: float = 0.0
     game_share: float = 0.0
     direct: float | None = None
+    absent_rounds: tuple[int, ...] = ()
+    """The rounds paired without the entrant, who said they would not come."""
 
     @property
     def status_text(self) -> str:
-        """``withdrawn from round 3``; empty for an entrant who plays on."""
-        if self.status == "active":
-            return ""
-        since = f" from round {self.since_round}" if self.since_round is not None else ""
-        return self.status + since
+        """``withdrawn from round 3``, ``absent in round 2``; empty for an entrant who
+        plays on and missed nothing."""
+        notes = []
+        if self.status != "active":
+            since = f" from round {self.since_round}" if self.since_round is not None else ""
+            notes.append(self.status + since)
+        if self.absent_rounds:
+            rounds = self.absent_rounds
+            listed = ", ".join(map(str, rounds))
+            notes.append(f"absent in round{'s' if len(rounds) > 1 else ''} {listed}")
+        return "; ".join(notes)
 
 
 @dataclass(frozen=True, slots=True)

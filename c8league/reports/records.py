@@ -109,6 +109,7 @@ def _event(section: EventSection) -> Record:
                 "opponents_average": s.opponents_average,
                 "game_share": s.game_share,
                 "direct": s.direct,
+                "absent_rounds": list(s.absent_rounds),
             }
             for s in section.standings
         ],
@@ -270,7 +271,8 @@ def _standings_rows(report: Report) -> list[Record]:
     rows: list[Record] = []
     for section in report.events:
         for entry in _event(section)["standings"]:
-            rows.append({"event": section.name, **entry})
+            absent = " ".join(map(str, entry["absent_rounds"]))
+            rows.append({"event": section.name, **entry, "absent_rounds": absent})
     return rows
 
 
@@ -369,7 +371,7 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     "standings": (
         "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
         "wins", "matches", "byes", "status", "since_round", "opponents_average", "game_share",
-        "direct",
+        "direct", "absent_rounds",
     ),
     "season": ("rank", "name", "points", "wins", "matches"),
     "rounds": (

@@ -86,9 +86,25 @@ LEGACY_STANDING = '{"tiebreaks": ["opponents-total", "game-points", "wins"]}'
 
 
 def _v4_standing(conn: Any) -> None:
-    """Version 4: how a league's standings are read, and by which pairing rules each
-    event was paired. Existing leagues keep the tie-breaks they had; events that have
-    rounds keep the pairing they had (round 1 in the order of entry)."""
+    """Version 4: how a league's standings are read, by which pairing rules each event
+    was paired, and who is absent from which rounds. Existing leagues keep the
+    tie-breaks they had; events that have rounds keep the pairing they had (round 1 in
+    the order of entry)."""
+    meta = MetaData()
+    Table("event", meta, Column("id", Integer, primary_key=True))
+    Table("entrant", meta, Column("id", Integer, primary_key=True))
+    absence = Table(
+        "absence",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("event_id", Integer, ForeignKey("event.id"), nullable=False),
+        Column("entrant_id", Integer, ForeignKey("entrant.id"), nullable=False),
+        Column("from_round", Integer, nullable=False),
+        Column("until_round", Integer, nullable=True),
+        Column("at", DateTime, nullable=False),
+    )
+    Index("ix_absence_event_id", absence.c.event_id)
+    absence.create(conn)
     conn.execute(text("ALTER TABLE league ADD COLUMN standing TEXT NOT NULL DEFAULT '{}'"))
     conn.execute(text("UPDATE league SET standing = :s"), {"s": LEGACY_STANDING})
     conn.execute(text("ALTER TABLE event ADD COLUMN pairing INTEGER NOT NULL DEFAULT 2"))

@@ -114,6 +114,21 @@ class Round(_Table, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class Absence(_Table, table=True):
+    """A member who said they will not come: not paired in the event's rounds
+    ``from_round`` to ``until_round`` (None: until they say they are back), still a
+    member."""
+
+    __tablename__ = "absence"
+
+    id: int | None = Field(default=None, primary_key=True)
+    event_id: int = Field(foreign_key="event.id", index=True)
+    entrant_id: int = Field(foreign_key="entrant.id")
+    from_round: int
+    until_round: int | None = Field(default=None)
+    at: datetime = Field(default_factory=utcnow)
+
+
 class Match(_Table, table=True):
     """One match at one table: seats in order, rules, seed and status."""
 
