@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 JSON_FORMAT = "c8league-report"
-JSON_VERSION = 2
+JSON_VERSION = 3
 
 Record = dict[str, Any]
 
