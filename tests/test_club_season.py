@@ -453,6 +453,12 @@ def test_pair_checks_its_output_before_it_stores_anything(
     assert run(db, "event", "pair", "evening-1", "--out", str(out)) == 0
     assert out.read_bytes().startswith(b"\xef\xbb\xbfround,table,seat,name")
     assert sheet_of(db, capsys)["round"] == 2
+    # The printed sheet carries the standings so far, each tie-break explained.
+    page = tmp_path / "r2.html"
+    assert run(db, "event", "sheet", "evening-1", "--out", str(page)) == 0
+    html = page.read_text(encoding="utf-8")
+    assert '<h2 class="part">Standings so far</h2>' in html
+    assert '<p class="order">1. opp. avg: average match points of opponents met' in html
 
 
 def test_season_standings_through_the_command_line(

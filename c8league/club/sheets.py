@@ -13,13 +13,17 @@ from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import UsageError
 from c8league.events.pairing import planned_rounds
+from c8league.events.status import standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
 from c8league.names import folded
 from c8league.results import UNFINISHED, forfeit_seats
+from c8league.standings import TIEBREAKS, explain_tiebreaks
+from c8league.storage import Session
 from c8league.storage import absences as stored_absences
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
+from c8league.storage.models import Event, League
 
 TALLY_ROWS = 12
 """Hands the tally grid of a score sheet has room for (a match to 200 rarely needs more)."""
@@ -87,6 +91,11 @@ class Sheet:
     """Every rule that differs from the preset, in words."""
     absent: tuple[str, ...] = ()
     """Members who said they would not come to this round (not paired)."""
+    standings: tuple[tuple[str, ...], ...] = ()
+    """The event's standings so far, as printed: a header row (#, name, points, each
+    tie-break), then one row per entrant; empty before the first result."""
+    order: tuple[str, ...] = ()
+    """The lines under the standings: the order, and one line per tie-break."""
 
     @property
     def rules_line(self) -> str:
@@ -189,7 +198,30 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             byes=tuple(names[b] for b in byes),
             house_rules=tuple(house_rules(Rules.from_json(league.rules), league.preset)),
             absent=tuple(sorted((names[a] for a in away), key=folded)),
+            standings=_standings(session, league, event),
+            order=tuple(explain_tiebreaks(tiebreaks_of(league))),
         )
+
+
+def _standings(session: Session, league: League, event: Event) -> tuple[tuple[str, ...], ...]:
+    """The standings so far as rows of text (none before the first result)."""
+    rows = standings_in(session, league, event)
+    if not any(r.standing.matches or r.standing.byes for r in rows):
+        return ()
+    tiebreaks = tiebreaks_of(league)
+    header = ("#", "name", "points", *(TIEBREAKS[t].heading for t in tiebreaks))
+    return (
+        header,
+        *(
+            (
+                str(r.standing.rank),
+                r.label,
+                f"{r.standing.match_points:.2f}".rstrip("0").rstrip("."),
+                *(r.standing.shown(t) for t in tiebreaks),
+            )
+            for r in rows
+        ),
+    )
 
 
 def sheet_csv(sheet: Sheet) -> str:

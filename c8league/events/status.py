@@ -186,19 +186,22 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
     """The event's standings: match points by placement, with tiebreaks."""
     with db.session() as session:
         lg, ev = get_event(session, name, league)
-        assert ev.id is not None and lg.id is not None
-        members = [e.id for e in league_members(session, lg.id) if e.id is not None]
-        tables, byes = event_results(session, ev.id)
-        entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
-        names = entrant_names(session, entrants)
-        statuses = member_statuses(session, lg, ev)
-        away = absent_rounds(session, ev.id)
-        return [
-            StandingRow(
-                r, names[r.entrant], statuses.get(r.entrant, ACTIVE), away.get(r.entrant, ())
-            )
-            for r in standings(entrants, tables, byes, tiebreaks_of(lg))
-        ]
+        return standings_in(session, lg, ev)
+
+
+def standings_in(session: Session, lg: League, ev: Event) -> list[StandingRow]:
+    """:func:`event_standings` in the caller's session."""
+    assert ev.id is not None and lg.id is not None
+    members = [e.id for e in league_members(session, lg.id) if e.id is not None]
+    tables, byes = event_results(session, ev.id)
+    entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
+    names = entrant_names(session, entrants)
+    statuses = member_statuses(session, lg, ev)
+    away = absent_rounds(session, ev.id)
+    return [
+        StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE), away.get(r.entrant, ()))
+        for r in standings(entrants, tables, byes, tiebreaks_of(lg))
+    ]
 
 
 def event_balance(db: Database, name: str, league: str | None = None) -> BalanceReport[str]:
