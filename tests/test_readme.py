@@ -11,12 +11,12 @@ import shlex
 import shutil
 import subprocess
 import sysconfig
-import venv
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
+import venvs
 
 from c8league.runner.conformance import check_player
 
@@ -189,9 +189,7 @@ def test_the_bot_example_installs_and_passes_its_check(tmp_path: Path) -> None:
     (folder / "mybot").mkdir(parents=True)
     (folder / "mybot" / "__init__.py").write_text(code)
     (folder / "pyproject.toml").write_text(project)
-    env_dir = tmp_path / "venv"
-    venv.create(env_dir, system_site_packages=True, with_pip=True)
-    python = env_dir / "bin" / "python"
+    python = venvs.make(tmp_path / "venv") / "python"
     install = subprocess.run(
         [str(python), "-m", "pip", "install", "-q", "--no-deps", "--no-build-isolation",
          "-e", str(folder)],
