@@ -610,3 +610,15 @@ def test_check_in_is_for_swiss_events(tmp_path: Path, capsys: pytest.CaptureFixt
     db = tmp_path / "rr.db"
     assert run(db, "league", "import", str(path)) == 0
     assert "is a round-robin" in refused(db, capsys, "event", "absent", "evening-1", "Ada")
+
+
+def test_the_ratings_footnote_names_the_duel_for_bots_only(
+    evening: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from c8league.reports.views import leaderboard_view
+
+    assert "c8league duel" in leaderboard_view([], 10, bots=True).caption
+    assert "duel" not in leaderboard_view([], 10).caption
+    capsys.readouterr()
+    assert run(evening, "ratings", "show", "season") == 0
+    assert "duel" not in capsys.readouterr().out
