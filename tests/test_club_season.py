@@ -622,3 +622,29 @@ def test_the_ratings_footnote_names_the_duel_for_bots_only(
     capsys.readouterr()
     assert run(evening, "ratings", "show", "season") == 0
     assert "duel" not in capsys.readouterr().out
+
+
+def test_an_older_database_keeps_its_tiebreaks_and_its_pairings(tmp_path: Path) -> None:
+    fixture = Path(__file__).parent / "fixtures" / "schema_v1.sql"
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    con.executescript(fixture.read_text())
+    now = "2026-01-01 00:00:00"
+    con.execute(
+        "INSERT INTO league VALUES (1, 'old', '', 'pagat', '{}', '[4]', '{}', NULL, ?)", (now,)
+    )
+    for event_id, name in ((1, "started"), (2, "to come")):
+        con.execute(
+            "INSERT INTO event VALUES (?, 1, ?, 'swiss', 1, 3, 0, 0, 4, 'people', ?)",
+            (event_id, name, now),
+        )
+    con.execute("INSERT INTO round VALUES (1, 1, 1, '[]', 1, ?)", (now,))
+    con.commit()
+    con.close()
+    open_database(str(path)).close()
+    con = sqlite3.connect(path)
+    (standing,) = con.execute("SELECT standing FROM league").fetchone()
+    pairing = dict(con.execute("SELECT name, pairing FROM event").fetchall())
+    con.close()
+    assert json.loads(standing) == {"tiebreaks": ["opponents-total", "game-points", "wins"]}
+    assert pairing == {"started": 1, "to come": 2}
