@@ -2,8 +2,12 @@
 functions of ``c8league.schedule``, and the round's tables written as match rows.
 
 A round-robin's rounds are fixed by the entrants of its first round (a withdrawn
-entrant's seats are left empty); a Swiss round is paired from the standings so far.
-Every match's seed is derived from the event seed and the match's identity (round,
+entrant's seats are left empty). A Swiss round is paired from the standings so far,
+without the members said to be absent from it; its first round in an order drawn from
+the event's seed (or by rating, as the league chooses). Meetings, smaller tables, byes
+and seats are remembered over the league's earlier events too, and the smaller tables
+rotate. An event paired before these rules (``pairing`` 1) keeps its first rules: round
+1 in the order of entry, only its own rounds remembered. Every match's seed is derived from the event seed and the match's identity (round,
 table), so the same event gives the same matches whenever and however it is paired.
 """
 
