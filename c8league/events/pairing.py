@@ -7,8 +7,9 @@ without the members said to be absent from it; its first round in an order drawn
 the event's seed (or by rating, as the league chooses). Meetings, smaller tables, byes
 and seats are remembered over the league's earlier events too, and the smaller tables
 rotate. An event paired before these rules (``pairing`` 1) keeps its first rules: round
-1 in the order of entry, only its own rounds remembered. Every match's seed is derived from the event seed and the match's identity (round,
-table), so the same event gives the same matches whenever and however it is paired.
+1 in the order of entry, only its own rounds remembered. Every match's seed is derived
+from the event seed and the match's identity (round, table), so the same event gives
+the same matches whenever and however it is paired.
 """
 
 from __future__ import annotations
