@@ -365,7 +365,13 @@ def test_unfinished_matches_through_the_command_line(
     # The audit trail keeps how it ended; standings count placements, no game points.
     assert run(db, "result", "history", "evening-1", "--json") == 0
     trail = json.loads(capsys.readouterr().out)
-    assert [r["after"]["ended"] for r in trail] == ["unfinished", "places"]
+    assert [r["after"]["ended"] for r in trail if r["action"] == "add"] == [
+        "unfinished",
+        "places",
+    ]
+    assert run(db, "result", "history", "evening-1") == 0
+    shown = capsys.readouterr().out
+    assert "(unfinish" in shown and "placed 1." in shown
     assert run(db, "event", "standings", "evening-1", "--json") == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows[w]["match_points"] == 1 and rows[w]["game_points"] == 0
@@ -553,10 +559,10 @@ def test_check_in_absent_and_present(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run(db, "league", "import", str(path)) == 0
     capsys.readouterr()
     assert run(db, "event", "absent", "evening-1", "ada") == 0
-    assert capsys.readouterr().err == "Ada absent from evening-1, from round 1 on\n"
+    assert capsys.readouterr().err == "Ada absent from round 1 of evening-1 on\n"
     assert run(db, "event", "absent", "evening-1", "Ben", "--round", "2") == 0
-    assert capsys.readouterr().err == "Ben absent from evening-1, round 2\n"
-    assert "Ben is already absent from round 2" in refused(
+    assert capsys.readouterr().err == "Ben absent in round 2 of evening-1\n"
+    assert "Ben is already absent in round 2 of evening-1" in refused(
         db, capsys, "event", "absent", "evening-1", "Ben", "--round", "2"
     )
     assert "has 3 rounds, not 4" in refused(
@@ -583,7 +589,7 @@ def test_check_in_absent_and_present(tmp_path: Path, capsys: pytest.CaptureFixtu
     # Ada comes from round 2 on; Ben misses round 2 only.
     capsys.readouterr()
     assert run(db, "event", "present", "evening-1", "Ada") == 0
-    assert capsys.readouterr().err == "Ada present in evening-1: paired from round 2 on\n"
+    assert capsys.readouterr().err == "Ada present from round 2 of evening-1 on\n"
     assert run(db, "event", "pair", "evening-1") == 0
     second = sheet_of(db, capsys)
     seated = {n for t in second["tables"] for n in t["seats"]}  # type: ignore[union-attr]
@@ -601,7 +607,7 @@ def test_check_in_absent_and_present(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert run(db, "event", "pair", "evening-1") == 0
     assert sheet_of(db, capsys)["absent"] == ["Ben", "Cy"]
     assert run(db, "report", "evening-1", "--format", "md") == 0
-    assert "Ada (absent in round 1)" in capsys.readouterr().out
+    assert "Ada (absent in round 1 of evening-1)" in capsys.readouterr().out
 
 
 def test_check_in_is_for_swiss_events(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

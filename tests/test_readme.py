@@ -106,9 +106,10 @@ def test_the_club_night_runs_as_written(
             lines = block.splitlines()
             assert lines[1] in captured.err and lines[-1] in captured.err
     standings, _ = said["event standings"]
-    assert "Ada (withdrawn from round 2)" in standings
+    assert "Ada (withdrew after round 1 of thursday)" in standings
     members, _ = said["players list"]
-    assert "withdrawn from round 2" in members and "active from round 2" in members
+    assert "withdrew after round 1 of thursday" in members
+    assert "joined after round 1 of thursday" in members
     page = (tmp_path / "thursday.html").read_text(encoding="utf-8")
     for number in (1, 2, 3, 4):
         assert f'id="table-round-thursday-{number}"' in page

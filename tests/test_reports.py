@@ -410,7 +410,7 @@ def test_json_shape(club_report: Report) -> None:
     ]  # fmt: skip
     assert list(data["league"]) == ["name", "title", "rules", "house_rules"]
     assert list(data["events"][0]["standings"][0])[-6:] == [
-        "status", "since_round", "opponents_average", "game_share", "direct", "absent_rounds",
+        "status", "membership", "opponents_average", "game_share", "direct", "absent_rounds",
     ]  # fmt: skip
     round_table = data["events"][0]["rounds"][0]["tables"][0]
     assert list(round_table) == [

@@ -200,8 +200,8 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "wins": r.standing.wins,
                     "matches": r.standing.matches,
                     "byes": r.standing.byes,
-                    "status": r.status.status,
-                    "since_round": r.status.round,
+                    **r.status.to_dict(),
+                    "membership": r.note,
                     "absent_rounds": list(r.absent),
                     "opponents_average": r.standing.opponents_average,
                     "game_share": r.standing.game_share,
@@ -414,7 +414,7 @@ def absent(
     done = club.absent(state.database(), event, name, round_number)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
-    err.print(f"{done.name} absent from {done.event}, {done.rounds}", highlight=False, markup=False)
+    err.print(f"{done.name} {done.text}", highlight=False, markup=False)
 
 
 @app.command("present")
@@ -428,9 +428,7 @@ def present(
     done = club.present(state.database(), event, name)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
-    err.print(
-        f"{done.name} present in {done.event}: paired {done.rounds}", highlight=False, markup=False
-    )
+    err.print(f"{done.name} {done.text}", highlight=False, markup=False)
 
 
 @app.command("unpublish")

@@ -1,6 +1,9 @@
 """Check-in: a member who will not come to an evening (or to one round of it) is not
 paired there and stays a member; one who comes after all is paired again from the next
-round. Only Swiss events: a round-robin's tables are fixed by its design."""
+round. Only Swiss events: a round-robin's tables are fixed by its design.
+
+Each is kept in the league's membership history (``absent`` and ``present`` against
+the event, see :mod:`c8league.league.status`) and in the audit trail."""
 
 from __future__ import annotations
 
@@ -8,8 +11,9 @@ from dataclasses import dataclass
 
 from c8league.errors import UsageError
 from c8league.events.pairing import planned_rounds
-from c8league.storage import Session
-from c8league.storage import absences as stored_absences
+from c8league.league.status import check_in_text, check_ins
+from c8league.storage import Session, audit
+from c8league.storage import membership as stored_membership
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import get_entrant, get_event, membership
@@ -19,11 +23,12 @@ from c8league.storage.models import Entrant, Event, League, Round
 @dataclass(frozen=True)
 class CheckIn:
     """What a check-in did: the member (as the league writes the name), the event, the
-    rounds it concerns in words, and a warning for a draft round already paired."""
+    check-in in words (``absent from round 2 of evening-2 on``), and a warning for a
+    draft round already paired."""
 
     name: str
     event: str
-    rounds: str
+    text: str
     warnings: tuple[str, ...] = ()
 
 
@@ -47,21 +52,39 @@ def _member(session: Session, event_name: str, name: str) -> tuple[League, Event
 
 
 def _open(session: Session, event: Event) -> tuple[int, Round | None]:
-    """The first round whose tables may still change (a draft, or the next to pair)."""
+    """How many of the event's rounds are published, and its draft round if any: the
+    first round whose tables may still change is the next one."""
     rounds = stored_rounds.event_rounds(session, event.id or 0)
-    if rounds and not rounds[-1].published:
-        return rounds[-1].number, rounds[-1]
-    return len(rounds) + 1, None
+    published = sum(1 for r in rounds if r.published)
+    draft = rounds[-1] if rounds and not rounds[-1].published else None
+    return published, draft
 
 
 def _seated(session: Session, round_row: Round, entrant: Entrant) -> list[int]:
     return [m.table_no for m, _ in stored_rounds.tables_of(session, round_row.id, entrant.id or 0)]
 
 
-def _rounds_text(first: int, last: int | None) -> str:
-    if last is None:
-        return f"from round {first} on"
-    return f"round {first}" if first == last else f"rounds {first} to {last}"
+def _keep(
+    session: Session,
+    league: League,
+    event: Event,
+    entrant: Entrant,
+    said: tuple[str, int, int | None, str],
+) -> None:
+    """Keep a check-in in the membership history and the audit trail."""
+    action, published, only, text = said
+    assert league.id is not None and entrant.id is not None
+    stored_membership.record(
+        session, league.id, entrant.id, action, (event, published), round_number=only
+    )
+    audit.record(
+        session,
+        action,
+        event=event,
+        round_number=only if only is not None else published + 1,
+        subject=entrant.name,
+        note=text,
+    )
 
 
 def absent(db: Database, event_name: str, name: str, round_number: int | None = None) -> CheckIn:
@@ -70,7 +93,8 @@ def absent(db: Database, event_name: str, name: str, round_number: int | None = 
     with db.writing() as session:
         league, event, entrant = _member(session, event_name, name)
         total = planned_rounds(session, league, event)
-        first, draft = _open(session, event)
+        published, draft = _open(session, event)
+        first = published + 1
         if round_number is not None:
             if round_number > total:
                 raise UsageError(f"{event.name!r} has {total} rounds, not {round_number}")
@@ -82,44 +106,42 @@ def absent(db: Database, event_name: str, name: str, round_number: int | None = 
                 )
             first = round_number
         if first > total:
-            raise UsageError(f"{event.name!r} has all its {total} rounds paired")
-        last = round_number
-        already = [
-            a
-            for a in stored_absences.absences(session, event.id or 0)
-            if a.entrant_id == entrant.id
-            and stored_absences.covers(a, first)
-            and (a.until_round is None or (last is not None and a.until_round >= last))
-        ]
-        if already:
-            raise UsageError(
-                f"{entrant.name} is already absent from {_rounds_text(first, last)} of "
-                f"{event.name!r}"
-            )
-        stored_absences.add(session, event.id or 0, entrant.id or 0, first, last)
+            raise UsageError(f"{event.name!r} has all its {total} rounds published")
+        last = total if round_number is None else round_number
+        said = check_ins(session, event)
+        text = check_in_text("absent", event.name, first, only=round_number is not None)
+        if all(said.absent(entrant.id or 0, n) for n in range(first, last + 1)):
+            raise UsageError(f"{entrant.name} is already {text}")
+        _keep(session, league, event, entrant, ("absent", published, round_number, text))
         warnings: tuple[str, ...] = ()
-        if draft is not None and first == draft.number and _seated(session, draft, entrant):
-            table = _seated(session, draft, entrant)[0]
+        seated = [] if draft is None or draft.number != first else _seated(session, draft, entrant)
+        if draft is not None and seated:
             warnings = (
-                f"{entrant.name} is seated at table {table} of the draft round {draft.number}: "
-                f"pair it again (c8league event unpair {event.name}, then event pair)",
+                f"{entrant.name} is seated at table {seated[0]} of the draft round "
+                f"{draft.number}: pair it again (c8league event unpair {event.name}, then "
+                "event pair)",
             )
-        return CheckIn(entrant.name, event.name, _rounds_text(first, last), warnings)
+        return CheckIn(entrant.name, event.name, text, warnings)
 
 
 def present(db: Database, event_name: str, name: str) -> CheckIn:
     """``name`` comes after all: paired again from the first round still open."""
     with db.writing() as session:
-        _, event, entrant = _member(session, event_name, name)
-        first, draft = _open(session, event)
-        if not stored_absences.end(session, event.id or 0, entrant.id or 0, first):
+        league, event, entrant = _member(session, event_name, name)
+        total = planned_rounds(session, league, event)
+        published, draft = _open(session, event)
+        first = published + 1
+        said = check_ins(session, event)
+        if not any(said.absent(entrant.id or 0, n) for n in range(first, total + 1)):
             raise UsageError(
                 f"{entrant.name} is not absent from round {first} or later of {event.name!r}"
             )
+        text = check_in_text("present", event.name, first)
+        _keep(session, league, event, entrant, ("present", published, None, text))
         warnings: tuple[str, ...] = ()
         if draft is not None and not _seated(session, draft, entrant):
             warnings = (
                 f"the draft round {draft.number} was paired without {entrant.name}: pair it "
                 f"again (c8league event unpair {event.name}, then event pair)",
             )
-        return CheckIn(entrant.name, event.name, _rounds_text(first, None), warnings)
+        return CheckIn(entrant.name, event.name, text, warnings)

@@ -32,7 +32,7 @@ from c8league.engine import Rules
 from c8league.engine.match import placements as rank_places
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import ResultError
-from c8league.names import folded, printable, same_name
+from c8league.names import name_key, printable, same_name
 from c8league.results import Forfeit, HandReport, Result
 
 
@@ -166,30 +166,31 @@ class CheckedResult:
 
 class _Names:
     """The names seated at a table, found as people type them: exactly, or else
-    regardless of case and accents (``lukasz`` for ``Łukasz``); an unknown name gets the
+    regardless of case and accents (``lukasz`` for ``Łukasz``, by
+    :func:`c8league.names.name_key`); an unknown name gets the
     nearest seated one as a suggestion."""
 
     def __init__(self, seats: Sequence[str], where: str) -> None:
         self.seats = list(seats)
         self.where = where
-        by_fold: dict[str, list[str]] = {}
+        by_key: dict[str, list[str]] = {}
         for name in seats:
-            by_fold.setdefault(folded(name), []).append(name)
-        self.folded = by_fold
+            by_key.setdefault(name_key(name), []).append(name)
+        self.by_key = by_key
 
     def find(self, given: str) -> str | None:
         if given in self.seats:
             return given
-        matches = self.folded.get(folded(given), [])
+        matches = self.by_key.get(name_key(given), [])
         return matches[0] if len(matches) == 1 else None
 
     def unknown(self, given: Sequence[str], what: str) -> ResultError:
         """The error for names not seated, suggesting the nearest seated ones."""
         near: list[str] = []
         for name in given:
-            close = difflib.get_close_matches(folded(name), list(self.folded), n=1, cutoff=0.6)
-            if close and self.folded[close[0]][0] not in near:
-                near.append(self.folded[close[0]][0])
+            close = difflib.get_close_matches(name_key(name), list(self.by_key), n=1, cutoff=0.6)
+            if close and self.by_key[close[0]][0] not in near:
+                near.append(self.by_key[close[0]][0])
         hint = f"did you mean {', '.join(near)}? " if near else ""
         return ResultError(
             f"{self.where}: {what}{', '.join(printable(n) for n in given)} not seated at this "

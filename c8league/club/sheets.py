@@ -15,11 +15,11 @@ from c8league.errors import UsageError
 from c8league.events.pairing import planned_rounds
 from c8league.events.status import standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
-from c8league.names import folded
+from c8league.league.status import check_ins
+from c8league.names import name_key
 from c8league.results import UNFINISHED, forfeit_seats
 from c8league.standings import TIEBREAKS, explain_tiebreaks
 from c8league.storage import Session
-from c8league.storage import absences as stored_absences
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
@@ -112,7 +112,7 @@ class Sheet:
         table and seat: the "where do I sit" list."""
         seated = [Seat(n, t.table, i) for t in self.tables for i, n in enumerate(t.seats, 1)]
         seated += [Seat(n, None, None) for n in self.byes]
-        return sorted(seated, key=lambda s: (folded(s.name), s.name))
+        return sorted(seated, key=lambda s: (name_key(s.name), s.name))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -158,7 +158,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
         tables = stored_rounds.round_tables(session, round_row.id)
         byes = json.loads(round_row.byes)
         there = {s.entrant_id for _, seats in tables for s in seats} | set(byes)
-        away = sorted(stored_absences.absent_in(session, event.id or 0, round_row.number) - there)
+        away = sorted(check_ins(session, event).absent_in(round_row.number) - there)
         names = entrant_names(session, [*there, *away])
         sheet_tables = []
         for match, seats in tables:
@@ -197,7 +197,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             tables=tuple(sheet_tables),
             byes=tuple(names[b] for b in byes),
             house_rules=tuple(house_rules(Rules.from_json(league.rules), league.preset)),
-            absent=tuple(sorted((names[a] for a in away), key=folded)),
+            absent=tuple(sorted((names[a] for a in away), key=name_key)),
             standings=_standings(session, league, event),
             order=tuple(explain_tiebreaks(tiebreaks_of(league))),
         )

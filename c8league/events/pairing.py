@@ -22,12 +22,12 @@ from dataclasses import dataclass
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
 from c8league.events.status import event_results
+from c8league.league.status import check_ins
 from c8league.ratings import RatingSettings
 from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session
-from c8league.storage import absences as stored_absences
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
@@ -66,7 +66,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
         return _kept(planned[number - 1], set(ids))
     rules = StandingRules.from_json(league.standing)
-    away = stored_absences.absent_in(session, event.id, number)
+    away = check_ins(session, event).absent_in(number)
     ids = [e for e in ids if e not in away]
     if len(ids) < 2:
         raise UsageError(

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
-from c8league.league.status import ACTIVE, MemberStatus, member_statuses
+from c8league.league.status import ACTIVE, EventMembers, MemberStatus, event_members
 from c8league.results import UNFINISHED
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
@@ -25,11 +25,10 @@ from c8league.standings import (
     standings,
 )
 from c8league.storage import Session
-from c8league.storage import absences as stored_absences
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_event, inactive_entrants, league_members
+from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League
 from c8league.storage.results import PlayedMatch
 
@@ -140,39 +139,17 @@ class StandingRow:
     standing: Standing
     name: str
     status: MemberStatus = ACTIVE
-    """Whether the entrant still plays (``withdrawn`` or ``retired`` from a round on)."""
+    """What changed for the entrant while the event ran (a withdrawal, a late entry)."""
     absent: tuple[int, ...] = ()
     """The rounds paired without the entrant, who said they would not come."""
+    note: str = ""
+    """What to tell of the entrant in this event, in words (``withdrew after round 2 of
+    evening-2; absent in round 1 of evening-2``); empty when nothing."""
 
     @property
     def label(self) -> str:
-        """The name, with the status and the rounds missed: ``Ada (absent in round 2)``."""
-        notes = [] if self.status.active else [self.status.text()]
-        if self.absent:
-            notes.append(absent_text(self.absent))
-        return self.name + (f" ({'; '.join(notes)})" if notes else "")
-
-
-def absent_text(rounds: Sequence[int]) -> str:
-    """``absent in round 2``, ``absent in rounds 2, 3``."""
-    listed = ", ".join(map(str, rounds))
-    return f"absent in round{'s' if len(rounds) > 1 else ''} {listed}"
-
-
-def absent_rounds(session: Session, event_id: int) -> dict[int, tuple[int, ...]]:
-    """For each entrant said to be absent, the rounds paired so far without them."""
-    absences = stored_absences.absences(session, event_id)
-    if not absences:
-        return {}
-    found: dict[int, list[int]] = {}
-    for number, (tables, byes) in enumerate(stored_rounds.stored_rounds(session, event_id), 1):
-        there = {e for t in tables for e in t} | set(byes)
-        for absence in absences:
-            if stored_absences.covers(absence, number) and absence.entrant_id not in there:
-                missed = found.setdefault(absence.entrant_id, [])
-                if number not in missed:
-                    missed.append(number)
-    return {e: tuple(rounds) for e, rounds in found.items()}
+        """The name, with what to tell: ``Ada (absent in round 2 of evening-1)``."""
+        return self.name + (f" ({self.note})" if self.note else "")
 
 
 def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple[str, ...]:
@@ -183,7 +160,9 @@ def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple
 
 
 def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
-    """The event's standings: match points by placement, with tiebreaks."""
+    """The event's standings: match points by placement, with tiebreaks. The field is
+    the league's members during the event (see :func:`c8league.league.status.event_members`)
+    and anyone else who played in it."""
     with db.session() as session:
         lg, ev = get_event(session, name, league)
         return standings_in(session, lg, ev)
@@ -191,17 +170,29 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
 
 def standings_in(session: Session, lg: League, ev: Event) -> list[StandingRow]:
     """:func:`event_standings` in the caller's session."""
+    from c8league.events.pairing import planned_rounds
+
     assert ev.id is not None and lg.id is not None
-    members = [e.id for e in league_members(session, lg.id) if e.id is not None]
+    during = event_members(session, lg, ev, planned_rounds(session, lg, ev))
     tables, byes = event_results(session, ev.id)
-    entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
+    entrants = field_of(during.members, (), tables, byes)
     names = entrant_names(session, entrants)
-    statuses = member_statuses(session, lg, ev)
-    away = absent_rounds(session, ev.id)
     return [
-        StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE), away.get(r.entrant, ()))
+        standing_row(r, names[r.entrant], during)
         for r in standings(entrants, tables, byes, tiebreaks_of(lg))
     ]
+
+
+def standing_row(standing: Standing, name: str, during: EventMembers) -> StandingRow:
+    """A line of the standings with what the event's membership tells of the entrant."""
+    entrant = standing.entrant
+    return StandingRow(
+        standing,
+        name,
+        during.statuses.get(entrant, ACTIVE),
+        during.absent.get(entrant, ()),
+        during.note(entrant),
+    )
 
 
 def event_balance(db: Database, name: str, league: str | None = None) -> BalanceReport[str]:

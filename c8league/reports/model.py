@@ -24,9 +24,11 @@ class StandingEntry:
     matches: int
     byes: int
     status: str = "active"
-    """``active``, ``withdrawn`` or ``retired``."""
-    since_round: int | None = None
-    """The round the status started in (a withdrawal; a late entry's first round)."""
+    """``active`` or ``withdrawn`` by the event's last round."""
+    membership: str = ""
+    """What changed while the event ran, in words (``withdrew after round 2 of
+    evening-2``, ``joined after round 1 of evening-1``, ``absent in round 2 of
+    evening-1``; several joined by ``; ``); empty when nothing did."""
     opponents_average: float = 0.0
     game_share: float = 0.0
     direct: float | None = None
@@ -35,17 +37,8 @@ class StandingEntry:
 
     @property
     def status_text(self) -> str:
-        """``withdrawn from round 3``, ``absent in round 2``; empty for an entrant who
-        plays on and missed nothing."""
-        notes = []
-        if self.status != "active":
-            since = f" from round {self.since_round}" if self.since_round is not None else ""
-            notes.append(self.status + since)
-        if self.absent_rounds:
-            rounds = self.absent_rounds
-            listed = ", ".join(map(str, rounds))
-            notes.append(f"absent in round{'s' if len(rounds) > 1 else ''} {listed}")
-        return "; ".join(notes)
+        """:attr:`membership`: empty for an entrant with nothing to tell."""
+        return self.membership
 
 
 @dataclass(frozen=True, slots=True)

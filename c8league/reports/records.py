@@ -35,7 +35,7 @@ __all__ = [
 ]
 
 JSON_FORMAT = "c8league-report"
-JSON_VERSION = 3
+JSON_VERSION = 4
 
 Record = dict[str, Any]
 
@@ -105,7 +105,7 @@ def _event(section: EventSection) -> Record:
                 "matches": s.matches,
                 "byes": s.byes,
                 "status": s.status,
-                "since_round": s.since_round,
+                "membership": s.membership,
                 "opponents_average": s.opponents_average,
                 "game_share": s.game_share,
                 "direct": s.direct,
@@ -370,7 +370,7 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
-        "wins", "matches", "byes", "status", "since_round", "opponents_average", "game_share",
+        "wins", "matches", "byes", "status", "membership", "opponents_average", "game_share",
         "direct", "absent_rounds",
     ),
     "season": ("rank", "name", "points", "wins", "matches"),
