@@ -6,24 +6,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from c8league.events.status import event_results, tiebreaks_of
-from c8league.standings import (
-    EventScore,
-    SeasonRule,
-    StandingRules,
-    field_of,
-    season_standings,
-    standings,
-)
+from c8league.events.status import standings_in
+from c8league.standings import EventScore, SeasonRule, StandingRules, season_standings
 from c8league.storage import Session
 from c8league.storage.database import Database
-from c8league.storage.leagues import (
-    entrant_names,
-    get_league,
-    inactive_entrants,
-    league_events,
-    league_members,
-)
+from c8league.storage.leagues import entrant_names, get_league, league_events, league_members
 from c8league.storage.models import League
 
 
@@ -89,31 +76,28 @@ class SeasonTable:
 
 
 def season_in(session: Session, league: League) -> SeasonTable:
-    """The league's season standings, in the caller's session."""
+    """The league's season standings, in the caller's session: each event's standings
+    as the event shows them (its field as the membership history has it), added up."""
     assert league.id is not None
-    members = [e.id for e in league_members(session, league.id) if e.id is not None]
-    inactive = inactive_entrants(session, league.id)
-    tiebreaks = tiebreaks_of(league)
     events = league_events(session, league.id)
     tables = []
     everyone: list[int] = []
     for event in events:
-        assert event.id is not None
-        results, byes = event_results(session, event.id)
-        entrants = field_of(members, inactive, results, byes)
-        everyone += [e for e in entrants if e not in everyone]
-        tables.append(standings(entrants, results, byes, tiebreaks))
+        rows = [r.standing for r in standings_in(session, league, event)]
+        everyone += [r.entrant for r in rows if r.entrant not in everyone]
+        tables.append(rows)
     rule = StandingRules.from_json(league.standing).season
-    field = everyone or [e for e in members if e not in inactive]
-    rows = season_standings(field, tables, rule)
-    names = entrant_names(session, [r.entrant for r in rows])
+    field = everyone or [e.id for e in league_members(session, league.id, active_only=True) if e.id]
+    season = season_standings(field, tables, rule)
+    names = entrant_names(session, [r.entrant for r in season])
     return SeasonTable(
         league=league.name,
         title=league.title or league.name,
         rule=rule,
         events=tuple(e.name for e in events),
         rows=tuple(
-            SeasonRow(r.rank, names[r.entrant], r.points, r.events, r.wins, r.matches) for r in rows
+            SeasonRow(r.rank, names[r.entrant], r.points, r.events, r.wins, r.matches)
+            for r in season
         ),
     )
 
