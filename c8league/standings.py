@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import functools
 import json
+from fractions import Fraction
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
@@ -412,6 +413,13 @@ class SeasonStanding:
     matches: int
 
 
+def _exact(points: float) -> Fraction:
+    """An event's points as the fraction they stand for: match points are shares of
+    opponents (thirds, sixths…) that the standings round to 6 places, and rounded
+    values added up would drift apart (1 + 5/3 + 5/3 against 4/3 + 2/3 + 7/3)."""
+    return Fraction(points).limit_denominator(1000)
+
+
 def season_standings(
     entrants: Sequence[int],
     events: Sequence[Sequence[Standing]],
@@ -449,7 +457,9 @@ def season_standings(
                 else s
                 for i, s in enumerate(scores)
             ]
-        total = round(sum(s.points for s in scores if s is not None and s.counted), 6)
+        total = float(
+            round(sum(_exact(s.points) for s in scores if s is not None and s.counted), 6)
+        )
         rows.append((total, wins, e, tuple(scores), matches))
     rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
     result: list[SeasonStanding] = []

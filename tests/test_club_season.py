@@ -284,6 +284,29 @@ def test_season_rules() -> None:
         SeasonRule.parse("best-of:two")
 
 
+def test_season_points_add_up_exactly() -> None:
+    """Thirds rounded in each evening add up to the same season total: wins decide."""
+
+    def t4(*order: int) -> TableResult:
+        return table(*((e, place, 0) for place, e in enumerate(order, start=1)))
+
+    everyone = [1, 2, 3, 4, 5, 6]
+    nights = [
+        # 1: 2/3 + 1/3 = 1, no win; 2: 1 + 1/3 = 4/3, one win.
+        [t4(2, 1, 3, 4), t4(5, 6, 1, 3), t4(5, 6, 2, 4)],
+        # 1: 1 + 2/3 = 5/3, one win; 2: 2/3.
+        [t4(1, 2, 3, 4), t4(5, 1, 3, 4)],
+        # 1: 5/3, one win; 2: 1 + 1 + 1/3 = 7/3, two wins.
+        [t4(1, 3, 4, 5), t4(6, 1, 3, 4), t4(2, 3, 4, 5), t4(2, 6, 4, 5), t4(5, 6, 2, 3)],
+    ]
+    rows = season_standings(everyone, [standings(everyone, n) for n in nights],
+                            SeasonRule.parse("total"))  # fmt: skip
+    top = {r.entrant: r for r in rows}
+    assert top[1].points == top[2].points == pytest.approx(13 / 3)
+    assert (top[2].wins, top[1].wins) == (3, 2)
+    assert top[2].rank < top[1].rank
+
+
 # -- through the command line: bad input changes nothing -----------------------------------
 
 
