@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import functools
 import json
-from fractions import Fraction
 from collections import defaultdict
 from collections.abc import Callable, Collection, Sequence
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from c8league.errors import UsageError
 

@@ -412,6 +412,10 @@ def test_unfinished_matches_through_the_command_line(
 
 def test_a_published_round_is_taken_back(evening: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = evening
+    assert refused(db, capsys, "event", "unpair", "evening-1") == (
+        "error: round 1 of 'evening-1' is published: its tables are fixed (c8league event "
+        "unpublish evening-1 makes it a draft again)"
+    )
     assert run(db, "event", "unpublish", "evening-1") == 0
     assert capsys.readouterr().err == (
         "round 1 of evening-1 is a draft again: change it (event swap, move) or discard it "
@@ -432,6 +436,9 @@ def test_a_published_round_is_taken_back(evening: Path, capsys: pytest.CaptureFi
     assert refused(db, capsys, "event", "unpublish", "evening-1") == (
         "error: round 1 of 'evening-1' has results (table 1): it stays published (correct "
         "results with c8league result edit or void)"
+    )
+    assert "(results are corrected with c8league result edit or void)" in refused(
+        db, capsys, "event", "unpair", "evening-1"
     )
     assert "no event" in refused(db, capsys, "event", "unpublish", "evening-9").lower()
 

@@ -339,7 +339,11 @@ def test_the_audit_trail_records_every_change(club: Club) -> None:
     tables = c.sheet("evening-1")["tables"]
     a, b = tables[0]["seats"][0], tables[1]["seats"][0]
     c.ok("event", "swap", "evening-1", a, b)
-    c.ok("event", "move", "evening-1", a, "--table", "3")
+    _, err = c.ok("event", "swap", "evening-1", b.lower(), a.upper())
+    assert err.startswith(f"swapped {b} and {a}\n")
+    c.ok("event", "swap", "evening-1", a, b)
+    _, err = c.ok("event", "move", "evening-1", a.lower(), "--table", "3")
+    assert err.startswith(f"moved {a} to table 3\n")
     c.ok("event", "publish", "evening-1")
     tables = c.sheet("evening-1")["tables"]
     for t in tables:
@@ -353,13 +357,13 @@ def test_the_audit_trail_records_every_change(club: Club) -> None:
     c.ok("players", "reinstate", "Ada")
     trail = c.json("result", "history", "evening-1", "--json")
     assert [h["action"] for h in trail] == [
-        "unpair", "swap", "move", "publish", "add", "add", "add", "void", "add",
+        "unpair", "swap", "swap", "swap", "move", "publish", "add", "add", "add", "void", "add",
         "withdraw", "reinstate",
     ]  # fmt: skip
     swap = trail[1]
     assert swap["subject"] == f"{a} ↔ {b}" and swap["round"] == 1
     assert swap["before"]["tables"]["1"][0] == a and swap["after"]["tables"]["1"][0] == b
-    assert trail[3]["after"]["tables"] == {str(t["table"]): t["seats"] for t in tables}
+    assert trail[5]["after"]["tables"] == {str(t["table"]): t["seats"] for t in tables}
     out = c.ok("result", "history", "evening-1")[0]
     assert "reinstate" in out and f"{a} ↔ {b}" in out
     # A swap of a player with themself changes nothing.

@@ -353,7 +353,7 @@ def swap(
     result = club.swap(state.database(), event, first, second)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    err.print(f"swapped {first} and {second}")
+    err.print(f"swapped {' and '.join(result.names)}", markup=False, highlight=False)
     show_sheet(event, None, "terminal", None)
 
 
@@ -371,7 +371,7 @@ def move(
     result = club.move(state.database(), event, name, table)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    err.print(f"moved {name} to table {table}")
+    err.print(f"moved {result.names[0]} to table {table}", markup=False, highlight=False)
     show_sheet(event, None, "terminal", None)
 
 

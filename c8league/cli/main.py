@@ -91,7 +91,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     _install_notice()
     with _noting_interrupts() as interrupts:
         try:
-            code = _main(argv)
+            code = _main(argv, interrupts)
         finally:
             state.close_all()
         if code == INTERRUPTED and interrupts:
@@ -121,7 +121,8 @@ def _noting_interrupts() -> Iterator[list[int]]:
         signal.signal(signal.SIGINT, previous)
 
 
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None, interrupts: Sequence[int] = ()) -> int:
+    """The command's exit status; an interrupt by Ctrl-C is told once, by :func:`main`."""
     command = typer.main.get_command(app)
     try:
         result = command.main(
@@ -138,7 +139,8 @@ def _main(argv: Sequence[str] | None) -> int:
     except typer.Exit as exc:
         return int(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt):
-        err.print("[bold red]interrupted[/]", markup=True)
+        if not interrupts:  # (else main says it)
+            err.print("[bold red]interrupted[/]", markup=True)
         return INTERRUPTED
     except BrokenPipeError:
         return 0
