@@ -47,6 +47,8 @@ class SheetTable:
     """The names of those who left the table (forfeited), when done."""
     ended: str | None = None
     """How the match ended, when done (``unfinished`` or ``places``: stopped early)."""
+    match_id: int = 0
+    """The match's id (its first deal's), as ``match show`` takes it."""
 
     @property
     def unfinished(self) -> bool:
@@ -126,6 +128,7 @@ class Sheet:
             "tables": [
                 {
                     "table": t.table,
+                    "match": t.match_id,
                     "seats": list(t.seats),
                     "first_dealer": t.seats[0],
                     "target": t.target,
@@ -184,6 +187,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     result,
                     forfeited,
                     match.ended if match.status == "done" else None,
+                    match.id or 0,
                 )
             )
         return Sheet(

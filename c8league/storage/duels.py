@@ -3,6 +3,7 @@ them back in deal order. Nothing here commits: the caller's transaction does."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
@@ -28,6 +29,10 @@ class StoredPair:
     match_a: str
     match_b: str
     seconds: float
+    moves_a: bytes | None = None
+    """The moves of A's match, compressed (see :func:`pack_moves`); None in a duel stored
+    before moves were kept."""
+    moves_b: bytes | None = None
 
 
 def find(session: Session, name: str) -> Duel | None:
@@ -84,6 +89,34 @@ def pairs(session: Session, duel_id: int) -> list[StoredPair]:
     return [StoredPair(*row) for row in rows]
 
 
+def pair(session: Session, duel_id: int, deal: int) -> StoredPair | None:
+    """One stored pair, with the moves of its two matches."""
+    row = session.get(DuelPair, (duel_id, deal))
+    if row is None:
+        return None
+    return StoredPair(
+        row.deal,
+        row.seat,
+        row.share_a,
+        row.share_b,
+        row.match_a,
+        row.match_b,
+        row.seconds,
+        row.moves_a,
+        row.moves_b,
+    )
+
+
+def pack_moves(text: str) -> bytes:
+    """A match's moves (``MatchRecord.to_text``) as stored: zlib-compressed UTF-8, about
+    one byte a move."""
+    return zlib.compress(text.encode(), 9)
+
+
+def unpack_moves(data: bytes) -> str:
+    return zlib.decompress(data).decode()
+
+
 def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
     """(A's share, B's share) of every stored pair, in units, in deal order."""
     rows = fetch_rows(
@@ -119,6 +152,8 @@ def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> No
                 "match_a": p.match_a,
                 "match_b": p.match_b,
                 "seconds": p.seconds,
+                "moves_a": p.moves_a,
+                "moves_b": p.moves_b,
             }
             for p in new
         ],
@@ -133,3 +168,13 @@ def set_status(session: Session, duel_id: int, status: str, when: datetime | Non
     duel.status = status
     duel.finished_at = (when or utcnow()) if status == "finished" else None
     session.add(duel)
+
+
+def set_stopped(session: Session, duel_id: int, why: str | None) -> None:
+    """Keep why the duel's run stopped without a verdict (None: it plays on)."""
+    duel = session.get(Duel, duel_id)
+    if duel is None:
+        raise NotFoundError(f"no duel with id {duel_id}")
+    if duel.stopped != why:
+        duel.stopped = why
+        session.add(duel)
