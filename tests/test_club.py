@@ -198,6 +198,7 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
         (["--scores", "{s0}=200,{s1}=150,{s2}=20,Zed=3"], "Zed not seated at this table"),
         (["--scores", "{s0}=200,{s1}=15,{s2}=20,{s3}=3", "--forfeit", "{s3}"], "was over"),
         (["--scores", "{s0}=100,{s1}=150,{s2}=20,{s3}=3"], "(reached: nobody)"),
+        (["--scores", "{s0}=10,{s1}=15,{s2}=20,{s3}=3"], "stopped early: --unfinished)"),
         (["--scores", "{s0}=200,{s1}=-5,{s2}=20,{s3}=3"], "negative score"),
         (["--scores", "{s0}=2x0"], "not a whole number"),
         (["--hands", "{s0}=20,{s1}=30"], "only the hand's winner scores"),

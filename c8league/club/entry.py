@@ -452,7 +452,7 @@ def _ending(
         return "hand_cap"
     raise ResultError(
         f"{where}: nobody reached the target {target} (reached: nobody); a match ends when "
-        "someone does (or someone left: --forfeit NAME)"
+        "someone does (someone left: --forfeit NAME; stopped early: --unfinished)"
     )
 
 
