@@ -83,6 +83,37 @@ _ANNOUNCE_NO: Final = (False,)
 class Hand(HandState):
     """The mutable state of one hand. Read it through observations; change it with moves."""
 
+    # The position's fields (HandState), declared again: the compiled class then has
+    # them as its own attributes, which Python code (a runner, a search bot's playout
+    # policy) reads without checking each time that the hand is a HandState.
+    rules: Rules
+    n: int
+    dealer: int
+    hands: list[list[Card]]
+    stock: list[Card]
+    discard: list[Card]
+    current: int
+    direction: int
+    suit: Suit | None
+    wild_top: bool
+    pending: int
+    pending_kind: PendingKind | None
+    drawn: int
+    drawn_card: Card | None
+    passes: int
+    turns: int
+    phase: Phase
+    result: HandResult | None
+    rng: random.Random
+    history_seats: list[int]
+    history_moves: list[Move]
+    start: dict[str, object]
+    scores: list[int]
+    target: int
+    hand_number: int
+    version: int
+    wild_ranks: list[int]
+
     __slots__ = (
         "_can_reshuffle",
         "_draw_rule",
@@ -749,7 +780,15 @@ class Hand(HandState):
     def _draw(self, p: int) -> None:
         """Seat ``p`` draws: the pending penalty, or by the rules' way of drawing."""
         if self.pending:
-            self._draw_penalty(p)
+            # The penalty: draw two per Two (or five); the turn then passes.
+            got = self._draw_cards(p, self.pending)
+            self.pending = 0
+            self.pending_kind = None
+            if got:
+                self.passes = 0
+            else:
+                self.passes += 1
+            self._end_turn(p, (p + self.direction) % self.n)
             return
         self.passes = 0
         rule = self._draw_rule
@@ -776,17 +815,6 @@ class Hand(HandState):
         moves = self._legal = self._generate()
         if len(moves) == 1 and moves[0] is PASS:
             self._end_turn(p, (p + self.direction) % self.n)
-
-    def _draw_penalty(self, p: int) -> None:
-        """Seat ``p`` draws two per Two (or five) pending; the turn then passes."""
-        got = self._draw_cards(p, self.pending)
-        self.pending = 0
-        self.pending_kind = None
-        if got:
-            self.passes = 0
-        else:
-            self.passes += 1
-        self._end_turn(p, (p + self.direction) % self.n)
 
     def _draw_cards(self, p: int, count: int) -> int:
         """Move up to ``count`` cards from the stock to ``p``'s hand, reshuffling the
