@@ -73,6 +73,34 @@ def same_name(name: str) -> str:
     return unicodedata.normalize("NFC", name)
 
 
+_UNACCENTED = str.maketrans(
+    {
+        "ł": "l",
+        "đ": "d",
+        "ð": "d",
+        "ø": "o",
+        "ħ": "h",
+        "ı": "i",
+        "ŧ": "t",
+        "þ": "th",
+        "æ": "ae",
+        "œ": "oe",
+    }
+)
+"""Letters that are a base letter with a stroke or a ligature rather than a letter with
+an accent: Unicode does not decompose them, people still type them plainly."""
+
+
+def name_key(name: str) -> str:
+    """The one rule by which two names are the same name: whatever their case, accents
+    and Unicode form (``Zoë``, ``ZOË`` and ``zoe``; ``Łukasz`` and ``lukasz``;
+    ``Straße`` and ``STRASSE``). Names whose keys are equal cannot both be registered,
+    in a league file or in the database, and a name typed is found by its key."""
+    folded = unicodedata.normalize("NFKD", name.casefold())
+    plain = "".join(c for c in folded if not unicodedata.combining(c))
+    return unicodedata.normalize("NFC", plain.translate(_UNACCENTED))
+
+
 def printable(text: str) -> str:
     """``text`` with control and invisible characters escaped, so it stays one line."""
     return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)

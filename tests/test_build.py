@@ -19,6 +19,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+import venvs
 
 from c8league import about
 from c8league.cli.main import main
@@ -67,8 +68,7 @@ def _copy_checkout(target: Path) -> Path:
 def _venv(path: Path) -> Path:
     """A virtual environment that sees this Python's packages (the dependencies), with
     none of c8league's own installs ahead of what is installed in it."""
-    _run([sys.executable, "-m", "venv", "--system-site-packages", path], path.parent)
-    return path / "bin"
+    return venvs.make(path)
 
 
 def _wheel(source: Path, out: Path, **env: str) -> Path:

@@ -30,7 +30,8 @@ def digest(db: Path) -> str:
         "rating",
         "rating_history",
         "round",
-        "result_audit",
+        "audit",
+        "membership_change",
         "league_entrant",
         "entrant",
     ):

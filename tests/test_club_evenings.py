@@ -193,38 +193,40 @@ def test_withdrawn_members_and_late_entries_are_marked(club: Path, capsys: Captu
     db = club
     enter(db, capsys, new_round(db, capsys))
     _, err = ok(db, capsys, "players", "withdraw", "Ada", "--league", "club")
-    assert "not paired from the next round" in err
+    assert "Ada withdrew after round 1 of thursday (league club): not paired from the next" in err
     ok(db, capsys, "players", "add", "Zoe", "--league", "club")
     enter(db, capsys, new_round(db, capsys))
+    left, joined = "withdrew after round 1 of thursday", "joined after round 1 of thursday"
     players = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--league", "club",
                                              "--json")}  # fmt: skip
-    assert (players["Ada"]["status"], players["Ada"]["since_round"]) == ("withdrawn", 2)
-    assert (players["Zoe"]["status"], players["Zoe"]["since_round"]) == ("active", 2)
-    assert (players["Ben"]["status"], players["Ben"]["since_round"]) == ("active", None)
+    assert (players["Ada"]["status"], players["Ada"]["membership"]) == ("withdrawn", left)
+    assert (players["Zoe"]["status"], players["Zoe"]["membership"]) == ("active", joined)
+    assert (players["Ben"]["status"], players["Ben"]["membership"]) == ("active", "")
+    assert (players["Ada"]["event"], players["Ada"]["after_round"]) == ("thursday", 1)
     out, _ = ok(db, capsys, "players", "list", "--league", "club")
-    assert "withdrawn from round 2" in out and "active from round 2" in out
+    assert left in out and joined in out
     everyone = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--json")}
     assert everyone["Ada"]["withdrawn_from"][0]["league"] == "club"
     out, _ = ok(db, capsys, "players", "list")
-    assert "withdrawn from club, round 2 of thursday" in out
+    assert f"club: {left}" in out
     out, _ = ok(db, capsys, "league", "show", "club")
-    assert "withdrawn from round 2" in out
+    assert left in out
     shown = {e["name"]: e for e in as_json(db, capsys, "league", "show", "club", "--json")[
         "entrants"]}  # fmt: skip
-    assert shown["Ada"]["status"] == "withdrawn" and shown["Ada"]["since_round"] == 2
+    assert shown["Ada"]["status"] == "withdrawn" and shown["Ada"]["membership"] == left
     out, _ = ok(db, capsys, "event", "standings", "thursday")
-    assert "Ada (withdrawn from round 2)" in out
+    assert f"Ada ({left})" in out and f"Zoe ({joined})" in out
     rows = {r["name"]: r for r in as_json(db, capsys, "event", "standings", "thursday", "--json")}
-    assert (rows["Ada"]["status"], rows["Ada"]["since_round"]) == ("withdrawn", 2)
+    assert (rows["Ada"]["status"], rows["Ada"]["membership"]) == ("withdrawn", left)
     assert rows["Ada"]["matches"] == 1  # her result stays
     report = as_json(db, capsys, "report", "thursday", "-f", "json")
     standing = {s["name"]: s for s in report["events"][0]["standings"]}
-    assert (standing["Ada"]["status"], standing["Ada"]["since_round"]) == ("withdrawn", 2)
+    assert (standing["Ada"]["status"], standing["Ada"]["membership"]) == ("withdrawn", left)
     out, _ = ok(db, capsys, "report", "thursday")
-    assert "Ada (withdrawn from round 2)" in out
+    assert f"Ada ({left})" in out
     # Back again: active, and paired from the next round (the league is the one she is in).
     _, err = ok(db, capsys, "players", "reinstate", "Ada")
-    assert "Ada is back in club" in err
+    assert "Ada came back after round 2 of thursday (league club): paired again" in err
     players = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--league", "club",
                                              "--json")}  # fmt: skip
     assert players["Ada"]["status"] == "active"
@@ -252,7 +254,7 @@ def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
     ok(db, capsys, "event", "pair", "thursday")
     assert "Ada" in seated_names(db, capsys)
     _, err = ok(db, capsys, "players", "withdraw", "Ada")  # the one league she is in
-    assert "Ada withdrawn from club" in err
+    assert "Ada withdrew after round 1 of thursday (league club)" in err
     ok(db, capsys, "players", "add", "Zoe", "--league", "club")
     _, err = ok(db, capsys, "event", "unpair", "thursday")
     assert "round 2 of thursday discarded" in err
@@ -263,8 +265,8 @@ def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
     assert "Ada" not in names and "Zoe" in names
     players = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--league", "club",
                                              "--json")}  # fmt: skip
-    assert (players["Ada"]["status"], players["Ada"]["since_round"]) == ("withdrawn", 2)
-    assert (players["Zoe"]["status"], players["Zoe"]["since_round"]) == ("active", 2)
+    assert players["Ada"]["membership"] == "withdrew after round 1 of thursday"
+    assert players["Zoe"]["membership"] == "joined after round 1 of thursday"
     # A published round is fixed; an event with no round has nothing to discard.
     ok(db, capsys, "event", "publish", "thursday")
     refused(db, capsys, "round 2 of 'thursday' is published", "event", "unpair", "thursday")
@@ -646,6 +648,7 @@ def json_commands(db: Path) -> list[list[str]]:
         ["event", "sheet", "thursday", "--format", "json"],
         ["result", "list", "thursday", "--json"],
         ["result", "history", "thursday", "--json"],
+        ["league", "history", "club", "--json"],
         ["ratings", "show", "club", "--json"],
         ["ratings", "predict", "Ada", "Ben", "Cleo", "--league", "club", "--json"],
         ["report", "thursday", "--format", "json"],

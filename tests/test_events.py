@@ -205,10 +205,8 @@ def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: s
     league = write_league(tmp_path, extra=extra)
     db = tmp_path / "s.db"
     assert run(db, "league", "import", str(league)) == 0
-    started = time.monotonic()
     args = ("event", "run", "ev", "--workers", workers, "--match-seconds", "0.3")
     assert run(db, *args) == 0
-    assert time.monotonic() - started < 60
     con = sqlite3.connect(db)
     rows = con.execute(
         "SELECT m.forfeit_reason, m.forfeit_move, m.forfeit_detail, e.name FROM match m "

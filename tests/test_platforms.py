@@ -17,7 +17,6 @@ import shlex
 import shutil
 import subprocess
 import sys
-import time
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -194,9 +193,7 @@ def test_relayed_broken_bots_forfeit(
     tmp_path: Path,
 ) -> None:
     player = bot(script, *args, log_dir=str(tmp_path), **options)
-    start = time.monotonic()
     outcome = play_match(Rules.from_options("pagat"), [player, GreedyPlayer(), RandomPlayer()], 3)
-    assert time.monotonic() - start < 5.0
     forfeit = outcome.forfeit
     assert forfeit is not None
     assert (forfeit.seat, forfeit.reason, forfeit.move_number) == (0, reason, number)
@@ -221,9 +218,7 @@ def test_a_relayed_bot_that_stops_reading_times_out(
     # Messages larger than the sockets and the pipe hold together.
     big = json.dumps({"pad": "x" * 4_000_000})
     monkeypatch.setattr(protocol.ObservationEncoder, "encode", lambda self, observation: big)
-    start = time.monotonic()
     outcome = play_match(Rules.from_options("pagat"), [player, GreedyPlayer()], 1)
-    assert time.monotonic() - start < 5.0
     assert outcome.forfeit is not None and outcome.forfeit.reason == "timeout"
     assert "did not read" in outcome.forfeit.detail
     assert gone(player.pid)

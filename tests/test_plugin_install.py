@@ -9,19 +9,15 @@ installed here.
 from __future__ import annotations
 
 import json
-import os
 import shutil
-import site
 import subprocess
-import sys
-import sysconfig
 import textwrap
 import tomllib
-import venv
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+import venvs
 
 PLUGIN = Path(__file__).resolve().parents[1] / "plugins" / "c8league-montecarlo"
 
@@ -74,20 +70,13 @@ def _can_build_wheels() -> bool:
     reason="installing without build isolation needs setuptools>=70.1 or wheel",
 )
 def test_montecarlo_plugin_installs_and_plays(tmp_path: Path) -> None:
-    env_dir = tmp_path / "env"
-    venv.EnvBuilder(system_site_packages=True, with_pip=True).create(env_dir)
-    python = env_dir / ("Scripts/python.exe" if os.name == "nt" else "bin/python")
+    python = venvs.make(tmp_path / "env") / "python"
     purelib = subprocess.run(
         [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
         capture_output=True,
         text=True,
         check=True,
     ).stdout.strip()
-    if sys.prefix != sys.base_prefix:
-        # Run from a virtual environment: let the new one see this one's packages too.
-        ours = [*site.getsitepackages(), sysconfig.get_paths()["purelib"]]
-        lines = "".join(f"import site; site.addsitedir({d!r})\n" for d in dict.fromkeys(ours))
-        (Path(purelib) / "c8league-parent.pth").write_text(lines)
 
     # Install from a copy: building in place would leave build/ and *.egg-info behind.
     source = tmp_path / "source"

@@ -409,7 +409,7 @@ def test_json_shape(club_report: Report) -> None:
         "tiebreaks", "standings", "crosstable", "played_by", "rounds_total", "rounds",
     ]  # fmt: skip
     assert list(data["league"]) == ["name", "title", "rules", "house_rules"]
-    assert list(data["events"][0]["standings"][0])[-2:] == ["status", "since_round"]
+    assert list(data["events"][0]["standings"][0])[-2:] == ["status", "membership"]
     round_table = data["events"][0]["rounds"][0]["tables"][0]
     assert list(round_table) == [
         "table", "deal", "status", "ended", "target", "forfeit_reason", "seats",

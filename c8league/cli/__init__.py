@@ -19,7 +19,9 @@ def run() -> None:
     At the end, every object left is frozen out of the collector (:func:`gc.freeze`): the
     interpreter's collections at exit would otherwise traverse them all again, for a
     fifth of a second, to free memory the process gives back anyway. Exit handlers run
-    as usual."""
+    as usual. The databases a command opened are closed before (by
+    ``c8league.cli.main.main``, however the command ended), so that nothing frozen holds
+    a connection and SQLite's write-ahead log is folded back into the database file."""
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         from c8league.cli.main import main

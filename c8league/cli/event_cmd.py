@@ -187,8 +187,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "wins": r.standing.wins,
                     "matches": r.standing.matches,
                     "byes": r.standing.byes,
-                    "status": r.status.status,
-                    "since_round": r.status.round,
+                    **r.status.to_dict(),
                 }
                 for r in rows
             ]
@@ -209,7 +208,7 @@ def _print_standings(event: str, league: str | None) -> None:
         s = r.standing
         table.add_row(
             str(s.rank),
-            r.name + ("" if r.status.active else f" ({r.status.text()})"),
+            r.name + (f" ({r.status.note})" if r.status.note else ""),
             f"{s.match_points:.2f}".rstrip("0").rstrip("."),
             f"{s.opponents_points:.2f}",
             str(s.game_points),

@@ -108,3 +108,20 @@ def show(
             ev["played_by"],
         )
     out.print(table)
+
+
+@app.command("history")
+def history(
+    name: Annotated[
+        str | None, typer.Argument(help="The league (default: the database's only one).")
+    ] = None,
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """The league's audit trail: every change after the fact, in every event (results,
+    draft rounds) and of its members (withdrawals, returns, late entries, renames,
+    merges, removals), oldest first."""
+    from c8league.cli.trail import show_trail
+    from c8league.club.corrections import league_trail
+
+    rows = league_trail(state.database(), name)
+    show_trail(rows, f"{name or 'league'}: audit trail", as_json)

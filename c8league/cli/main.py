@@ -31,6 +31,8 @@ SUBCOMMANDS = {
     "init": "c8league.cli.init_cmd:init",
     "play": "c8league.cli.play_cmd:play",
     "report": "c8league.cli.report_cmd:report",
+    "backup": "c8league.cli.backup_cmd:backup",
+    "restore": "c8league.cli.backup_cmd:restore",
     "rules": "c8league.cli.rules_cmd:app",
     "league": "c8league.cli.league_cmd:app",
     "players": "c8league.cli.players_cmd:app",
@@ -88,7 +90,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line with ``argv``; returns the exit status instead of exiting."""
     _install_notice()
     with _noting_interrupts() as interrupts:
-        code = _main(argv)
+        try:
+            code = _main(argv)
+        finally:
+            state.close_all()
         if code == INTERRUPTED and interrupts:
             # Typer turns a KeyboardInterrupt inside a command into this exit status.
             err.print("[bold red]interrupted[/]", markup=True)

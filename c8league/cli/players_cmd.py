@@ -110,11 +110,12 @@ def list_(
 
 @app.command("remove")
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
-    """Remove a player; one with results is retired, never deleted."""
+    """Remove a player: one without results is deleted, one with results is retired
+    (never deleted: the results stay)."""
     from c8league.league.players import remove_player
 
     what = remove_player(state.database(), name)
-    err.print(f"player [bold]{name}[/] {what}")
+    err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
 
 
 @app.command("withdraw")
@@ -128,9 +129,13 @@ def withdraw(
     """Withdraw from a league: no more pairings; results stay."""
     from c8league.league import players
 
-    league_name, warnings = players.withdraw(state.database(), league, name)
-    err.print(f"{name} withdrawn from {league_name}: not paired from the next round")
-    for line in warnings:
+    done = players.withdraw(state.database(), league, name)
+    err.print(
+        f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): not paired "
+        "from the next round",
+        highlight=False,
+    )
+    for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
@@ -144,5 +149,43 @@ def reinstate(
     """Undo a withdrawal: paired again from the next round."""
     from c8league.league import players
 
-    league_name = players.reinstate(state.database(), league, name)
-    err.print(f"{name} is back in {league_name} from the next round")
+    done = players.reinstate(state.database(), league, name)
+    err.print(
+        f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): paired "
+        "again from the next round",
+        highlight=False,
+    )
+
+
+@app.command("rename")
+def rename(
+    old: Annotated[str, typer.Argument(help="The player's name now.")],
+    new: Annotated[
+        str, typer.Argument(help="The new name (unique whatever its case and accents).")
+    ],
+) -> None:
+    """Rename a player everywhere: standings, sheets and reports of every event, past
+    ones included (the audit trail keeps the rename)."""
+    from c8league.league.people import rename as rename_player
+
+    was, now = rename_player(state.database(), old, new)
+    err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
+
+
+@app.command("merge")
+def merge(
+    keep: Annotated[str, typer.Argument(help="The player to keep.")],
+    other: Annotated[str, typer.Argument(help="The same person entered under another name.")],
+) -> None:
+    """Make two entries one person: every result, seat and membership of OTHER becomes
+    KEEP's, and the ratings are computed again. Refused for two people who sat at one
+    table or played in the same round."""
+    from c8league.league.people import merge as merge_players
+
+    merged = merge_players(state.database(), keep, other)
+    results = "1 result" if merged.results == 1 else f"{merged.results} results"
+    err.print(
+        f"{escape(merged.other)} merged into [bold]{escape(merged.keep)}[/] ({results} moved; "
+        "ratings computed again)",
+        highlight=False,
+    )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Annotated, Any
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
@@ -10,6 +10,7 @@ from rich.table import Table
 
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
+from c8league.cli.trail import values_text
 
 if TYPE_CHECKING:
     from c8league.club import Change, Entry, TableInfo
@@ -210,7 +211,7 @@ def void(
     from c8league import club
 
     change = club.void_result(state.database(), event, table, round_number=round_number, note=note)
-    was = _scores_text(change.before)
+    was = values_text(change.before)
     err.print(
         f"round {change.round}, table {change.table}: result voided"
         + (f" (was {was})" if was else ""),
@@ -240,41 +241,15 @@ def list_(
     out.print(table)
 
 
-def _scores_text(values: dict[str, Any] | None) -> str:
-    """A result of the audit trail as ``Ada 150, Ben 100, Max 40 (forfeit)``."""
-    if not values or not isinstance(values.get("scores"), dict):
-        return ""
-    lost = values.get("forfeit")
-    left = {lost} if isinstance(lost, str) else set(lost or [])
-    return ", ".join(
-        f"{name} {score}" + (" (forfeit)" if name in left else "")
-        for name, score in values["scores"].items()
-    )
-
-
 @app.command("history")
 def history(
     event: EventArg,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """The audit trail: every result added, edited or voided, with previous values."""
+    """The audit trail of an event: every result added, edited or voided, every draft
+    round changed, published or discarded, and who withdrew, came back or joined while
+    it ran, with the previous values."""
     from c8league import club
+    from c8league.cli.trail import show_trail
 
-    rows = club.audit_trail(state.database(), event)
-    if as_json:
-        print_json(rows)
-        return
-    table = Table(title=f"{event}: audit trail")
-    for column in ("when", "round", "table", "action", "before", "after", "note"):
-        table.add_column(column)
-    for r in rows:
-        table.add_row(
-            r["at"],
-            str(r["round"]),
-            str(r["table"]),
-            r["action"],
-            _scores_text(r["before"]),
-            _scores_text(r["after"]),
-            r["note"],
-        )
-    out.print(table)
+    show_trail(club.audit_trail(state.database(), event), f"{event}: audit trail", as_json)

@@ -8,6 +8,8 @@ if TYPE_CHECKING:
     from c8league.storage import Database
 
 db_option: str | None = None
+opened: list[Database] = []
+"""The databases this command opened, closed by :func:`close_all` however it ends."""
 
 
 def database(*, create: bool = False) -> Database:
@@ -32,7 +34,19 @@ def database(*, create: bool = False) -> Database:
     logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
     db = open_database(db_option, create=create)
     db.on_wait = _say_waiting
+    opened.append(db)
     return db
+
+
+def close_all() -> None:
+    """Close the databases the command opened: every connection, and on SQLite the
+    write-ahead log folded into the database file, so that the file alone is whole
+    between commands. Ctrl-C meanwhile waits until this is done."""
+    from c8league.interrupts import deferred_interrupts
+
+    with deferred_interrupts():
+        while opened:
+            opened.pop().close()
 
 
 def _say_waiting(message: str) -> None:

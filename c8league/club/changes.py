@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from c8league.engine import Rules
 from c8league.errors import UsageError
 from c8league.events.pairing import repeat_meetings
-from c8league.storage import Session
+from c8league.storage import Session, audit
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import get_entrant, get_event
+from c8league.storage.leagues import entrant_names, get_entrant, get_event
 from c8league.storage.models import Event, Round
 from c8league.storage.rounds import Tables
 
@@ -41,8 +41,45 @@ def _draft_round(session: Session, event: Event) -> tuple[Round, Tables]:
     return round_row, tables
 
 
-def _rewrite(session: Session, event: Event, round_row: Round, changed: Tables) -> ChangeResult:
-    """Seat ``changed`` tables anew; warn of every pair there who met before."""
+def _named(session: Session, tables: Tables) -> dict[str, list[str]]:
+    """Tables as the audit trail keeps them: names in seat order, by table number."""
+    names = entrant_names(session, [e for seats in tables.values() for e in seats])
+    return {str(t): [names.get(e, str(e)) for e in seats] for t, seats in sorted(tables.items())}
+
+
+def _record(
+    session: Session,
+    action: str,
+    event: Event,
+    round_row: Round,
+    subject: str,
+    before: Tables | None,
+    after: Tables | None,
+) -> None:
+    audit.record(
+        session,
+        action,
+        event=event,
+        round_number=round_row.number,
+        subject=subject,
+        before=None if before is None else {"tables": _named(session, before)},
+        after=None if after is None else {"tables": _named(session, after)},
+    )
+
+
+def _rewrite(
+    session: Session,
+    event: Event,
+    round_row: Round,
+    changed: Tables,
+    *,
+    action: str,
+    subject: str,
+    before: Tables,
+) -> ChangeResult:
+    """Seat ``changed`` tables anew (kept in the audit trail, with the tables as they
+    were); warn of every pair there who met before."""
+    _record(session, action, event, round_row, subject, before, changed)
     stored_rounds.rewrite_tables(session, round_row, changed)
     session.flush()
     return ChangeResult(repeat_meetings(session, event, round_row, set(changed)))
@@ -64,8 +101,20 @@ def swap(db: Database, event_name: str, first: str, second: str) -> ChangeResult
         a, b = get_entrant(session, first).id, get_entrant(session, second).id
         ta, ia = _seat_of(tables, a, first, round_row)
         tb, ib = _seat_of(tables, b, second, round_row)
+        if a == b:
+            raise UsageError(f"nothing to change: {first} and {second} are one player")
+        before = {t: list(tables[t]) for t in (ta, tb)}
         tables[ta][ia], tables[tb][ib] = tables[tb][ib], tables[ta][ia]
-        return _rewrite(session, event, round_row, {ta: tables[ta], tb: tables[tb]})
+        names = entrant_names(session, [a or 0, b or 0])
+        return _rewrite(
+            session,
+            event,
+            round_row,
+            {ta: tables[ta], tb: tables[tb]},
+            action="swap",
+            subject=f"{names.get(a or 0, first)} ↔ {names.get(b or 0, second)}",
+            before=before,
+        )
 
 
 def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
@@ -73,14 +122,15 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
     with db.writing() as session:
         league, event = get_event(session, event_name)
         round_row, tables = _draft_round(session, event)
-        source, seat = _seat_of(tables, get_entrant(session, name).id, name, round_row)
+        entrant = get_entrant(session, name)
+        source, seat = _seat_of(tables, entrant.id, name, round_row)
         if table not in tables:
             raise UsageError(
                 f"round {round_row.number} has no table {table}; tables: "
                 f"{', '.join(map(str, sorted(tables)))}"
             )
         if table == source:
-            return ChangeResult([f"{name} already sits at table {table}"])
+            raise UsageError(f"nothing to change: {entrant.name} sits at table {table} already")
         rules = Rules.from_json(league.rules)
         if len(tables[source]) - 1 < 2:
             raise UsageError(f"table {source} would keep fewer than two players")
@@ -88,8 +138,17 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
             rules.check_table(len(tables[table]) + 1)
         except Exception as exc:
             raise UsageError(f"table {table} cannot take another player: {exc}") from None
+        before = {t: list(tables[t]) for t in (source, table)}
         tables[table].append(tables[source].pop(seat))
-        result = _rewrite(session, event, round_row, {source: tables[source], table: tables[table]})
+        result = _rewrite(
+            session,
+            event,
+            round_row,
+            {source: tables[source], table: tables[table]},
+            action="move",
+            subject=f"{entrant.name} → table {table}",
+            before=before,
+        )
         result.warnings += _size_warnings(event, rules, tables, (table, source))
         return result
 
@@ -125,6 +184,8 @@ def unpair(db: Database, event_name: str) -> int:
         round_row = _draft(
             session, event, " (results are corrected with c8league result edit or void)"
         )
+        tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
+        _record(session, "unpair", event, round_row, f"round {round_row.number}", tables, None)
         stored_rounds.delete_round(session, round_row)
         return round_row.number
 
@@ -137,4 +198,7 @@ def publish(db: Database, event_name: str) -> int:
         if round_row.published:
             raise UsageError(f"round {round_row.number} of {event.name!r} is already published")
         stored_rounds.publish(session, round_row)
+        assert event.id is not None
+        tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
+        _record(session, "publish", event, round_row, f"round {round_row.number}", None, tables)
         return round_row.number

@@ -240,7 +240,7 @@ def add_result(
         else:
             record_results(session, league, [(match, checked.result)])
         assert match.id is not None
-        audit.record(session, match.id, "add", None, checked.to_dict(), entry.note)
+        _record(session, "add", event, round_row, match, None, checked.to_dict(), entry.note)
         return Change(round_row.number, table, checked, was)
 
 
@@ -255,10 +255,15 @@ def edit_result(
         before = stored_results.stored_result(session, match)
         sequence = match.sequence
         assert sequence is not None and match.id is not None
+        if _same_result(before, checked.to_dict()):
+            raise UsageError(
+                f"nothing to change: round {round_row.number}, table {table} already has "
+                "this result"
+            )
         stored_results.clear_result(session, match, status="done")
         stored_results.store_result(session, match, checked.result, sequence)
         rebuild_ratings(session, _league_id(league), from_sequence=sequence)
-        audit.record(session, match.id, "edit", before, checked.to_dict(), entry.note)
+        _record(session, "edit", event, round_row, match, before, checked.to_dict(), entry.note)
         return Change(round_row.number, table, checked, "done", before)
 
 
@@ -275,8 +280,39 @@ def void_result(
         assert sequence is not None and match.id is not None
         stored_results.clear_result(session, match, status="void")
         rebuild_ratings(session, _league_id(league), from_sequence=sequence)
-        audit.record(session, match.id, "void", before, None, note)
+        _record(session, "void", event, round_row, match, before, None, note)
         return Change(round_row.number, table, None, "done", before)
+
+
+def _same_result(before: dict[str, Any], after: dict[str, Any]) -> bool:
+    """Whether an edit would store the result the table has (what the audit trail keeps
+    of it: scores, places, hands and who left)."""
+    return {k: v for k, v in before.items() if k in after} == after
+
+
+def _record(
+    session: Session,
+    action: str,
+    event: Event,
+    round_row: Round,
+    match: Match,
+    before: dict[str, Any] | None,
+    after: dict[str, Any] | None,
+    note: str,
+) -> None:
+    names = ", ".join(_names(match, session))
+    audit.record(
+        session,
+        action,
+        event=event,
+        match_id=match.id,
+        round_number=round_row.number,
+        table_no=match.table_no,
+        subject=f"table {match.table_no}: {names}",
+        before=before,
+        after=after,
+        note=note,
+    )
 
 
 def _league_id(league: League) -> int:
@@ -285,8 +321,19 @@ def _league_id(league: League) -> int:
 
 
 def audit_trail(db: Database, event_name: str) -> list[dict[str, Any]]:
-    """Every add, edit and void of the event's results, oldest first."""
+    """Every change of the event, oldest first: its results added, edited and voided, its
+    draft rounds changed, published and discarded, and the changes of membership made
+    while it ran."""
     with db.session() as session:
         _, event = get_event(session, event_name)
         assert event.id is not None
-        return audit.trail(session, event.id)
+        return audit.trail(session, event_id=event.id)
+
+
+def league_trail(db: Database, league_name: str | None) -> list[dict[str, Any]]:
+    """Every change of the league (its events' and its members'), oldest first."""
+    from c8league.storage.leagues import only_league
+
+    with db.session() as session:
+        league = only_league(session, league_name)
+        return audit.trail(session, league_id=league.id)

@@ -15,6 +15,7 @@ from c8league.storage import audit
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import get_entrant, get_event, league_of_event
+from c8league.storage.models import Event
 
 
 @dataclass(frozen=True)
@@ -82,9 +83,12 @@ def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> No
         record_results(session, league_of_event(session, match.event_id), [(match, result)])
         audit.record(
             session,
-            seated.match_id,
             "add",
-            None,
-            {"scores": dict(zip(seated.names, result.scores, strict=True))},
-            "played in the terminal",
+            event=session.get(Event, match.event_id),
+            match_id=seated.match_id,
+            round_number=seated.round,
+            table_no=seated.table,
+            subject=f"table {seated.table}: {', '.join(seated.names)}",
+            after={"scores": dict(zip(seated.names, result.scores, strict=True))},
+            note="played in the terminal",
         )

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
-from c8league.league.status import ACTIVE, MemberStatus, member_statuses
+from c8league.league.status import ACTIVE, MemberStatus, event_members
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import SeatResult, Standing, TableResult, field_of, standings
@@ -19,7 +19,7 @@ from c8league.storage import Session
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_event, inactive_entrants, league_members
+from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League
 from c8league.storage.results import PlayedMatch
 
@@ -112,21 +112,24 @@ class StandingRow:
     standing: Standing
     name: str
     status: MemberStatus = ACTIVE
-    """Whether the entrant still plays (``withdrawn`` or ``retired`` from a round on)."""
+    """What changed for the entrant while the event ran (a withdrawal, a late entry)."""
 
 
 def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
-    """The event's standings: match points by placement, with tiebreaks."""
+    """The event's standings: match points by placement, with tiebreaks. The field is
+    the league's members during the event (see :func:`c8league.league.status.event_members`)
+    and anyone else who played in it."""
+    from c8league.events.pairing import planned_rounds
+
     with db.session() as session:
         lg, ev = get_event(session, name, league)
         assert ev.id is not None and lg.id is not None
-        members = [e.id for e in league_members(session, lg.id) if e.id is not None]
+        during = event_members(session, lg, ev, planned_rounds(session, lg, ev))
         tables, byes = event_results(session, ev.id)
-        entrants = field_of(members, inactive_entrants(session, lg.id), tables, byes)
+        entrants = field_of(during.members, (), tables, byes)
         names = entrant_names(session, entrants)
-        statuses = member_statuses(session, lg, ev)
         return [
-            StandingRow(r, names[r.entrant], statuses.get(r.entrant, ACTIVE))
+            StandingRow(r, names[r.entrant], during.statuses.get(r.entrant, ACTIVE))
             for r in standings(entrants, tables, byes)
         ]
 

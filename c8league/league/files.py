@@ -18,7 +18,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_valida
 
 from c8league.engine.rules import Rules
 from c8league.errors import C8LeagueError, LeagueFileError
-from c8league.names import check_name, printable
+from c8league.names import check_name, name_key, printable
 from c8league.ratings import RatingModel, RatingSettings
 
 OPTIONS_DEPTH = 8
@@ -53,8 +53,8 @@ class EntrantSpec(_Model):
     """A person (``name`` only) or a bot (``bot`` names the player plugin)."""
 
     name: str = Field(
-        description="The entrant's name, unique in the database (a person's name as "
-        "written: `Zoë`, `O'Brien`; not `= , ; : / [ ] \\`)."
+        description="The entrant's name, unique in the database whatever its case and "
+        "accents (a person's name as written: `Zoë`, `O'Brien`; not `= , ; : / [ ] \\`)."
     )
     bot: str | None = Field(
         default=None,
@@ -181,11 +181,14 @@ class LeagueFile(_Model):
             ("entrant", [e.name for e in self.entrants]),
             ("event", [e.name for e in self.events]),
         ):
-            seen: set[str] = set()
+            seen: dict[str, str] = {}
             for n in names:
-                if n.casefold() in seen:
-                    raise ValueError(f"duplicate {what} name {n!r}")
-                seen.add(n.casefold())
+                if name_key(n) in seen:
+                    first = seen[name_key(n)]
+                    same = "" if first == n else f" (the same name as {first!r}: names are "
+                    same += "" if first == n else "the same whatever their case and accents)"
+                    raise ValueError(f"duplicate {what} name {n!r}{same}")
+                seen[name_key(n)] = n
         return self
 
     def table_size_of(self, event: EventSpec) -> int:

@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Any
 from c8league.engine.rules import Rules
 from c8league.errors import StorageError
 from c8league.league.house_rules import house_rules
-from c8league.league.players import ImportSummary, enter_entrant
+from c8league.league.players import ImportSummary, enter_entrant, join_league
 from c8league.league.status import member_statuses
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
@@ -77,9 +77,10 @@ def import_league(
             where = f"entrants[{index}] ({spec.name})"
             if source is not None:
                 where = f"{source}: {where}"
-            entrant = enter_entrant(session, spec, where, summary, update=update)
-            assert entrant.id is not None
-            stored_leagues.add_member(session, league.id, entrant.id)
+            entrant = enter_entrant(
+                session, spec, where, summary, update=update, follow_renames=True
+            )
+            join_league(session, league, entrant)
         for spec_event in league_file.events:
             _import_event(session, league, league_file, spec_event, summary)
     return summary
@@ -158,7 +159,7 @@ def show_league(db: Database, name: str) -> dict[str, Any]:
                     "kind": e.kind,
                     "plugin": e.plugin,
                     **statuses[e.id or 0].to_dict(),
-                    "status_text": statuses[e.id or 0].text(event=len(events) > 1),
+                    "status_text": statuses[e.id or 0].text(),
                 }
                 for e in members
             ],

@@ -8,10 +8,11 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
-from c8league.league.status import member_statuses
+from c8league.league.status import describe, member_statuses
 from c8league.names import check_name, printable
-from c8league.storage import Session
+from c8league.storage import Session, audit
 from c8league.storage import leagues as stored_leagues
+from c8league.storage import membership as stored_membership
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant, League
@@ -36,8 +37,18 @@ class ImportSummary:
 
 
 def enter_entrant(
-    session: Session, spec: EntrantSpec, where: str, summary: ImportSummary, *, update: bool
+    session: Session,
+    spec: EntrantSpec,
+    where: str,
+    summary: ImportSummary,
+    *,
+    update: bool,
+    follow_renames: bool = False,
 ) -> Entrant:
+    """The entrant ``spec`` describes: registered now, or found registered as it says
+    (a bot with other options is refused unless ``update``, which changes them). With
+    ``follow_renames`` (a league file read again), a name since renamed or merged means
+    the player called so now, with a warning."""
     from c8league.league.files import options_json
     from c8league.players import registry
 
@@ -49,9 +60,15 @@ def enter_entrant(
             options = registry.check_options(spec.bot, spec.options)
         except PluginError as exc:
             raise PluginError(f"{where}: {exc}") from None
-    """The entrant ``spec`` describes: registered now, or found registered as it says
-    (a bot with other options is refused unless ``update``, which changes them)."""
     entrant = stored_leagues.find_entrant(session, spec.name)
+    if entrant is None and follow_renames:
+        now = audit.renamed(session, spec.name)
+        entrant = None if now is None else stored_leagues.find_entrant(session, now)
+        if entrant is not None:
+            summary.warnings.append(
+                f"{where}: {spec.name} is called {entrant.name} since a rename or merge: "
+                f"{entrant.name} is meant (write {entrant.name!r} in the file)"
+            )
     if entrant is None:
         entrant = Entrant(
             name=spec.name,
@@ -151,15 +168,76 @@ def add_player(
         raise UsageError(f"{name}: {field}{printable(message)}") from None
     summary = ImportSummary(league or "")
     with db.writing() as session:
+        lg = None if league is None else stored_leagues.get_league(session, league)
+        check_new_name(session, spec.name, None, allow_same=lg is not None)
         existing = stored_leagues.find_entrant(session, spec.name)
-        if existing is not None and league is None:
-            raise StorageError(f"a player named {spec.name!r} already exists")
+        if existing is not None and lg is None:
+            raise StorageError(f"a player named {existing.name!r} already exists")
+        if existing is not None and lg is not None:
+            _check_can_join(session, lg, existing)
         entrant = enter_entrant(session, spec, spec.name, summary, update=False)
-        if league is not None:
-            lg = stored_leagues.get_league(session, league)
-            assert lg.id is not None and entrant.id is not None
-            stored_leagues.add_member(session, lg.id, entrant.id)
+        if lg is not None:
+            join_league(session, lg, entrant)
         return entrant
+
+
+def check_new_name(
+    session: Session, name: str, entrant_id: int | None, *, allow_same: bool = False
+) -> None:
+    """Refuse ``name`` when another entrant's name (not ``entrant_id``'s) is the same
+    whatever its case and accents (with ``allow_same``, one written exactly so is
+    let through: an entrant entered in a league)."""
+    for other in stored_leagues.entrants_alike(session, name, but=entrant_id):
+        if allow_same and other.name == name:
+            continue
+        if other.name == name:
+            raise StorageError(f"a player named {name!r} already exists")
+        raise StorageError(
+            f"a player named {other.name!r} already exists: {name!r} is the same name "
+            "(names are the same whatever their case and accents)"
+        )
+
+
+def _check_can_join(session: Session, league: League, entrant: Entrant) -> None:
+    """Refuse to enter ``entrant`` in ``league`` when it is a member already."""
+    member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
+    if member is None:
+        return
+    if member.withdrawn:
+        raise UsageError(
+            f"{entrant.name} has withdrawn from {league.name!r}: bring them back with "
+            f"c8league players reinstate {_quoted(entrant.name)} --league {_quoted(league.name)}"
+        )
+    raise UsageError(f"{entrant.name} is already a member of {league.name!r}")
+
+
+def _quoted(name: str) -> str:
+    """``name`` as typed on a command line (quoted when it holds spaces or quotes)."""
+    import shlex
+
+    return shlex.quote(name)
+
+
+def join_league(session: Session, league: League, entrant: Entrant) -> bool:
+    """Make ``entrant`` a member of ``league`` from the next round, in the caller's
+    transaction; the join is kept in the membership history (and, after the league's
+    first round, in the audit trail). False if it is a member already."""
+    assert league.id is not None and entrant.id is not None
+    if not stored_leagues.add_member(session, league.id, entrant.id):
+        return False
+    where = stored_membership.position(session, league.id)
+    stored_membership.record(session, league.id, entrant.id, "joined", where)
+    if where[0] is not None:
+        audit.record(
+            session,
+            "join",
+            league_id=league.id,
+            event=where[0],
+            round_number=where[1],
+            subject=entrant.name,
+            note=describe("joined", where[0].name, where[1]),
+        )
+    return True
 
 
 @dataclass(frozen=True)
@@ -234,22 +312,46 @@ def edit_bot_options(
 
 
 def remove_player(db: Database, name: str) -> str:
-    """Delete a player without results; retire (never delete) one with results."""
+    """Delete a player without results; retire (never delete) one with results (or a
+    seat at a table still to play): a retired player withdraws from every league it
+    still plays in, kept in each one's history like any withdrawal."""
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
+        leagues: list[League | None] = list(
+            stored_leagues.entrant_leagues(session, entrant.id or 0)
+        )
         if stored_leagues.seats_of(session, entrant.id or 0):
+            if entrant.retired:
+                raise UsageError(f"{entrant.name} is retired already")
             entrant.retired = True
             stored_leagues.add(session, entrant)
-            return "retired"
-        stored_leagues.delete_entrant(session, entrant)
-        return "deleted"
+            for league in leagues:
+                assert league is not None
+                member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
+                if member is not None and not member.withdrawn:
+                    member.withdrawn = True
+                    stored_leagues.add(session, member)
+                    _record_change(session, league, entrant, "withdrew")
+            action = "retired"
+        else:
+            stored_leagues.delete_entrant(session, entrant)
+            action = "deleted"
+        for league in leagues or [None]:
+            audit.record(
+                session,
+                "retire" if action == "retired" else "remove",
+                league_id=None if league is None else league.id,
+                subject=entrant.name,
+            )
+        return action
 
 
 def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
     """Every registered player (or a league's members), with its status: ``status``
-    (``active``, ``withdrawn`` or ``retired``) and, in a league, the round it started
-    (``since_round`` of ``since_event``, see :mod:`c8league.league.status`); without a
-    league, ``withdrawn_from`` lists the leagues a player withdrew from."""
+    (``active``, ``withdrawn`` or ``retired``) and, in a league, the change that brought
+    it (``membership``: "withdrew after round 2 of evening-2", see
+    :mod:`c8league.league.status`); without a league, ``withdrawn_from`` lists the
+    leagues a player withdrew from."""
     with db.session() as session:
         if league is not None:
             lg = stored_leagues.get_league(session, league)
@@ -267,7 +369,7 @@ def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]
         entrants = stored_leagues.all_entrants(session)
         withdrawn: dict[int, list[dict[str, Any]]] = {}
         for lg in stored_leagues.all_leagues(session):
-            for entrant_id, st in member_statuses(session, lg, late=False).items():
+            for entrant_id, st in member_statuses(session, lg).items():
                 if st.status == "withdrawn":
                     withdrawn.setdefault(entrant_id, []).append({"league": lg.name, **st.to_dict()})
         rows = []
@@ -275,10 +377,7 @@ def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]
             left = withdrawn.get(e.id or 0, [])
             text = "retired" if e.retired else "active"
             for w in left:
-                since = (
-                    f", round {w['since_round']} of {w['since_event']}" if w["since_round"] else ""
-                )
-                text += f"; withdrawn from {w['league']}{since}"
+                text += f"; {w['league']}: {w['membership'] or 'withdrawn'}"
             rows.append(
                 {
                     **_player(e),
@@ -304,11 +403,11 @@ def _player(e: Entrant) -> dict[str, Any]:
 # -- membership ----------------------------------------------------------------------------
 
 
-def withdraw(db: Database, league_name: str | None, name: str) -> tuple[str, list[str]]:
+def withdraw(db: Database, league_name: str | None, name: str) -> MembershipChanged:
     """No more pairings for ``name`` in the league (default: the one league it is in);
-    its results stay. Returns the league's name and a warning for each table of a
-    latest round that still seats the entrant (a draft to pair again, or a table still
-    to play)."""
+    its results stay. The withdrawal is kept against the latest published round. Warns
+    of each table of a latest round that still seats the entrant (a draft to pair
+    again, or a table still to play)."""
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         league = _league_of(session, entrant, league_name)
@@ -316,10 +415,44 @@ def withdraw(db: Database, league_name: str | None, name: str) -> tuple[str, lis
         if member is None:
             raise NotFoundError(f"{name} is not in league {league.name!r}")
         if member.withdrawn:
-            raise UsageError(f"{name} has already withdrawn from {league.name!r}")
+            raise UsageError(f"{entrant.name} has already withdrawn from {league.name!r}")
         member.withdrawn = True
         stored_leagues.add(session, member)
-        return league.name, _still_seated(session, league.id or 0, entrant)
+        said = _record_change(session, league, entrant, "withdrew")
+        return MembershipChanged(
+            league.name, entrant.name, said, _still_seated(session, league.id or 0, entrant)
+        )
+
+
+@dataclass(frozen=True)
+class MembershipChanged:
+    """A withdrawal or a return: the league, the member, the change in words
+    ("withdrew after round 2 of evening-2") and warnings."""
+
+    league: str
+    name: str
+    text: str
+    warnings: list[str] = field(default_factory=list)
+
+
+def _record_change(session: Session, league: League, entrant: Entrant, action: str) -> str:
+    """Keep a withdrawal or a return in the membership history and the audit trail; the
+    change in words."""
+    assert league.id is not None and entrant.id is not None
+    where = stored_membership.position(session, league.id)
+    stored_membership.record(session, league.id, entrant.id, action, where)
+    event, after = where
+    said = describe(action, None if event is None else event.name, after)
+    audit.record(
+        session,
+        {"withdrew": "withdraw", "returned": "reinstate"}[action],
+        league_id=league.id,
+        event=event,
+        round_number=after if event is not None else None,
+        subject=entrant.name,
+        note=said,
+    )
+    return said
 
 
 def _league_of(session: Session, entrant: Entrant, league_name: str | None) -> League:
@@ -359,15 +492,16 @@ def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[st
     return lines
 
 
-def reinstate(db: Database, league_name: str | None, name: str) -> str:
-    """Undo a withdrawal: paired again from the next round. Returns the league's name
-    (default: the one league the entrant is in)."""
+def reinstate(db: Database, league_name: str | None, name: str) -> MembershipChanged:
+    """Undo a withdrawal: paired again from the next round (the league: by default the
+    one league the entrant is in)."""
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         league = _league_of(session, entrant, league_name)
         member = stored_leagues.membership(session, league.id or 0, entrant.id or 0)
         if member is None or not member.withdrawn:
-            raise UsageError(f"{name} has not withdrawn from {league.name!r}")
+            raise UsageError(f"{entrant.name} has not withdrawn from {league.name!r}")
         member.withdrawn = False
         stored_leagues.add(session, member)
-        return league.name
+        said = _record_change(session, league, entrant, "returned")
+        return MembershipChanged(league.name, entrant.name, said)

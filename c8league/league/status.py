@@ -1,78 +1,106 @@
-"""A league member's status, and the round it started: active (from the first round, or
-from a later one for a late entry), withdrawn (not paired from a round on; results
-stay) or retired (removed with results).
+"""A league member's status, read from the history of their membership
+(:mod:`c8league.storage.membership`): every join, withdrawal and return is recorded
+against the event and round it happened after, so each event reads the membership as it
+was then.
 
-The round is read from the pairings of an event: a withdrawal starts in the round after
-the last one the member was paired in (seated or given a bye), a late entry in the
-first one. An event is the league's latest event that has rounds, unless one is named.
+- Now (``players list``, ``league show``, pairing): active, withdrawn (not paired from
+  the next round; results stay) or retired (removed with results).
+- In an event: who was a member during it, and what changed while it ran. A change
+  after an event's last round is not part of that event: a finished event reads the
+  same whatever happens later.
+
+A change is described one way everywhere: "withdrew after round 2 of evening-2",
+"joined after round 3 of evening-1", "came back after round 1 of evening-3" (or
+"... before the first round" when the league had no round yet).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from datetime import UTC, datetime
+from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
+from c8league.storage import membership as stored_membership
 from c8league.storage import rounds as stored_rounds
-from c8league.storage.models import Entrant, Event, League
+from c8league.storage.models import Event, League, MembershipChange
 
-__all__ = ["ACTIVE", "MemberStatus", "member_statuses"]
+__all__ = [
+    "ACTIVE",
+    "EventMembers",
+    "MemberStatus",
+    "describe",
+    "event_members",
+    "member_statuses",
+]
+
+_VERBS = {"joined": "joined", "withdrew": "withdrew", "returned": "came back"}
+"""The changes of membership a status describes, in words."""
+_STATES = {"joined": "active", "withdrew": "withdrawn", "returned": "active"}
+
+
+def describe(action: str, event: str | None, after_round: int) -> str:
+    """``withdrew after round 2 of evening-2``: a change of membership in words."""
+    verb = _VERBS.get(action, action)
+    if event is None:
+        return f"{verb} before the first round"
+    return f"{verb} after round {after_round} of {event}"
 
 
 @dataclass(frozen=True, slots=True)
 class MemberStatus:
-    """``status``: ``active``, ``withdrawn`` or ``retired``; ``round``: the round of
-    ``event`` it started in (None: from the start, or no round paired yet)."""
+    """``status``: ``active``, ``withdrawn`` or ``retired``; ``change``: the change of
+    membership that brought it (``joined``, ``withdrew`` or ``returned``; None when
+    there is nothing to tell), after round ``after_round`` of ``event``."""
 
-    status: str
+    status: str = "active"
+    change: str | None = None
     event: str | None = None
-    round: int | None = None
+    after_round: int | None = None
 
     @property
     def active(self) -> bool:
         return self.status == "active"
 
-    def text(self, *, event: bool = False) -> str:
-        """``withdrawn from round 3`` (``… of thursday`` with ``event``), ``active``,
-        ``active from round 2``, ``retired``."""
-        if self.round is None:
+    def text(self) -> str:
+        """``withdrew after round 2 of evening-2``, ``joined after round 1 of
+        evening-1``, ``retired``, or ``active``."""
+        if self.change is None:
             return self.status
-        where = f" of {self.event}" if event and self.event else ""
-        return f"{self.status} from round {self.round}{where}"
+        return describe(self.change, self.event, self.after_round or 0)
+
+    @property
+    def note(self) -> str:
+        """:meth:`text` where there is something to tell; empty for a plain active member."""
+        return "" if self.change is None and self.active else self.text()
 
     def to_dict(self) -> dict[str, Any]:
-        return {"status": self.status, "since_round": self.round, "since_event": self.event}
+        return {
+            "status": self.status,
+            "change": self.change,
+            "event": self.event,
+            "after_round": self.after_round,
+            "membership": self.note,
+        }
 
 
-ACTIVE = MemberStatus("active")
-"""An active member, from the start."""
+ACTIVE = MemberStatus()
+"""An active member, with nothing to tell."""
 
 
-def _current_event(session: Session, league_id: int) -> Event | None:
-    """The league's latest event with a round paired."""
-    for event in reversed(stored_leagues.league_events(session, league_id)):
-        assert event.id is not None
-        if stored_rounds.event_rounds(session, event.id):
-            return event
-    return None
-
-
-def member_statuses(
-    session: Session, league: League, event: Event | None = None, *, late: bool = True
-) -> dict[int, MemberStatus]:
-    """Every member's status in ``league`` (by entrant id), its round read from
-    ``event`` (default: the league's latest event with rounds). Without ``late``, the
-    first round of a late entry is not looked up (nor any round, when nobody has
-    withdrawn)."""
+def member_statuses(session: Session, league: League) -> dict[int, MemberStatus]:
+    """Every member's status in ``league`` now (by entrant id): retired, withdrawn (and
+    when), or active (and, for one who came back or joined after the first round,
+    when)."""
     assert league.id is not None
     members = stored_leagues.league_members(session, league.id)
     withdrawn = stored_leagues.inactive_entrants(session, league.id)
-    if event is None:
-        event = _current_event(session, league.id)
-    needed = late or any(e.id in withdrawn and not e.retired for e in members)
-    rounds = [] if event is None or event.id is None or not needed else _paired(session, event.id)
+    names = _event_names(session, league.id)
+    last: dict[int, MembershipChange] = {}
+    for change in stored_membership.changes(session, league.id):
+        if change.action in _STATES:
+            last[change.entrant_id] = change
     result: dict[int, MemberStatus] = {}
     for entrant in members:
         assert entrant.id is not None
@@ -80,39 +108,109 @@ def member_statuses(
             result[entrant.id] = MemberStatus("retired")
             continue
         status = "withdrawn" if entrant.id in withdrawn else "active"
-        since = _since(entrant, status, rounds) if late or status != "active" else None
-        name = event.name if event is not None and since is not None else None
-        result[entrant.id] = MemberStatus(status, name, since)
+        latest = last.get(entrant.id)
+        if latest is None or _STATES[latest.action] != status or _from_start(latest):
+            result[entrant.id] = MemberStatus(status)
+            continue
+        result[entrant.id] = _status(latest, names)
     return result
 
 
-def _paired(session: Session, event_id: int) -> list[tuple[int, float, set[int]]]:
-    """The event's rounds in order: (number, creation time, entrants paired)."""
-    stored = stored_rounds.stored_rounds(session, event_id)
-    rows = stored_rounds.event_rounds(session, event_id)
-    return [
-        (row.number, _utc(row.created_at), {e for t in tables for e in t} | set(byes))
-        for row, (tables, byes) in zip(rows, stored, strict=True)
-    ]
+def _from_start(change: MembershipChange) -> bool:
+    """A member since before the league's first round: nothing to tell."""
+    return change.action == "joined" and change.event_id is None
 
 
-def _utc(when: datetime) -> float:
-    """A stored time (UTC, read back without its offset) as a timestamp."""
-    return (when if when.tzinfo is not None else when.replace(tzinfo=UTC)).timestamp()
+def _status(change: MembershipChange, names: dict[int, str]) -> MemberStatus:
+    return MemberStatus(
+        _STATES[change.action],
+        change.action,
+        None if change.event_id is None else names.get(change.event_id),
+        change.after_round,
+    )
 
 
-def _since(entrant: Entrant, status: str, rounds: list[tuple[int, float, set[int]]]) -> int | None:
-    """The round a status started in (None: from the start, or before any round)."""
-    if not rounds:
-        return None
-    entrant_id = entrant.id
-    present = [number for number, _, paired in rounds if entrant_id in paired]
-    if status == "active":
-        if present:
-            return present[0] if present[0] > 1 else None
-        return rounds[-1][0] + 1  # a late entry, paired from the next round
-    if present:
-        return present[-1] + 1
-    # Never paired: withdrawn before the first round after the entrant registered.
-    registered = _utc(entrant.created_at)
-    return 1 + sum(1 for _, created, _ in rounds if created < registered)
+def _event_names(session: Session, league_id: int) -> dict[int, str]:
+    return {
+        e.id: e.name for e in stored_leagues.league_events(session, league_id) if e.id is not None
+    }
+
+
+@dataclass(frozen=True)
+class EventMembers:
+    """The league's members as an event saw them."""
+
+    members: list[int] = field(default_factory=list)
+    """Members during the event (in at least one of its rounds), in the order they
+    joined the league."""
+    statuses: dict[int, MemberStatus] = field(default_factory=dict)
+    """What changed for a member while the event ran (members with nothing to tell are
+    left out)."""
+    inactive: set[int] = field(default_factory=set)
+    """Members withdrawn by the event's last round (or now, while it runs)."""
+
+
+def event_members(
+    session: Session, league: League, event: Event, rounds_total: int
+) -> EventMembers:
+    """Who was a member during ``event`` (of ``rounds_total`` rounds) and what changed
+    while it ran, from the membership history: only the changes made before the end of
+    its last round count, so a finished event reads the same whatever happens later.
+
+    An event without rounds yet reads the membership as it is now; an event under way
+    includes the members of its next round."""
+    assert league.id is not None and event.id is not None
+    members = stored_leagues.league_members(session, league.id)
+    paired = len(stored_rounds.event_rounds(session, event.id))
+    if paired == 0:
+        inactive = stored_leagues.inactive_entrants(session, league.id)
+        return EventMembers(
+            [e.id for e in members if e.id is not None and e.id not in inactive],
+            {},
+            set(),
+        )
+    order = {
+        e.id: index for index, e in enumerate(stored_leagues.league_events(session, league.id))
+    }
+    names = _event_names(session, league.id)
+    mine = order[event.id]
+    last_round = paired if paired >= rounds_total else paired + 1
+    history: dict[int, list[MembershipChange]] = {}
+    for change in stored_membership.changes(session, league.id):
+        if change.action in _STATES:
+            history.setdefault(change.entrant_id, []).append(change)
+
+    def at(change: MembershipChange) -> tuple[int, int]:
+        return (
+            -1 if change.event_id is None else order.get(change.event_id, -1)
+        ), change.after_round
+
+    result = EventMembers()
+    for entrant in members:
+        entrant_id = entrant.id
+        assert entrant_id is not None
+        changes = history.get(entrant_id, [])
+        states = [_state_at(changes, at, (mine, r)) for r in range(1, last_round + 1)]
+        if not any(state == "active" for state in states):
+            continue
+        result.members.append(entrant_id)
+        if states[-1] == "withdrawn":
+            result.inactive.add(entrant_id)
+        during = [c for c in changes if at(c)[0] == mine and 1 <= c.after_round < rounds_total]
+        if during:
+            result.statuses[entrant_id] = _status(during[-1], names)
+    return result
+
+
+def _state_at(
+    changes: Sequence[MembershipChange],
+    at: Any,
+    where: tuple[int, int],
+) -> str:
+    """A member's state in round ``where`` (event index, round): the last change made
+    before it (a member without a recorded change is active from the start)."""
+    state = "active" if not changes else "none"
+    for change in changes:
+        if at(change) < where:
+            state = _STATES[change.action]
+    return state

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from collections.abc import Collection
 from dataclasses import dataclass
 from typing import Any
 
@@ -64,18 +65,23 @@ def leaderboard(
     *,
     model: RatingModel | None = None,
     provisional: int = PROVISIONAL_MATCHES,
+    upto: int | None = None,
+    inactive: Collection[int] | None = None,
 ) -> list[LeaderboardRow]:
     """Every entrant rated in the league, best conservative rating (μ − 3σ) first.
 
     Ties of the conservative rating are broken by μ, then by name. Matches, wins and
-    placements count every finished match of the league's events.
+    placements count every finished match of the league's events. With ``upto``, the
+    leaderboard as it stood after the result of that sequence number (an event's
+    report); ``inactive`` then says who was no longer playing (default: as now).
     """
     league = league_by_id(session, league_id)
     if model is None:
         model = model_for(league)
-    stats = placement_stats(session, league_id)
-    inactive = inactive_entrants(session, league_id)
-    rated = stored_ratings.rated_entrants(session, league_id)
+    stats = placement_stats(session, league_id, upto)
+    if inactive is None:
+        inactive = inactive_entrants(session, league_id)
+    rated = stored_ratings.rated_entrants(session, league_id, upto)
     ordered = sorted(rated, key=lambda r: (-(r[2] - 3.0 * r[3]), -r[2], r[1]))
     values = [Rating(r[2], r[3]) for r in ordered]
     result: list[LeaderboardRow] = []

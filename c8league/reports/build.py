@@ -23,7 +23,7 @@ from c8league.errors import NotFoundError
 from c8league.events.pairing import planned_rounds
 from c8league.events.status import is_countdown, table_results
 from c8league.league.house_rules import house_rules
-from c8league.league.status import ACTIVE, MemberStatus, member_statuses
+from c8league.league.status import ACTIVE, EventMembers, event_members
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for
@@ -94,37 +94,40 @@ def build_report(
             league, event = _resolve_target(session, target)
             assert league.id is not None
             model = model_for(league)
-            board = leaderboard(session, league.id, model=model, provisional=provisional)
             scope_events = (
                 [event] if event is not None else stored_leagues.league_events(session, league.id)
             )
             event_ids = [e.id for e in scope_events if e.id is not None]
+            totals = {ev.id or 0: planned_rounds(session, league, ev) for ev in scope_events}
+            during = {
+                ev.id or 0: event_members(session, league, ev, totals[ev.id or 0])
+                for ev in scope_events
+            }
+            # An event's report shows the ratings as they stood after its last result, so
+            # that a finished event reads the same whatever is played after it.
+            upto = None if event is None else stored_results.last_sequence(session, event_ids)
+            board = leaderboard(
+                session,
+                league.id,
+                model=model,
+                provisional=provisional,
+                upto=upto,
+                inactive=None if upto is None else _inactive_during(session, league, during),
+            )
             names = stored_leagues.entrant_names(session)
             played = stored_results.played(session, event_ids)
             status_counts = stored_results.status_counts(session, event_ids)
             hand_rows = stored_results.hand_rows(session, event_ids)
-            history = _history(stored_ratings.history(session, league.id), board, names)
-            footer = _footer(session, league, model, generated)
+            history = _history(stored_ratings.history(session, league.id, upto), board, names)
+            footer = _footer(session, league, model, generated, upto)
             byes = stored_rounds.byes(session, event_ids)
             countdown = {e: is_countdown(session, e) for e in event_ids}
-            members = [
-                e.id for e in stored_leagues.league_members(session, league.id) if e.id is not None
-            ]
-            inactive = stored_leagues.inactive_entrants(session, league.id)
-            statuses = {
-                ev.id or 0: member_statuses(session, league, ev, late=False) for ev in scope_events
-            }
             with_rounds = [
                 ev.id
                 for ev in scope_events
                 if ev.id is not None and (event is not None or ev.played_by == "people")
             ]
             round_rows = stored_rounds.rounds_of(session, with_rounds) if with_rounds else []
-            totals = {
-                ev.id or 0: planned_rounds(session, league, ev)
-                for ev in scope_events
-                if ev.id in with_rounds
-            }
             changes = tuple(house_rules(Rules.from_json(league.rules), league.preset))
 
         sections = tuple(
@@ -132,14 +135,12 @@ def build_report(
                 ev,
                 played,
                 byes.get(ev.id or 0, []),
-                members,
-                inactive,
+                during[ev.id or 0],
                 names,
                 status_counts,
                 countdown.get(ev.id or 0, False),
-                statuses.get(ev.id or 0, {}),
                 [r for r in round_rows if r.event_id == ev.id],
-                totals.get(ev.id or 0, 0),
+                totals.get(ev.id or 0, 0) if ev.id in with_rounds else 0,
             )
             for ev in scope_events
         )
@@ -164,6 +165,15 @@ def build_report(
             history=history,
             footer=footer,
         )
+
+
+def _inactive_during(session: Session, league: League, during: dict[int, EventMembers]) -> set[int]:
+    """The league's members who did not play on at the end of the (one) event: withdrawn
+    by then, or not members during it."""
+    assert league.id is not None
+    (members,) = during.values()
+    everyone = {e.id for e in stored_leagues.league_members(session, league.id) if e.id}
+    return (everyone - set(members.members)) | members.inactive
 
 
 def _resolve_target(session: Session, target: str | None) -> tuple[League, Event | None]:
@@ -205,10 +215,12 @@ def _history(
     )
 
 
-def _footer(session: Session, league: League, model: RatingModel, generated: datetime) -> Footer:
+def _footer(
+    session: Session, league: League, model: RatingModel, generated: datetime, upto: int | None
+) -> Footer:
     assert league.id is not None
-    count = stored_results.done_count(session, league.id)
-    last_row = stored_results.last_result(session, league.id)
+    count = stored_results.done_count(session, league.id, upto)
+    last_row = stored_results.last_result(session, league.id, upto)
     last = LastMatch(*last_row) if last_row is not None else None
     params = model.parameters()
     try:
@@ -233,12 +245,10 @@ def _event_section(
     event: Event,
     played: list[PlayedMatch],
     byes: list[int],
-    members: list[int],
-    inactive: set[int],
+    during: EventMembers,
     names: dict[int, str],
     status_counts: dict[tuple[int, str], int],
     countdown: bool,
-    statuses: dict[int, MemberStatus],
     round_rows: list[RoundRow],
     rounds_total: int,
 ) -> EventSection:
@@ -247,7 +257,7 @@ def _event_section(
     assert event.id is not None
     mine = [p for p in played if p.event_id == event.id]
     tables = table_results(mine, countdown)
-    entrants = field_of(members, inactive, tables, byes)
+    entrants = field_of(during.members, (), tables, byes)
     rows = standings(entrants, tables, byes)
     entries = tuple(
         StandingEntry(
@@ -259,8 +269,8 @@ def _event_section(
             wins=r.wins,
             matches=r.matches,
             byes=r.byes,
-            status=statuses.get(r.entrant, ACTIVE).status,
-            since_round=statuses.get(r.entrant, ACTIVE).round,
+            status="withdrawn" if r.entrant in during.inactive else "active",
+            membership=during.statuses.get(r.entrant, ACTIVE).note,
         )
         for r in rows
     )

@@ -23,17 +23,15 @@ class StandingEntry:
     matches: int
     byes: int
     status: str = "active"
-    """``active``, ``withdrawn`` or ``retired``."""
-    since_round: int | None = None
-    """The round the status started in (a withdrawal; a late entry's first round)."""
+    """``active`` or ``withdrawn`` by the event's last round."""
+    membership: str = ""
+    """What changed while the event ran, in words (``withdrew after round 2 of
+    evening-2``, ``joined after round 1 of evening-1``); empty when nothing did."""
 
     @property
     def status_text(self) -> str:
-        """``withdrawn from round 3``; empty for an entrant who plays on."""
-        if self.status == "active":
-            return ""
-        since = f" from round {self.since_round}" if self.since_round is not None else ""
-        return self.status + since
+        """:attr:`membership`: empty for an entrant with nothing to tell."""
+        return self.membership
 
 
 @dataclass(frozen=True, slots=True)

@@ -34,7 +34,7 @@ __all__ = [
 ]
 
 JSON_FORMAT = "c8league-report"
-JSON_VERSION = 2
+JSON_VERSION = 3
 
 Record = dict[str, Any]
 
@@ -103,7 +103,7 @@ def _event(section: EventSection) -> Record:
                 "matches": s.matches,
                 "byes": s.byes,
                 "status": s.status,
-                "since_round": s.since_round,
+                "membership": s.membership,
             }
             for s in section.standings
         ],
@@ -339,7 +339,7 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
-        "wins", "matches", "byes", "status", "since_round",
+        "wins", "matches", "byes", "status", "membership",
     ),
     "rounds": (
         "event", "round", "table", "deal", "seat", "name", "score", "place", "forfeit", "status",

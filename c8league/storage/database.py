@@ -11,6 +11,7 @@ upgraded on open, a newer one is refused.
 from __future__ import annotations
 
 import os
+import sqlite3
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -39,6 +40,9 @@ WRITE_WAIT_SECONDS = 120.0
 """How long :meth:`Database.writing` waits for the write lock by default (the
 environment variable ``C8LEAGUE_LOCK_WAIT`` sets another number of seconds)."""
 LOCK_WAIT_VAR = "C8LEAGUE_LOCK_WAIT"
+CHECKPOINT_WAIT_MS = 2_000
+"""How long closing a SQLite database waits to fold its write-ahead log in while another
+process writes."""
 WAIT_NOTICE_SECONDS = 1.0
 """A wait for the write lock longer than this is announced through ``on_wait``."""
 
@@ -144,11 +148,34 @@ class Database:
         return True
 
     def close(self) -> None:
+        """Close every connection. On SQLite, the write-ahead log is then folded into the
+        database file and emptied (``wal_checkpoint(TRUNCATE)``), so that the file alone
+        holds everything: a plain copy of it is whole. Another process still using the
+        database keeps its log; the last one to close folds it in."""
         self.engine.dispose()
+        path = sqlite_path(self.url)
+        if path is not None and self.is_sqlite and path.exists():
+            checkpoint(path)
 
     @property
     def is_sqlite(self) -> bool:
         return self.engine.dialect.name == "sqlite"
+
+
+def checkpoint(path: Path) -> None:
+    """Fold the SQLite database's write-ahead log into its file and empty it, waiting a
+    moment for another process's write to end (then leaving it to that process)."""
+    try:
+        con = sqlite3.connect(path, timeout=CHECKPOINT_WAIT_MS / 1000)
+    except sqlite3.Error:
+        return
+    try:
+        con.execute(f"PRAGMA busy_timeout={CHECKPOINT_WAIT_MS}")
+        con.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.Error:
+        pass  # busy or read-only: the log stays for the next writer to fold in
+    finally:
+        con.close()
 
 
 def open_database(db: str | None = None, *, create: bool = True) -> Database:

@@ -13,9 +13,19 @@ from typing import Any
 from sqlmodel import Session, col, func, select
 
 from c8league.errors import NotFoundError
-from c8league.names import same_name
+from c8league.names import name_key, same_name
 from c8league.storage.database import session_database
-from c8league.storage.models import Entrant, Event, League, LeagueEntrant, Match, MatchSeat, Round
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    League,
+    LeagueEntrant,
+    Match,
+    MatchSeat,
+    MembershipChange,
+    Rating,
+    Round,
+)
 
 # -- leagues ----------------------------------------------------------------------------
 
@@ -150,7 +160,28 @@ def event_has_rounds(session: Session, event_id: int) -> bool:
 
 
 def find_entrant(session: Session, name: str) -> Entrant | None:
-    return session.exec(select(Entrant).where(Entrant.name == same_name(name))).first()
+    """The entrant called ``name``: written so, or else the one entrant whose name is the
+    same whatever its case and accents (see :func:`c8league.names.name_key`)."""
+    exact = session.exec(select(Entrant).where(Entrant.name == same_name(name))).first()
+    if exact is not None:
+        return exact
+    alike = entrants_alike(session, name)
+    return alike[0] if len(alike) == 1 else None
+
+
+def entrants_alike(session: Session, name: str, *, but: int | None = None) -> list[Entrant]:
+    """The entrants whose name is the same as ``name`` whatever its case and accents
+    (leaving out the entrant ``but``), by name."""
+    key = name_key(name)
+    ids = [
+        entrant_id
+        for entrant_id, other in session.exec(select(Entrant.id, Entrant.name)).all()
+        if entrant_id != but and name_key(other) == key
+    ]
+    if not ids:
+        return []
+    query = select(Entrant).where(col(Entrant.id).in_(ids)).order_by(col(Entrant.name))
+    return list(session.exec(query).all())
 
 
 def get_entrant(session: Session, name: str) -> Entrant:
@@ -197,12 +228,22 @@ def seats_of(session: Session, entrant_id: int) -> int:
 
 
 def delete_entrant(session: Session, entrant: Entrant) -> None:
-    """Delete an entrant without seats, and its memberships."""
-    for member in session.exec(
-        select(LeagueEntrant).where(LeagueEntrant.entrant_id == entrant.id)
-    ).all():
-        session.delete(member)
+    """Delete an entrant without seats, its memberships and their history, and its
+    ratings (an entrant without seats has no rated result)."""
+    assert entrant.id is not None
+    for model in (LeagueEntrant, MembershipChange, Rating):
+        for row in session.exec(select(model).where(model.entrant_id == entrant.id)).all():
+            session.delete(row)
+    session.flush()
     session.delete(entrant)
+    session.flush()
+
+
+def rename_entrant(session: Session, entrant: Entrant, name: str) -> None:
+    """Give the entrant another name (its results, seats and ratings stay its own)."""
+    entrant.name = name
+    session.add(entrant)
+    session.flush()
 
 
 # -- membership ---------------------------------------------------------------------------
@@ -238,10 +279,13 @@ def entrant_leagues(session: Session, entrant_id: int) -> list[League]:
     )
 
 
-def add_member(session: Session, league_id: int, entrant_id: int) -> None:
-    """Make the entrant a member of the league (if it is not one already)."""
-    if membership(session, league_id, entrant_id) is None:
-        session.add(LeagueEntrant(league_id=league_id, entrant_id=entrant_id))
+def add_member(session: Session, league_id: int, entrant_id: int) -> bool:
+    """Make the entrant a member of the league; False if it is one already."""
+    if membership(session, league_id, entrant_id) is not None:
+        return False
+    session.add(LeagueEntrant(league_id=league_id, entrant_id=entrant_id))
+    session.flush()
+    return True
 
 
 def inactive_entrants(session: Session, league_id: int) -> set[int]:

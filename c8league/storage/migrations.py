@@ -10,6 +10,7 @@ fresh one.
 from __future__ import annotations
 
 from collections.abc import Callable
+from datetime import UTC, datetime
 from typing import Any
 
 from sqlalchemy import (
@@ -81,8 +82,106 @@ def _v3_duels(conn: Any) -> None:
     meta.create_all(conn)
 
 
+def _v4_season_record(conn: Any) -> None:
+    """Version 4: membership kept as a history per event (``membership_change``), and one
+    audit trail of every change (``audit``, which takes in ``result_audit``'s rows).
+
+    Every member of a league joined before its first round; a member withdrawn now
+    withdrew after the last round they were seated in (before the first, if none)."""
+    meta = MetaData()
+    for name in ("league", "entrant", "event", "match"):
+        Table(name, meta, Column("id", Integer, primary_key=True))
+    changes = Table(
+        "membership_change",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("league_id", Integer, ForeignKey("league.id"), nullable=False),
+        Column("entrant_id", Integer, ForeignKey("entrant.id"), nullable=False),
+        Column("action", String(16), nullable=False),
+        Column("event_id", Integer, ForeignKey("event.id"), nullable=True),
+        Column("after_round", Integer, nullable=False),
+        Column("round", Integer, nullable=True),
+        Column("at", DateTime, nullable=False),
+    )
+    Index("ix_membership_change_league_entrant", changes.c.league_id, changes.c.entrant_id)
+    trail = Table(
+        "audit",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("league_id", Integer, ForeignKey("league.id"), nullable=True),
+        Column("event_id", Integer, ForeignKey("event.id"), nullable=True),
+        Column("match_id", Integer, ForeignKey("match.id"), nullable=True),
+        Column("round", Integer, nullable=True),
+        Column("table_no", Integer, nullable=True),
+        Column("action", String(16), nullable=False),
+        Column("subject", String(256), nullable=False),
+        Column("before", Text, nullable=True),
+        Column("after", Text, nullable=True),
+        Column("note", String(512), nullable=False),
+        Column("at", DateTime, nullable=False),
+    )
+    for column in ("league_id", "event_id", "match_id"):
+        Index(f"ix_audit_{column}", trail.c[column])
+    meta.create_all(conn, tables=[changes, trail])
+    conn.execute(
+        text(
+            "INSERT INTO audit (id, league_id, event_id, match_id, round, table_no, action, "
+            "subject, before, after, note, at) "
+            "SELECT a.id, e.league_id, m.event_id, a.match_id, r.number, m.table_no, a.action, "
+            "'', a.before, a.after, a.note, a.at FROM result_audit a "
+            "JOIN match m ON m.id = a.match_id JOIN round r ON r.id = m.round_id "
+            "JOIN event e ON e.id = m.event_id"
+        )
+    )
+    conn.execute(text("DROP TABLE result_audit"))
+    now = datetime.now(UTC)
+    members = conn.execute(
+        text("SELECT league_id, entrant_id, withdrawn FROM league_entrant ORDER BY 1, 2")
+    ).all()
+    rows: list[dict[str, Any]] = []
+    for league_id, entrant_id, withdrawn in members:
+        rows.append(_change(league_id, entrant_id, "joined", None, 0, now))
+        if withdrawn:
+            last = conn.execute(
+                text(
+                    "SELECT r.event_id, r.number FROM match_seat s "
+                    "JOIN match m ON m.id = s.match_id JOIN round r ON r.id = m.round_id "
+                    "JOIN event e ON e.id = r.event_id "
+                    "WHERE s.entrant_id = :entrant AND e.league_id = :league "
+                    "ORDER BY r.event_id DESC, r.number DESC LIMIT 1"
+                ),
+                {"entrant": entrant_id, "league": league_id},
+            ).first()
+            event_id, after = (last[0], last[1]) if last is not None else (None, 0)
+            rows.append(_change(league_id, entrant_id, "withdrew", event_id, after, now))
+    if rows:
+        conn.execute(changes.insert(), rows)
+    if conn.dialect.name == "postgresql":
+        for table in ("audit", "membership_change"):
+            conn.execute(
+                text(
+                    f"SELECT setval(pg_get_serial_sequence('{table}', 'id'), "
+                    f"COALESCE((SELECT MAX(id) FROM {table}), 0) + 1, false)"
+                )
+            )
+
+
+def _change(
+    league_id: int, entrant_id: int, action: str, event_id: int | None, after: int, at: Any
+) -> dict[str, Any]:
+    return {
+        "league_id": league_id,
+        "entrant_id": entrant_id,
+        "action": action,
+        "event_id": event_id,
+        "after_round": after,
+        "round": None,
+        "at": at,
+    }
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
-STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels}
+STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels, 4: _v4_season_record}
 
 
 def upgrade(conn: Any, version: int) -> None:

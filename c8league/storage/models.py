@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 3
+SCHEMA_VERSION = 4
 
 
 def utcnow() -> datetime:
@@ -193,15 +193,47 @@ class RatingHistory(_Table, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
-class ResultAudit(_Table, table=True):
-    """The audit trail of results entered by hand: every add, edit and void, with the
-    values before and after (JSON) and when."""
+class MembershipChange(_Table, table=True):
+    """One change of a member's place in a league, kept for good: ``joined``,
+    ``withdrew``, ``returned`` (after a withdrawal), and the check-in of an evening,
+    ``absent`` and ``present`` (for one round of ``event_id``, or with ``round`` None
+    for the whole event).
 
-    __tablename__ = "result_audit"
+    Where it happened in the league's season: after round ``after_round`` of
+    ``event_id`` (the latest round published when it was recorded; ``event_id`` None
+    and ``after_round`` 0: before the league's first round). A finished event reads
+    only the changes before its end, so later ones never change it."""
+
+    __tablename__ = "membership_change"
+    __table_args__ = (Index("ix_membership_change_league_entrant", "league_id", "entrant_id"),)
 
     id: int | None = Field(default=None, primary_key=True)
-    match_id: int = Field(foreign_key="match.id", index=True)
-    action: str = Field(max_length=16)  # add, edit, void
+    league_id: int = Field(foreign_key="league.id")
+    entrant_id: int = Field(foreign_key="entrant.id")
+    action: str = Field(max_length=16)  # joined, withdrew, returned, absent, present
+    event_id: int | None = Field(default=None, foreign_key="event.id")
+    after_round: int = Field(default=0)
+    round: int | None = Field(default=None)  # absent, present: the round (None: the event)
+    at: datetime = Field(default_factory=utcnow)
+
+
+class Audit(_Table, table=True):
+    """The audit trail: every change an organiser makes after the fact, with the values
+    before and after (JSON) and when. Results (``add``, ``edit``, ``void``), rounds
+    (``swap``, ``move``, ``publish``, ``unpair``) and people (``withdraw``,
+    ``reinstate``, ``join``, ``rename``, ``merge``, ``remove``, ``retire``).
+    ``subject`` says who or what, in the words of the moment (names as they were)."""
+
+    __tablename__ = "audit"
+
+    id: int | None = Field(default=None, primary_key=True)
+    league_id: int | None = Field(default=None, foreign_key="league.id", index=True)
+    event_id: int | None = Field(default=None, foreign_key="event.id", index=True)
+    match_id: int | None = Field(default=None, foreign_key="match.id", index=True)
+    round: int | None = Field(default=None)
+    table_no: int | None = Field(default=None)
+    action: str = Field(max_length=16)
+    subject: str = Field(default="", max_length=256)
     before: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     after: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     note: str = Field(default="", max_length=512)

@@ -35,8 +35,19 @@ def current(
     return {r.entrant_id: (r.mu, r.sigma, r.matches) for r in session.exec(query).all()}
 
 
-def rated_entrants(session: Session, league_id: int) -> list[tuple[int, str, float, float, int]]:
-    """(entrant id, name, mu, sigma, rated matches) of every rated entrant of the league."""
+def rated_entrants(
+    session: Session, league_id: int, upto: int | None = None
+) -> list[tuple[int, str, float, float, int]]:
+    """(entrant id, name, mu, sigma, rated matches) of every rated entrant of the league:
+    now, or as the ratings stood after the result of sequence ``upto``."""
+    if upto is not None:
+        then = ratings_before(session, league_id, upto + 1)
+        names = dict(
+            session.exec(
+                select(Entrant.id, Entrant.name).where(col(Entrant.id).in_(list(then)))
+            ).all()
+        )
+        return [(e, names[e], mu, sigma, n) for e, (mu, sigma, n) in then.items()]
     rows = session.execute(
         sa_select(
             col(Rating.entrant_id),
@@ -78,19 +89,22 @@ def ratings_before(session: Session, league_id: int, sequence: int) -> dict[int,
     }
 
 
-def history(session: Session, league_id: int) -> list[tuple[int, int, float, float]]:
-    """(entrant id, sequence, mu after, sigma after) of every update in the league, in
-    sequence order."""
+def history(
+    session: Session, league_id: int, upto: int | None = None
+) -> list[tuple[int, int, float, float]]:
+    """(entrant id, sequence, mu after, sigma after) of every update in the league (up
+    to sequence ``upto``), in sequence order."""
+    query = select(
+        RatingHistory.entrant_id,
+        RatingHistory.sequence,
+        RatingHistory.mu_after,
+        RatingHistory.sigma_after,
+    ).where(col(RatingHistory.league_id) == league_id)
+    if upto is not None:
+        query = query.where(col(RatingHistory.sequence) <= upto)
     return fetch_rows(
         session.connection(),
-        select(
-            RatingHistory.entrant_id,
-            RatingHistory.sequence,
-            RatingHistory.mu_after,
-            RatingHistory.sigma_after,
-        )
-        .where(col(RatingHistory.league_id) == league_id)
-        .order_by(col(RatingHistory.sequence), col(RatingHistory.entrant_id)),
+        query.order_by(col(RatingHistory.sequence), col(RatingHistory.entrant_id)),
     )
 
 

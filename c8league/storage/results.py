@@ -363,10 +363,11 @@ def rated_seats(
 
 
 def placement_stats(
-    session: Session, league_id: int
+    session: Session, league_id: int, upto: int | None = None
 ) -> dict[int, tuple[int, int, float | None, float | None]]:
-    """Per entrant over the league's finished matches: (matches, first places, average
-    place, average place scaled to the table: 0 first … 1 last)."""
+    """Per entrant over the league's finished matches (those counted up to sequence
+    ``upto``, or all): (matches, first places, average place, average place scaled to
+    the table: 0 first … 1 last)."""
     sizes = (
         select(col(MatchSeat.match_id).label("match_id"), func.count().label("size"))
         .group_by(col(MatchSeat.match_id))
@@ -387,23 +388,51 @@ def placement_stats(
         .where(col(Event.league_id) == league_id, col(Match.status) == "done")
         .group_by(col(MatchSeat.entrant_id))
     )
+    if upto is not None:
+        query = query.where(col(Match.sequence) <= upto)
     return {row[0]: (row[1], row[2], row[3], row[4]) for row in session.execute(query).all()}
 
 
-def done_count(session: Session, league_id: int) -> int:
-    """How many results the league has."""
+def done_count(session: Session, league_id: int, upto: int | None = None) -> int:
+    """How many results the league has (counted up to sequence ``upto``, or all)."""
     query = (
         select(func.count())
         .select_from(Match)
         .join(Event, col(Event.id) == col(Match.event_id))
         .where(col(Event.league_id) == league_id, col(Match.status) == "done")
     )
+    if upto is not None:
+        query = query.where(col(Match.sequence) <= upto)
     return int(session.exec(query).one())
 
 
-def last_result(session: Session, league_id: int) -> tuple[int, str, datetime | None] | None:
-    """(sequence, event name, when) of the league's latest result, if any."""
-    row = session.exec(
+def first_sequences(session: Session, entrant_id: int) -> dict[int, int]:
+    """The sequence of the entrant's first result in each league it has results in."""
+    rows = session.exec(
+        select(Event.league_id, func.min(Match.sequence))
+        .join(Match, col(Match.event_id) == col(Event.id))
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(MatchSeat.entrant_id == entrant_id, Match.status == "done")
+        .group_by(col(Event.league_id))
+    ).all()
+    return {league_id: int(sequence) for league_id, sequence in rows if sequence is not None}
+
+
+def last_sequence(session: Session, event_ids: Sequence[int]) -> int | None:
+    """The sequence of the latest result of the events (None: no result yet)."""
+    query = select(func.max(Match.sequence)).where(
+        col(Match.event_id).in_(list(event_ids)), col(Match.status) == "done"
+    )
+    value = session.exec(query).one()
+    return None if value is None else int(value)
+
+
+def last_result(
+    session: Session, league_id: int, upto: int | None = None
+) -> tuple[int, str, datetime | None] | None:
+    """(sequence, event name, when) of the league's latest result (up to sequence
+    ``upto``), if any."""
+    query = (
         select(Match.sequence, Event.name, Match.finished_at)
         .join(Event, col(Event.id) == col(Match.event_id))
         .where(
@@ -413,7 +442,10 @@ def last_result(session: Session, league_id: int) -> tuple[int, str, datetime | 
         )
         .order_by(col(Match.sequence).desc())
         .limit(1)
-    ).first()
+    )
+    if upto is not None:
+        query = query.where(col(Match.sequence) <= upto)
+    row = session.exec(query).first()
     if row is None or row[0] is None:
         return None
     return row[0], row[1], row[2]

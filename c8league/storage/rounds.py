@@ -371,3 +371,67 @@ def get_matches(session: Session, match_ids: Sequence[int]) -> dict[int, Match]:
     """Matches by id."""
     rows = session.exec(select(Match).where(col(Match.id).in_(list(match_ids)))).all()
     return {m.id: m for m in rows if m.id is not None}
+
+
+# -- two entrants who may be one person -------------------------------------------------------
+
+
+@dataclass(frozen=True, slots=True)
+class Place:
+    """A round of an event (and a table of it, or None for a bye)."""
+
+    event: str
+    round: int
+    table: int | None
+
+
+def shared_places(session: Session, first: int, second: int) -> tuple[list[Place], list[Place]]:
+    """Where two entrants met (tables that seated both), and the other rounds in which
+    both were paired (at different tables, or one of them with a bye)."""
+    paired: dict[int, dict[int, int | None]] = {first: {}, second: {}}
+    seats = session.exec(
+        select(MatchSeat.entrant_id, Match.round_id, Match.table_no)
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(col(MatchSeat.entrant_id).in_([first, second]))
+    ).all()
+    for entrant_id, round_id, table_no in seats:
+        paired[entrant_id][round_id] = table_no
+    for round_row in session.exec(select(Round)).all():
+        for entrant_id in json.loads(round_row.byes):
+            if entrant_id in paired:
+                paired[entrant_id].setdefault(round_row.id or 0, None)
+    both = sorted(set(paired[first]) & set(paired[second]))
+    if not both:
+        return [], []
+    rows = session.exec(
+        select(Round.id, Round.number, Event.name)
+        .join(Event, col(Event.id) == col(Round.event_id))
+        .where(col(Round.id).in_(both))
+        .order_by(col(Round.event_id), col(Round.number))
+    ).all()
+    met: list[Place] = []
+    same_round: list[Place] = []
+    for shared_id, number, event_name in rows:
+        at_a = paired[first][shared_id or 0]
+        at_b = paired[second][shared_id or 0]
+        if at_a is not None and at_a == at_b:
+            met.append(Place(event_name, number, at_a))
+        else:
+            same_round.append(Place(event_name, number, None))
+    return met, same_round
+
+
+def reseat(session: Session, old: int, new: int) -> list[int]:
+    """Give every seat and bye of entrant ``old`` to entrant ``new``; the ids of the
+    matches whose seats changed."""
+    seats = session.exec(select(MatchSeat).where(MatchSeat.entrant_id == old)).all()
+    for seat in seats:
+        seat.entrant_id = new
+        session.add(seat)
+    for round_row in session.exec(select(Round)).all():
+        listed = json.loads(round_row.byes)
+        if old in listed:
+            round_row.byes = json.dumps([new if e == old else e for e in listed])
+            session.add(round_row)
+    session.flush()
+    return sorted({seat.match_id for seat in seats})

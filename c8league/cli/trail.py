@@ -1,0 +1,62 @@
+"""The audit trail as ``result history`` and ``league history`` show it."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from rich.table import Table
+
+from c8league.cli.output import out, print_json
+
+
+def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
+    """Print the trail's rows: a table (when, to the minute, in UTC; where; what; before;
+    after; note) or JSON (times to the second, with their offset)."""
+    if as_json:
+        print_json(rows)
+        return
+    table = Table(title=title)
+    for column in ("when", "where", "action", "who or what", "before", "after", "note"):
+        table.add_column(column)
+    for r in rows:
+        table.add_row(
+            r["at"][:16].replace("T", " "),
+            _where(r),
+            r["action"],
+            r["subject"],
+            values_text(r["before"]),
+            values_text(r["after"]),
+            r["note"],
+        )
+    out.print(table)
+
+
+def _where(row: dict[str, Any]) -> str:
+    """``evening-1 r2 t3``: the event, round and table a change was made in."""
+    parts = [row["event"] or ""]
+    if row["round"] is not None:
+        parts.append(f"r{row['round']}")
+    if row["table"] is not None:
+        parts.append(f"t{row['table']}")
+    return " ".join(p for p in parts if p)
+
+
+def values_text(values: dict[str, Any] | None) -> str:
+    """Values of the trail in words: a result as ``Ada 150, Ben 100, Max 40 (forfeit)``,
+    tables as ``1: Ada, Ben · 2: Cy, Dev``, a name as it was."""
+    if not values:
+        return ""
+    if isinstance(values.get("scores"), dict):
+        lost = values.get("forfeit")
+        left = {lost} if isinstance(lost, str) else set(lost or [])
+        return ", ".join(
+            f"{name} {score}" + (" (forfeit)" if name in left else "")
+            for name, score in values["scores"].items()
+        )
+    if isinstance(values.get("tables"), dict):
+        return " · ".join(f"{t}: {', '.join(names)}" for t, names in values["tables"].items())
+    if isinstance(values.get("names"), list):
+        return ", ".join(values["names"])
+    if "name" in values:
+        return str(values["name"])
+    return ""
