@@ -76,6 +76,11 @@ class Interrupted(C8LeagueError):
     exit_code = 130
 
 
+class ExecutorLost(C8LeagueError):
+    """What played the matches went away (a Dask scheduler stopped, say); the finished
+    matches are stored, and the message says how to go on."""
+
+
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
 
@@ -99,3 +104,10 @@ class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
 
     exit_code = 2
+
+
+class BotStopped(C8LeagueError):
+    """A run stopped because a bot cannot start or keeps forfeiting: the message names
+    the bot and why, and what was kept."""
+
+    exit_code = 3

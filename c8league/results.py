@@ -61,6 +61,9 @@ class Result:
     ``forfeit`` names the first of them (see :attr:`forfeit_seats`)."""
     entered_by: str = "engine"
     """One of :data:`ENTERED_BY`."""
+    unfinished: str | None = None
+    """The moves of the hand the match stopped in (a forfeit), as in a hand record: the
+    finished hands are in ``hands``."""
 
     def __post_init__(self) -> None:
         if len(self.scores) != len(self.placements):
@@ -127,9 +130,21 @@ class MatchReport:
     seconds: float
     error: str | None = None
     """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
+    moves: str = ""
+    """Every move of the match, one line per hand (the engine's ``MatchRecord.to_text``),
+    the hand it stopped in included: what replays the match from its seed."""
 
     def result(self) -> Result:
-        """The match's result, as storage stores it."""
+        """The match's result, as storage stores it (with its hands, and the moves of the
+        hand it stopped in, if any)."""
+        lines = self.moves.split("\n") if self.moves else []
+        unfinished = lines[len(self.hands)] if len(lines) > len(self.hands) else None
         return Result(
-            self.placements, self.scores, self.ended, self.hands, self.decisions, self.forfeit
+            self.placements,
+            self.scores,
+            self.ended,
+            self.hands,
+            self.decisions,
+            self.forfeit,
+            unfinished=unfinished,
         )

@@ -80,7 +80,7 @@ def test_demo_plays_a_seeded_match(capsys: pytest.CaptureFixture[str]) -> None:
 
 def test_demo_unknown_player(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["demo", "--players", "greedy,wizard"]) == 2
-    assert "unknown player 'wizard'" in capsys.readouterr().err
+    assert "player 1 (wizard): no player plugin named 'wizard'" in capsys.readouterr().err
 
 
 def test_python_dash_m_and_help() -> None:

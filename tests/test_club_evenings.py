@@ -669,6 +669,8 @@ def json_commands(db: Path) -> list[list[str]]:
         ["duel", "resume", "d", "--workers", "1", "--json"],
         ["duel", "show", "d", "--json"],
         ["duel", "list", "--json"],
+        ["match", "show", "d:0A", "--format", "json"],
+        ["match", "show", "1", "--format", "json"],
     ]
 
 

@@ -8,6 +8,7 @@ would find installed plugins.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -24,11 +25,13 @@ from c8league.cli.main import main
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
 from c8league.players import registry
+from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
 from c8league.storage import open_database
 
@@ -56,10 +59,12 @@ class HereOnly(GreedyPlayer):
     """Registered in this process only: the workers do not have it."""
 
 
+_PLAYERS = {"greedy": GreedyPlayer, "random": RandomPlayer, "hereonly": HereOnly}
+
+
 @pytest.fixture(autouse=True)
 def builtin_players() -> Iterator[None]:
-    players = {"greedy": GreedyPlayer, "random": RandomPlayer, "hereonly": HereOnly}
-    with registry.only_registered(players):
+    with registry.only_registered(_PLAYERS):
         yield
 
 
@@ -143,6 +148,20 @@ def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> N
     assert "(on Dask worker tcp://127.0.0.1:" in report.error
 
 
+def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: str) -> None:
+    rules = preset_rules("pagat").to_json()
+    good = BotStart("B (greedy)", SeatSpec("greedy"), rules, 2)
+    bad = BotStart(
+        "A (cmd:/no/such/bot)", SeatSpec("external", '{"command": "/no/such/bot"}'), rules, 2
+    )
+    with DaskRunner(cluster) as runner:
+        assert runner.start([good], 60.0) is None
+        problem = runner.start([good, bad], 60.0)
+    assert problem is not None
+    assert problem.startswith("A (cmd:/no/such/bot) did not start (crash): cannot start")
+    assert "(on Dask worker tcp://127.0.0.1:" in problem
+
+
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
     def slow_first(task: MatchTask) -> MatchReport:
         time.sleep(0.3 if task.match_id == 0 else 0.0)
@@ -224,3 +243,144 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
     assert lost["processing-tasks"] or lost["lost-computed-tasks"], "matches were played again"
     assert [(summary.played,)] == query(pool, "SELECT count(*) FROM match")
     assert results(dask) == results(pool)
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def _cluster_processes(port: int, tmp_path: Path) -> tuple[subprocess.Popen[bytes], ...]:
+    """A scheduler on ``port`` and one worker of one thread, as separate processes."""
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    log = (tmp_path / f"cluster-{port}.log").open("ab")
+    scheduler = subprocess.Popen([*dask, "--port", str(port), "--dashboard-address", ":0"],
+                                 stdout=log, stderr=log)  # fmt: skip
+    worker = subprocess.Popen(
+        [sys.executable, "-m", "distributed.cli.dask_worker", f"tcp://127.0.0.1:{port}",
+         "--nthreads", "1", "--nworkers", "1", "--dashboard-address", ":0"],
+        stdout=log, stderr=log,
+    )  # fmt: skip
+    return scheduler, worker
+
+
+@pytest.mark.slow
+def test_a_lost_scheduler_is_one_line_with_the_resume_command(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    # Long enough that the batches in flight when the first is stored are a small part
+    # of the event: the scheduler is lost with most matches still to play.
+    league = write_league(tmp_path, table_size=2, cycles=48)
+    pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
+    assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    processes = _cluster_processes(port, tmp_path)
+
+    def stop_the_scheduler() -> None:
+        deadline = time.monotonic() + 300
+        while time.monotonic() < deadline:
+            done = query(dask, "SELECT count(*) FROM match WHERE status = 'done'")[0][0]
+            if isinstance(done, int) and done >= 1:
+                break
+            time.sleep(0.2)
+        processes[0].kill()
+
+    import threading
+
+    killer = threading.Thread(target=stop_the_scheduler)
+    try:
+        killer.start()
+        capsys.readouterr()
+        code = main(
+            ["--db", dask, "event", "run", "ev", "--executor", "dask", "--address", address]
+        )
+        err = capsys.readouterr().err
+        killer.join()
+        assert code == 1, err
+        (line,) = [line for line in err.splitlines() if line.startswith("error:")]
+        assert "Traceback" not in err and "CommClosedError" not in err
+        assert line.startswith("error: ") and "matches stored by this run, each whole" in line
+        assert "Dask scheduler at" in line
+        assert line.endswith(f"c8league event resume ev --executor dask --address {address}")
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+    processes = _cluster_processes(port, tmp_path)
+    try:
+        resumed = ["event", "resume", "ev", "--executor", "dask", "--address", address]
+        assert main(["--db", dask, *resumed]) == 0
+    finally:
+        for process in processes:
+            process.kill()
+            process.wait()
+    assert results(dask) == results(pool)
+
+
+BOTS = Path(__file__).parent / "bots"
+
+
+@pytest.fixture
+def external() -> Iterator[None]:
+    """The external player registered too."""
+    with registry.only_registered({**_PLAYERS, "external": ExternalPlayer}):
+        yield
+
+
+def _external_league(tmp_path: Path, command: list[str], cycles: int = 2) -> Path:
+    words = ", ".join(json.dumps(word) for word in command)
+    bot = f"{{ command = [{words}], move_time = 5 }}"
+    entrants = (
+        '[[entrants]]\nname = "G"\nbot = "greedy"\n'
+        '[[entrants]]\nname = "R"\nbot = "random"\n'
+        f'[[entrants]]\nname = "X"\nbot = "external"\noptions = {bot}\n'
+    )
+    path = tmp_path / "external.toml"
+    path.write_text(
+        LEAGUE.format(
+            table_size=2, entrants=entrants, extra="", format="round_robin", cycles=cycles
+        )
+    )
+    return path
+
+
+@pytest.mark.usefixtures("external")
+def test_a_bot_that_cannot_start_on_a_worker_stops_the_run_in_one_line(
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    league = _external_league(tmp_path, [sys.executable, "no_such_bot.py"])
+    url = imported(tmp_path, "nostart.db", league)
+    capsys.readouterr()
+    code = main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
+    err = capsys.readouterr().err
+    (line,) = [line for line in err.splitlines() if line.startswith("error:")]
+    assert code == 3, err
+    assert "entrant 'X' did not start (crash)" in line and "no_such_bot.py" in line
+    assert "can't open file" in line  # the end of its standard error
+    assert "(on Dask worker tcp://127.0.0.1:" in line and ", started in /" in line
+    assert "Traceback" not in err
+    assert query(url, "SELECT count(*) FROM match WHERE status = 'done'") == [(0,)]
+
+
+@pytest.mark.usefixtures("external")
+def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
+    tmp_path: Path, cluster: str
+) -> None:
+    starts = tmp_path / "starts"
+    command = [sys.executable, str(BOTS / "keeper.py"), "--starts", str(starts)]
+    league = _external_league(tmp_path, command, cycles=6)
+    url = imported(tmp_path, "kept.db", league)
+    pool = imported(tmp_path, "kept-pool.db", league)
+    with registry.only_registered({**_PLAYERS, "external": ExternalPlayer}):
+        assert (
+            main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
+            == 0
+        )
+        started = [line for line in starts.read_text().splitlines() if line.startswith("start")]
+        assert len(started) == 2  # one a worker, started before the first match
+        assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
+    assert results(url) == results(pool)

@@ -188,7 +188,7 @@ def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
     league = write_league(tmp_path, extra=extra)
     db = tmp_path / "f.db"
     assert run(db, "league", "import", str(league)) == 0
-    assert run(db, "event", "run", "ev", "--workers", "1") == 0
+    assert run(db, "event", "run", "ev", "--workers", "1", "--max-forfeits", "0") == 0
     con = sqlite3.connect(db)
     rows = con.execute(
         "SELECT m.forfeit_reason, m.forfeit_move, s.place FROM match m JOIN match_seat s "
@@ -205,7 +205,17 @@ def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: s
     league = write_league(tmp_path, extra=extra)
     db = tmp_path / "s.db"
     assert run(db, "league", "import", str(league)) == 0
-    args = ("event", "run", "ev", "--workers", workers, "--match-seconds", "0.3")
+    args = (
+        "event",
+        "run",
+        "ev",
+        "--workers",
+        workers,
+        "--match-seconds",
+        "0.3",
+        "--max-forfeits",
+        "0",
+    )
     assert run(db, *args) == 0
     con = sqlite3.connect(db)
     rows = con.execute(

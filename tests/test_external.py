@@ -20,7 +20,7 @@ from c8league.engine import Match, Rules, derive_seed, placements
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.external import ExternalPlayer
-from c8league.players.external.protocol import ObservationEncoder
+from c8league.players.external.protocol import CHANGES, NEW, ObservationEncoder
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import play_match
@@ -49,7 +49,7 @@ def gone(pid: int | None) -> bool:
 
 
 @pytest.mark.parametrize("preset", PRESETS)
-@pytest.mark.parametrize("flags", [(), ("--new-history",), ("--index",)], ids=str)
+@pytest.mark.parametrize("flags", [(), ("--new-history",), ("--changes",), ("--index",)], ids=str)
 def test_good_bot_plays_full_matches(preset: str, flags: tuple[str, ...]) -> None:
     rules = Rules.from_options(preset)
     for players in (2, 3):
@@ -106,9 +106,7 @@ def test_observation_text_is_to_dict(preset: str) -> None:
     rules = Rules.from_options(preset)
     match = Match(rules, 3, seed=5)
     full = [ObservationEncoder() for _ in range(3)]
-    new = [ObservationEncoder() for _ in range(3)]
-    for encoder in new:
-        encoder.incremental = True
+    new = [ObservationEncoder(NEW) for _ in range(3)]
     history: list[list[Any]] = [[], [], []]
     greedy = GreedyPlayer()
     for _ in range(400):
@@ -127,6 +125,36 @@ def test_observation_text_is_to_dict(preset: str) -> None:
             assert {**sent, "history": history[seat]} == expected
         seat = match.current
         match.apply(greedy.choose(match.observation(seat), match.legal_moves()))
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_changes_add_up_to_the_observation(preset: str) -> None:
+    """In the ``changes`` form a view is whole at the start of each hand and when asked
+    for; otherwise the fields that changed and the new moves, which add up to
+    ``Observation.to_dict()``, and whose size does not grow with the hand."""
+    rules = Rules.from_options(preset)
+    match = Match(rules, 3, seed=5)
+    encoders = [ObservationEncoder(CHANGES) for _ in range(3)]
+    views: list[dict[str, Any]] = [{}, {}, {}]
+    sizes: list[int] = []
+    greedy = GreedyPlayer()
+    for step in range(600):
+        if match.over:
+            break
+        for seat in range(3):
+            obs = match.observation(seat)
+            text = encoders[seat].view(obs, whole=step == 150)
+            sent = json.loads("{" + text + "}")
+            if "observation" in sent:
+                views[seat] = sent["observation"]
+            else:
+                views[seat] = {**views[seat], **sent["changes"]}
+                views[seat]["history"] = views[seat]["history"] + sent["new_history"]
+                sizes.append(len(text))
+            assert views[seat] == obs.to_dict()
+        seat = match.current
+        match.apply(greedy.choose(match.observation(seat), match.legal_moves()))
+    assert max(sizes) < 400
 
 
 # script, arguments, options, reason, decision number, words in the detail

@@ -39,7 +39,7 @@ def test_the_factory_declares_its_options() -> None:
 def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
     rules = Rules.from_options("pagat")
     obs = Match(rules, 2, seed=3).observation(0)
-    text = P.ObservationEncoder().encode(obs)
+    text = P.ObservationEncoder().view(obs)
     hand = HandResult("out", (0,), (0, 12), (12, 0), 31)
     match = MatchResult((1, 2), (12, 0), 1, "target")
     lines = [
@@ -71,6 +71,18 @@ def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
     assert sent[0]["protocol"] == P.PROTOCOL_VERSION and sent[0]["rules"] == rules.to_options()
     assert sent[0]["limits"] == {"move_time": 2.0, "startup_time": 5.0, "memory_mb": 0}
     assert sent[1]["observation"] == sent[2]["observation"] == obs.to_dict()
+    start = P.match_start(
+        seat=1, players=2, seed=7, rules=rules, move_time=2.0, startup_time=5.0, memory_mb=0
+    )
+    changes = P.ObservationEncoder(P.CHANGES)
+    more = [start, P.view_answer(text), P.move_request(changes.view(obs), ["draw"])]
+    for line in more:
+        assert line == json.dumps(json.loads(line), separators=(",", ":")) + "\n"
+    after = [json.loads(line) for line in more]
+    hello = {k: v for k, v in sent[0].items() if k not in ("type", "protocol")}
+    assert after[0] == {"type": "match_start", **hello}
+    assert after[1] == {"type": "view", "observation": obs.to_dict()}
+    assert after[2]["observation"] == obs.to_dict()  # a hand's first view is whole
     assert sent[2]["legal"] == ["QS", "draw"]
     assert sent[3]["result"] == {
         "kind": "out",
@@ -96,6 +108,8 @@ def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
         ({"type": "hello", "history": "some"}, 'must be "full" or "new", not \'some\''),
         ({"type": "hello", "name": 3}, '"name" and "version" must be strings'),
         ({"type": "hello", "version": 1.0}, '"name" and "version" must be strings'),
+        ({"type": "hello", "capabilities": "changes"}, '"capabilities" must be a list of'),
+        ({"type": "hello", "capabilities": [1]}, '"capabilities" must be a list of strings'),
     ],
 )
 def test_hello_answers_that_break_the_protocol(answer: dict[str, Any], words: str) -> None:
@@ -105,9 +119,13 @@ def test_hello_answers_that_break_the_protocol(answer: dict[str, Any], words: st
 
 
 def test_hello_answer_read() -> None:
-    assert P.read_hello({"type": "hello"}) == P.Hello("", "", incremental=False)
+    assert P.read_hello({"type": "hello"}) == P.Hello("", "", P.FULL)
     hello = P.read_hello({"type": "hello", "name": "b", "version": "2", "history": "new"})
-    assert hello == P.Hello("b", "2", incremental=True)
+    assert hello == P.Hello("b", "2", P.NEW)
+    both = {"type": "hello", "capabilities": ["match_start", "changes", "telepathy"]}
+    assert P.read_hello(both) == P.Hello("", "", P.CHANGES, matches=True)
+    assert P.read_hello({**both, "history": "new"}).form == P.CHANGES
+    assert P.read_hello({"type": "hello", "capabilities": []}).matches is False
 
 
 @pytest.mark.parametrize(

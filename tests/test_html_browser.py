@@ -18,11 +18,15 @@ import re
 import shutil
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 
+from c8league.engine import Move
 from c8league.league import load_league_file
 from c8league.league.leagues import import_league
+from c8league.players import registry
+from c8league.players.base import BasePlayer
 from c8league.reports import build_report, render
 from c8league.storage import open_database
 
@@ -281,3 +285,95 @@ def test_the_public_page_of_an_evening_shows_every_round(evening: Path, width: i
         assert "seat" in tables["table-round-thursday-1"]["shown"]
     else:  # on a phone the secondary ones are left out
         assert "byes" not in tables["table-standings-thursday"]["shown"]
+
+
+# -- a match, step by step (c8league match show ID --format html) ----------------------------
+
+STEPPER = """
+<script>
+window.__problems = [];
+window.addEventListener("error", function (e) {
+  window.__problems.push("error " + e.message);
+}, true);
+window.addEventListener("load", function () {
+  function seen() {
+    return {
+      position: document.getElementById("position").textContent,
+      text: document.getElementById("text").textContent,
+      cards: document.querySelectorAll("#seats .card").length,
+      top: document.querySelector("#top .card").textContent,
+      mover: document.querySelectorAll(".seat.mover").length
+    };
+  }
+  var found = {start: seen()};
+  for (var i = 0; i < 3; i++) { document.getElementById("next").click(); }
+  found.third = seen();
+  document.getElementById("prev").click();
+  found.second = seen();
+  document.getElementById("last").click();
+  found.last = seen();
+  document.getElementById("first").click();
+  found.first = seen();
+  found.problems = window.__problems;
+  found.pageWidth = document.documentElement.scrollWidth;
+  found.viewport = window.innerWidth;
+  parent.postMessage(JSON.stringify(found), "*");
+});
+</script>
+"""
+
+
+class Cheats(BasePlayer):
+    """Plays its first legal move, and on its fourth decision one that is not legal."""
+
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self.moves = 0
+
+    def choose(self, observation: Any, legal: Any) -> Any:
+        self.moves += 1
+        if self.moves == 4:
+            return next(Move.parse(c) for c in ("AS", "KS") if Move.parse(c) not in legal)
+        return legal[0]
+
+
+@pytest.fixture(scope="module")
+def game_page(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    from c8league.duel.running import DuelRequest, create_duel, run_duel
+    from c8league.reports.game_html import render_game
+    from c8league.reports.games import read_game
+
+    folder = tmp_path_factory.mktemp("game")
+    db = open_database(str(folder / "d.db"))
+    registry.register("cheats", Cheats)
+    try:
+        name = create_duel(db, DuelRequest("cheats", "greedy", games=2))
+        run_duel(db, name, workers=1)
+    finally:
+        registry.unregister("cheats")
+    path = folder / "game.html"
+    path.write_text(render_game(read_game(db, f"{name}:0A")), encoding="utf-8")
+    return path
+
+
+@pytest.mark.parametrize("width", [390, 1024])
+def test_a_match_steps_move_by_move_in_a_browser(game_page: Path, width: int) -> None:
+    probed = game_page.with_name(f"stepped-{width}.html")
+    html = game_page.read_text().replace("<head>", "<head>" + STEPPER, 1)
+    probed.write_text(html, encoding="utf-8")
+    dom = run_browser(browser(), harness(probed, width, 900), width, 900, "--dump-dom")
+    match = re.search(r'<pre id="probe">(.+?)</pre>', dom, re.S)
+    assert match, "the page did not finish loading"
+    text = match.group(1).replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">")
+    found = json.loads(text)
+    assert found["problems"] == []
+    start = found["start"]
+    assert start["position"].startswith("hand 1, move 0 of ")
+    assert start["text"].startswith("Hand 1: A (cheats) deals; the starter is ")
+    assert start["cards"] == 14 and start["mover"] == 0  # 7 cards each, nobody moved yet
+    assert found["third"]["position"].startswith("hand 1, move 3 of ")
+    assert found["third"]["mover"] == 1
+    assert found["second"]["position"].startswith("hand 1, move 2 of ")
+    assert found["first"] == start
+    last = found["last"]["text"]
+    assert "A (cheats) forfeits: illegal at its move 4: " in last
+    assert found["pageWidth"] <= width

@@ -51,10 +51,17 @@ def test_a_held_event_stays_held_whatever_else_this_process_locks(tmp_path: Path
         db.close()
 
 
-def test_an_in_memory_database_takes_no_lock() -> None:
+def test_an_in_memory_database_takes_no_lock(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # No other process can see an in-memory database: a second run of the same event
+    # in this process is not refused, and no lock file is written anywhere.
+    monkeypatch.chdir(tmp_path)
     db = open_database("sqlite://")
     try:
-        with event_run_lock(db, 1, "a"):
-            pass
+        with event_run_lock(db, 1, "a"), event_run_lock(db, 1, "a"):
+            held = True
     finally:
         db.close()
+    assert held
+    assert list(tmp_path.iterdir()) == []

@@ -106,7 +106,19 @@ def show(
 
 @app.command("check")
 def check(
-    name: Annotated[str, typer.Argument(help="The player plugin to check.")],
+    spec: Annotated[
+        str,
+        typer.Argument(
+            metavar="PLAYER",
+            help="The player to check: a plugin (greedy, montecarlo:playouts=50), a bot in "
+            "any language ('cmd:./mybot --fast', 'cmd[move_time=0.05]:./mybot') or a "
+            "registered bot (@Name).",
+        ),
+    ],
+    extra: Annotated[
+        list[str] | None,
+        typer.Argument(metavar="[KEY=VALUE]...", help="Options of the player: move_time=0.05."),
+    ] = None,
     option: Annotated[
         list[str] | None,
         typer.Option("--option", "-o", help="A player option: --option seed=3 (repeatable)."),
@@ -132,59 +144,72 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play a player through seeded matches under each preset and check that it makes
-    legal moves only, never crashes, and makes the same choices from the same seed.
-    Exits with 1 if any check fails."""
+    legal moves only, never crashes, makes the same choices from the same seed and
+    answers in time. Each failure names its game and seed, and the demo command that
+    plays that game again. Exits with 1 if any check fails."""
+    import json
+    from dataclasses import replace
+
+    from c8league.duel.specs import parse_spec, resolve
     from c8league.players import registry
     from c8league.runner.conformance import check_player
 
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")
-    options = registry.parse_options(option or [])
-    if as_json:
-        report = check_player(
-            name,
-            options,
-            games=games,
-            presets=names,
-            seed=seed,
-            time_limit=time_limit,
-            match_seconds=match_seconds,
-        )
-        print_json(report.to_dict())
+    parsed = parse_spec(spec, "PLAYER")
+    given = registry.parse_options([*(extra or []), *(option or [])])
+    if parsed.entrant is not None:
+        from c8league.cli import state
+
+        with state.database().session() as session:
+            bot = resolve(session, parsed, "PLAYER")
     else:
-        with err.status(Text(f"Checking {name}…")) as status:
+        bot = resolve(None, replace(parsed, options={**parsed.options, **given}), "PLAYER")
+    options = {**json.loads(bot.options), **given}
+    label = spec
+    kwargs: dict[str, Any] = {
+        "games": games,
+        "presets": names,
+        "seed": seed,
+        "time_limit": time_limit,
+        "match_seconds": match_seconds,
+    }
+    if as_json:
+        report = check_player(bot.plugin, options, **kwargs)
+        print_json({**report.to_dict(), "player": label})
+    else:
+        with err.status(Text(f"Checking {label}…")) as status:
 
             def progress(preset: str, game: int) -> None:
-                status.update(Text(f"Checking {name}: {preset}, game {game + 1} of {games}"))
+                status.update(Text(f"Checking {label}: {preset}, game {game + 1} of {games}"))
 
-            report = check_player(
-                name,
-                options,
-                games=games,
-                presets=names,
-                seed=seed,
-                time_limit=time_limit,
-                match_seconds=match_seconds,
-                progress=progress,
-            )
-        _print_report(report)
+            report = check_player(bot.plugin, options, progress=progress, **kwargs)
+        _print_report(report, label, seed)
     if not report.passed:
         raise typer.Exit(1)
 
 
-def _print_report(report: ConformanceReport) -> None:
-    table = Table(title=f"Conformance of {report.player}: {report.games} game(s) per preset")
+def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
+    from c8league.runner.conformance import game_seed, game_table
+
+    table = Table(
+        title=f"Conformance of {label}: {report.games} game(s) per preset",
+        caption="same play: the same seed gives the same moves; in time: no move over "
+        "--time-limit, no game stuck past --match-seconds",
+    )
     table.add_column("preset", style="bold", no_wrap=True)
     table.add_column("games", justify="right")
-    table.add_column("legal moves")
+    table.add_column("legal")
     table.add_column("no crash")
-    table.add_column("same seed, same play")
-    table.add_column("time/move", justify="right")
+    table.add_column("same play")
+    table.add_column("in time")
+    table.add_column("mean", justify="right")
     table.add_column("max", justify="right")
+    unplayed = [p.preset for p in report.presets if p.games == 0]
     for preset in report.presets:
         if preset.games == 0:  # the check stopped at a stuck game before this preset
-            table.add_row(preset.preset, "—", *[Text("not played", style="dim")] * 3, "", "")
+            table.add_row(preset.preset, "—", *[Text("—", style="dim")] * 4, "", "")
             continue
         slow = bool(preset.faults_of("time"))
         table.add_row(
@@ -193,26 +218,50 @@ def _print_report(report: ConformanceReport) -> None:
             _cell(preset, "legal"),
             _cell(preset, "crash"),
             _cell(preset, "deterministic"),
+            _cell(preset, "time"),
             _ms(preset.mean_seconds),
             Text(_ms(preset.max_seconds), style="red" if slow else ""),
         )
     out.print(table)
+    if unplayed:
+        out.print(
+            Text(f"{', '.join(unplayed)}: not played (the check stops at a stuck game)"),
+            soft_wrap=True,
+        )
     if report.log_dir is not None:
         out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
     faults = report.faults
     if not faults:
-        out.print(Text(f"{report.player}: all checks passed.", style="bold green"))
+        out.print(Text(f"{label}: all checks passed.", style="bold green"), soft_wrap=True)
         return
+    import shlex
+
     for fault in faults[:20]:
         out.print(Text(f"  {fault.check}: {fault}", style="red"), soft_wrap=True)
+        if fault.game is not None:
+            opponents, seat = game_table(fault.game)
+            seats = list(opponents)
+            seats.insert(seat, label)
+            words = [
+                "c8league",
+                "demo",
+                *seats,
+                "--seed",
+                str(game_seed(seed, fault.preset, fault.game)),
+            ]
+            words += ["--rules", fault.preset]
+            out.print(Text(f"    replay: {shlex.join(words)}"), soft_wrap=True)
     if len(faults) > 20:
         out.print(Text(f"  … and {len(faults) - 20} more", style="red"))
-    out.print(Text(f"{report.player}: {len(faults)} check(s) failed.", style="bold red"))
+    out.print(Text(f"{label}: {len(faults)} check(s) failed.", style="bold red"), soft_wrap=True)
 
 
 def _cell(preset: PresetReport, check: str) -> Text:
-    games = sorted({f.game + 1 for f in preset.faults_of(check) if f.game is not None})
+    faults = preset.faults_of(check)
+    games = sorted({f.game + 1 for f in faults if f.game is not None})
     if not games:
+        if faults:  # a fault of the preset as a whole (the slowest move over --time-limit)
+            return Text("✗", style="red")
         return Text("✓", style="green")
     return Text(f"✗ game{'s' if len(games) > 1 else ''} {','.join(map(str, games))}", style="red")
 

@@ -16,10 +16,14 @@ from typer.core import TyperGroup
 from c8league.cli import state
 from c8league.cli.options import (
     AddressOpt,
+    Every,
     Executor,
     ExecutorOpt,
     JsonOpt,
     MatchSecondsOpt,
+    MaxForfeitsOpt,
+    MoveSecondsOpt,
+    ProgressEveryOpt,
     WorkersOpt,
     where_played,
 )
@@ -126,12 +130,16 @@ def run(
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
+    move_seconds: MoveSecondsOpt = None,
+    max_forfeits: MaxForfeitsOpt = 5,
+    progress_every: ProgressEveryOpt = "30s",
     as_json: JsonOpt = False,
 ) -> None:
     from c8league.duel.running import DuelRequest, create_duel
     from c8league.runner.executors import check_workers
 
     check_workers(workers)
+    every = Every(progress_every)
     db = state.database(create=True)  # a duel may be the first thing stored in a folder
     request = DuelRequest(
         a=a,
@@ -146,11 +154,10 @@ def run(
         seed=seed,
         name=name,
         match_seconds=match_seconds,
+        move_seconds=move_seconds,
     )
     duel = create_duel(db, request)
-    if not as_json:
-        err.print(f"duel [bold]{duel}[/] stored (c8league duel show {duel})")
-    _play(duel, workers, executor, address, as_json)
+    _play(duel, workers, executor, address, as_json, max_forfeits, every)
 
 
 @app.command("resume")
@@ -159,11 +166,13 @@ def resume(
     workers: WorkersOpt = None,
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
+    max_forfeits: MaxForfeitsOpt = 5,
+    progress_every: ProgressEveryOpt = "30s",
     as_json: JsonOpt = False,
 ) -> None:
     """Go on with a stopped duel: plays on from the first deal not stored, which gives
     exactly the figures of an uninterrupted run."""
-    _play(name, workers, executor, address, as_json)
+    _play(name, workers, executor, address, as_json, max_forfeits, Every(progress_every))
 
 
 @app.command("show")
@@ -220,7 +229,13 @@ def list_(as_json: JsonOpt = False) -> None:
 
 
 def _play(
-    name: str, workers: int | None, executor: Executor, address: str | None, as_json: bool
+    name: str,
+    workers: int | None,
+    executor: Executor,
+    address: str | None,
+    as_json: bool,
+    max_forfeits: int,
+    every: Every,
 ) -> None:
     from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -241,16 +256,32 @@ def _play(
     )
     task = bar.add_task(name, total=None, games="", figures="")
     shown = [0.0]
+    lines = not as_json and not err.is_terminal  # a log: lines, not a bar
+    started = time.monotonic()
+
+    announced = [False]
 
     def show(tally: DuelTally, settings: DuelSettings) -> None:
-        if not as_json and not bar.live.is_started:
-            err.print(f"playing duel {name} on {where}")
-            bar.start()
+        if not as_json and not announced[0]:
+            announced[0] = True
+            err.print(f"duel {name} stored; playing on {where} (c8league duel show {name})")
+            if not lines:
+                bar.start()
+        if lines:
+            return
         games, figures, completed, total = _live(tally, settings)
         bar.update(task, games=games, figures=figures, completed=completed, total=total)
 
+    def line(tally: DuelTally, settings: DuelSettings) -> None:
+        games, figures, _, _ = _live(tally, settings)
+        seconds = time.monotonic() - started
+        rate = 2 * tally.pairs / seconds if seconds > 0 else 0.0
+        err.print(f"{name}: {games}, {figures}, {rate:.1f} games/s", highlight=False)
+
     def progress(tally: DuelTally, settings: DuelSettings) -> None:
         now = time.monotonic()
+        if lines and every.due(2 * tally.pairs, now) and tally.pairs:
+            line(tally, settings)
         if now - shown[0] >= 0.1:  # (the bar redraws ten times a second)
             shown[0] = now
             show(tally, settings)
@@ -263,6 +294,7 @@ def _play(
             executor=executor.value,
             address=address,
             progress=progress,
+            max_forfeits=max_forfeits,
         )
         if bar.live.is_started and summary.tally is not None and summary.settings is not None:
             show(summary.tally, summary.settings)  # the last pair, whenever it came
@@ -322,8 +354,7 @@ def _num(value: float | None, digits: int = 2) -> str:
 def _elo(stats: DuelStats) -> str:
     if stats.elo is None:
         return "-"
-    error = "inf" if stats.elo_error is None else f"{stats.elo_error:.2f}"
-    return f"{stats.elo:.2f} +/- {error}"
+    return f"{stats.elo:.2f} +/- {_num(stats.elo_error)}"
 
 
 def summary_lines(report: DuelReport) -> list[str]:
@@ -365,6 +396,15 @@ def summary_lines(report: DuelReport) -> list[str]:
             f"Paired difference (A's share − B's): {mean} [{low}, {high}]; "
             f"shares A {_num(st.share_a, 3)}, B {_num(st.share_b, 3)}"
         )
+        steps = 2 * (s.players - 1)
+        lines.append(
+            f"Deals by paired difference (-1 to +1 in steps of 1/{steps}): "
+            f"[{', '.join(str(c) for c in st.counts)}]"
+        )
+    if st.variance_ratio is not None:
+        lines.append(
+            f"Duplicate deals: variance {st.variance_ratio:.2f} × that of independent deals"
+        )
     if st.sprt is not None:
         t = st.sprt
         spec = t.spec
@@ -374,9 +414,14 @@ def summary_lines(report: DuelReport) -> list[str]:
     forfeits = {k: v for k, v in report.forfeits.items() if v}
     if forfeits:
         lines.append("Forfeits: " + ", ".join(f"{k} {v}" for k, v in forfeits.items()))
+    lines.extend(f"  {fault}" for fault in report.faults)
     lines.extend(f"Note: {note}" for note in st.notes)
     lines.append("-" * 50)
-    if st.sprt is not None:
+    stopped = report.stopped is not None and report.status != "finished"
+    if stopped and (st.sprt is None or st.sprt.decision.value == "undecided"):
+        lines.append(f"Stopped, no verdict: {report.stopped}")
+        lines.append(f"(mend the bot, then: c8league duel resume {report.name})")
+    elif st.sprt is not None:
         t = st.sprt
         bounds = f"[{t.spec.elo0:.2f}, {t.spec.elo1:.2f}]"
         if t.decision.value == "undecided":

@@ -10,10 +10,14 @@ from rich.table import Table
 from c8league.cli import state
 from c8league.cli.options import (
     AddressOpt,
+    Every,
     Executor,
     ExecutorOpt,
     JsonOpt,
     MatchSecondsOpt,
+    MaxForfeitsOpt,
+    MoveSecondsOpt,
+    ProgressEveryOpt,
     WorkersOpt,
     where_played,
 )
@@ -53,7 +57,12 @@ def _run(
     executor: Executor = Executor.processes,
     address: str | None = None,
     match_seconds: float = 600.0,
+    move_seconds: float | None = None,
+    max_forfeits: int = 5,
+    progress_every: str = "30s",
 ) -> None:
+    import time
+
     from rich.progress import (
         BarColumn,
         MofNCompleteColumn,
@@ -65,6 +74,7 @@ def _run(
 
     from c8league import events
 
+    every = Every(progress_every)
     db = state.database()
     where = where_played(workers, executor, address)
     columns = (
@@ -80,8 +90,16 @@ def _run(
     # event, a bad plugin) prints only its error.
     bar = Progress(*columns, console=err, transient=False)
     task = bar.add_task(f"{event} ({where})", total=None, rate="")
+    lines = not err.is_terminal  # a log: lines, not a bar
+    started = time.monotonic()
 
     def progress(done: int, total: int) -> None:
+        if lines:
+            now = time.monotonic()
+            if every.due(done, now) and done:
+                pace = done / (now - started) if now > started else 0.0
+                err.print(f"{event}: {done}/{total} matches, {pace:.1f}/s", highlight=False)
+            return
         if not bar.live.is_started:
             bar.start()
         elapsed = bar.tasks[0].elapsed or 0.0
@@ -99,6 +117,8 @@ def _run(
             executor=executor.value,
             address=address,
             match_seconds=match_seconds,
+            move_seconds=move_seconds,
+            max_forfeits=max_forfeits,
         )
     finally:
         if bar.live.is_started:
@@ -125,9 +145,25 @@ def run(
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
+    move_seconds: MoveSecondsOpt = None,
+    max_forfeits: MaxForfeitsOpt = 5,
+    progress_every: ProgressEveryOpt = "30s",
 ) -> None:
-    """Play an event's bot matches in parallel until it is complete (resumes if stopped)."""
-    _run(event, league, workers, rounds, executor, address, match_seconds)
+    """Play an event's bot matches in parallel until it is complete (resumes if stopped).
+    Every bot is started once on every worker first: one that cannot start stops the run
+    before its first match."""
+    _run(
+        event,
+        league,
+        workers,
+        rounds,
+        executor,
+        address,
+        match_seconds,
+        move_seconds,
+        max_forfeits,
+        progress_every,
+    )
 
 
 @app.command("resume")
@@ -138,9 +174,23 @@ def resume(
     executor: ExecutorOpt = Executor.processes,
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
+    move_seconds: MoveSecondsOpt = None,
+    max_forfeits: MaxForfeitsOpt = 5,
+    progress_every: ProgressEveryOpt = "30s",
 ) -> None:
     """Continue an interrupted event: plays exactly the matches without a result."""
-    _run(event, league, workers, None, executor, address, match_seconds)
+    _run(
+        event,
+        league,
+        workers,
+        None,
+        executor,
+        address,
+        match_seconds,
+        move_seconds,
+        max_forfeits,
+        progress_every,
+    )
 
 
 @app.command("status")
@@ -166,6 +216,15 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
     )
     if st.forfeits:
         out.print("forfeits: " + ", ".join(f"{k} {v}" for k, v in sorted(st.forfeits.items())))
+        for f in st.faults:
+            move = "" if f.move is None else f", move {f.move}"
+            out.print(
+                f"  {f.reason}: {f.entrant} {f.count} (first: match {f.match_id}{move}: "
+                f"{f.detail})",
+                markup=False,
+                highlight=False,
+                soft_wrap=True,
+            )
     out.print("complete" if st.complete else "not complete")
 
 

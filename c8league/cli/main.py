@@ -41,6 +41,7 @@ SUBCOMMANDS = {
     "bots": "c8league.cli.bots_cmd:app",
     "ratings": "c8league.cli.ratings_cmd:app",
     "duel": "c8league.cli.duel_cmd:app",
+    "match": "c8league.cli.match_cmd:app",
 }
 # --- end of sub-apps ---
 

@@ -51,3 +51,73 @@ def where_played(workers: int | None, executor: Executor, address: str | None) -
     if executor is Executor.dask:
         where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     return where
+
+
+MoveSecondsOpt = Annotated[
+    float | None,
+    typer.Option(
+        "--move-seconds",
+        help="A bot that takes longer over one decision forfeits with timeout (an external "
+        "bot's move_time is lowered to it). Default: the bots' own limits.",
+        min=0.001,
+        max=86_400.0,
+    ),
+]
+MaxForfeitsOpt = Annotated[
+    int,
+    typer.Option(
+        "--max-forfeits",
+        help="Stop the run when one bot forfeits this many matches in a row (0: never).",
+        min=0,
+    ),
+]
+ProgressEveryOpt = Annotated[
+    str,
+    typer.Option(
+        "--progress-every",
+        help="When stderr is not a terminal (a log, CI), print a progress line every N "
+        "games or matches ('200') or every N seconds ('30s').",
+    ),
+]
+
+
+class Every:
+    """When to print a progress line: every ``count`` games (matches), or every
+    ``seconds``; read from ``--progress-every`` (``200`` or ``30s``)."""
+
+    def __init__(self, text: str) -> None:
+        from c8league.errors import UsageError
+
+        raw = text.strip().lower()
+        self.count: int | None = None
+        self.seconds: float | None = None
+        try:
+            if raw.endswith("s"):
+                self.seconds = float(raw[:-1])
+                ok = self.seconds > 0
+            else:
+                self.count = int(raw)
+                ok = self.count > 0
+        except ValueError:
+            ok = False
+        if not ok:
+            raise UsageError(
+                f"--progress-every takes a number of games ('200') or of seconds ('30s'), "
+                f"not {text!r}"
+            )
+        self.last_count = 0
+        self.last_time: float | None = None
+
+    def due(self, done: int, now: float) -> bool:
+        """Whether a line is due after ``done`` games at time ``now`` (then it is counted
+        as printed)."""
+        if self.last_time is None:
+            self.last_time = now
+        if self.count is not None:
+            due = done - self.last_count >= self.count
+        else:
+            assert self.seconds is not None
+            due = now - self.last_time >= self.seconds
+        if due:
+            self.last_count, self.last_time = done, now
+        return due

@@ -233,11 +233,14 @@ def list_(
     if as_json:
         print_json(sheet.to_dict())
         return
-    table = Table(title=f"{sheet.event}, round {sheet.round}: results")
-    for column in ("table", "seats", "status", "result"):
+    table = Table(
+        title=f"{sheet.event}, round {sheet.round}: results",
+        caption="match: its id for c8league match show",
+    )
+    for column in ("table", "match", "seats", "status", "result"):
         table.add_column(column)
     for t in sheet.tables:
-        table.add_row(str(t.table), ", ".join(t.seats), t.status, t.result_text())
+        table.add_row(str(t.table), str(t.match_id), ", ".join(t.seats), t.status, t.result_text())
     out.print(table)
 
 

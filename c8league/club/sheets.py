@@ -33,6 +33,8 @@ class SheetTable:
     """(name, place, score) by place, when done."""
     forfeited: tuple[str, ...] = ()
     """The names of those who left the table (forfeited), when done."""
+    match_id: int = 0
+    """The match's id (its first deal's), as ``match show`` takes it."""
 
     def result_text(self) -> str:
         """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status."""
@@ -76,6 +78,7 @@ class Sheet:
             "tables": [
                 {
                     "table": t.table,
+                    "match": t.match_id,
                     "seats": list(t.seats),
                     "first_dealer": t.seats[0],
                     "target": t.target,
@@ -123,6 +126,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     target,
                     result,
                     forfeited,
+                    match.id or 0,
                 )
             )
         return Sheet(

@@ -47,6 +47,8 @@ class DuelSettings:
     """The test's settings (``SprtSpec`` text), or None for a fixed number of games."""
     max_games: int | None
     match_seconds: float | None
+    move_seconds: float | None = None
+    """The limit on each decision (``--move-seconds``; None: the players' own)."""
 
     @property
     def spec(self) -> SprtSpec | None:
@@ -81,13 +83,41 @@ class DuelSettings:
 
     def tasks(self, deal: int) -> tuple[MatchTask, MatchTask]:
         """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``),
-        whose reports carry the results only (no hand records: a duel keeps none)."""
+        whose reports carry the results and the moves (a duel keeps no hand rows)."""
         seed = self.deal_seed(deal)
         a_seats, b_seats = self.seatings(deal)
         return (
-            MatchTask(2 * deal, self.rules, _seats(a_seats), seed, self.match_seconds, False),
-            MatchTask(2 * deal + 1, self.rules, _seats(b_seats), seed, self.match_seconds, False),
+            MatchTask(
+                2 * deal,
+                self.rules,
+                _seats(a_seats),
+                seed,
+                self.match_seconds,
+                hands=False,
+                move_seconds=self.move_seconds,
+            ),
+            MatchTask(
+                2 * deal + 1,
+                self.rules,
+                _seats(b_seats),
+                seed,
+                self.match_seconds,
+                hands=False,
+                move_seconds=self.move_seconds,
+            ),
         )
+
+    def bots(self) -> list[tuple[str, Bot]]:
+        """Who plays, once each, with the name messages give them: ``A (cmd:./bot)``,
+        ``B (greedy)``, ``--field (random)``."""
+        named = [("A", self.a), ("B", self.b), *(("--field", bot) for bot in self.field)]
+        seen: set[tuple[str, str]] = set()
+        bots = []
+        for who, bot in named:
+            if (bot.plugin, bot.options) not in seen:
+                seen.add((bot.plugin, bot.options))
+                bots.append((f"{who} ({bot.label})", bot))
+        return bots
 
     def finished(self, tally: DuelTally, spec: SprtSpec | None = None) -> bool:
         """Whether the duel stops after the pairs of ``tally`` (counted in deal order):
@@ -112,6 +142,7 @@ class DuelSettings:
                 "sprt": self.sprt,
                 "max_games": self.max_games,
                 "match_seconds": self.match_seconds,
+                "move_seconds": self.move_seconds,
             },
             sort_keys=True,
         )
@@ -131,7 +162,14 @@ class DuelSettings:
             sprt=data["sprt"],
             max_games=data["max_games"],
             match_seconds=data["match_seconds"],
+            move_seconds=data.get("move_seconds"),
         )
+
+
+def match_id(duel: str, deal: int, side: str) -> str:
+    """How a user names a duel's match: the duel, the deal (from 0) and whose match it is
+    (A's or B's: who sat in the deal's seat), as in ``duel-1:0A``."""
+    return f"{duel}:{deal}{side}"
 
 
 def _seats(bots: tuple[Bot, ...]) -> tuple[SeatSpec, ...]:

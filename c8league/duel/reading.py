@@ -5,16 +5,45 @@ duel read back gives exactly the figures its run printed."""
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
-from c8league.duel.plan import DuelSettings
+from c8league.duel.plan import DuelSettings, match_id
 from c8league.duel.stats import Decision, DuelStats, DuelTally
 from c8league.storage import Session
 from c8league.storage import duels as stored_duels
 from c8league.storage.database import Database
+from c8league.storage.duels import StoredPair
 from c8league.storage.models import Duel
+
+
+@dataclass(frozen=True)
+class FaultSummary:
+    """The forfeits of one side (``A``, ``B``, ``field``) of one kind (``illegal``,
+    ``timeout``, ``crash``, …), with the first of them: its match, the forfeiting
+    player's move number, and the detail (an external bot's names its stderr log)."""
+
+    side: str
+    kind: str
+    count: int
+    match: str
+    move: int
+    detail: str
+
+    def __str__(self) -> str:
+        return (
+            f"{self.side} {self.kind}: {self.count} (first: match {self.match}, move "
+            f"{self.move}: {self.detail})"
+        )
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "side": self.side,
+            "kind": self.kind,
+            "count": self.count,
+            "first": {"match": self.match, "move": self.move, "detail": self.detail},
+        }
 
 
 @dataclass(frozen=True)
@@ -31,14 +60,23 @@ class DuelReport:
     play_seconds: float
     created_at: datetime
     finished_at: datetime | None
+    stopped: str | None = None
+    """Why the last run stopped before a verdict (a bot that cannot start or keeps
+    forfeiting), or None."""
+    faults: tuple[FaultSummary, ...] = ()
+    """The forfeits by side and kind, with the first of each (``duel show``)."""
+    pairs: tuple[StoredPair, ...] = ()
+    """The stored pairs, in deal order (``duel show``; without their moves)."""
 
     @property
     def outcome(self) -> str:
         """Why the duel stopped (or that it has not): the decision of its test, the games
-        played, or that it is still to be resumed."""
+        played, why it stopped without a verdict, or that it is still to be resumed."""
         sprt = self.stats.sprt
         if sprt is not None and sprt.decision is not Decision.UNDECIDED:
             return sprt.decision.label
+        if self.status != "finished" and self.stopped is not None:
+            return f"stopped, no verdict: {self.stopped}"
         if self.status != "finished":
             return "not finished (c8league duel resume " + self.name + ")"
         if sprt is not None:
@@ -52,7 +90,7 @@ class DuelReport:
         if sprt is not None and sprt.decision is not Decision.UNDECIDED:
             return sprt.decision.label
         if self.status != "finished":
-            return "not finished"
+            return "stopped" if self.stopped is not None else "not finished"
         return "undecided" if sprt is not None else "played"
 
     def to_dict(self) -> dict[str, Any]:
@@ -73,11 +111,24 @@ class DuelReport:
             "sprt": s.sprt,
             "max_games": s.max_games,
             "match_seconds": s.match_seconds,
+            "stopped": self.stopped,
             "forfeits": self.forfeits,
+            "faults": [fault.to_dict() for fault in self.faults],
             "play_seconds": round(self.play_seconds, 3),
             "created_at": self.created_at.isoformat(),
             "finished_at": None if self.finished_at is None else self.finished_at.isoformat(),
             "stats": self.stats.as_dict(),
+            **({"pairs": [self._pair(p) for p in self.pairs]} if self.pairs else {}),
+        }
+
+    def _pair(self, pair: StoredPair) -> dict[str, Any]:
+        steps = 2 * (self.settings.players - 1)
+        return {
+            "deal": pair.deal,
+            "seat": pair.seat,
+            "share_a": pair.share_a / steps,
+            "share_b": pair.share_b / steps,
+            "matches": [match_id(self.name, pair.deal, side) for side in "AB"],
         }
 
 
@@ -100,14 +151,32 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
     forfeits = {"A": 0, "B": 0, "field": 0}
     seconds = 0.0
     tally = DuelTally(settings.players)
+    faults: dict[tuple[str, str], FaultSummary] = {}
+    pairs: list[StoredPair] = []
     if detail:
-        for pair in stored_duels.pairs(session, duel.id):
+        pairs = stored_duels.pairs(session, duel.id)
+        for pair in pairs:
             tally.add(pair.share_a / steps, pair.share_b / steps)
             seconds += pair.seconds
             for text, side in ((pair.match_a, "A"), (pair.match_b, "B")):
                 forfeit = json.loads(text)["forfeit"]
-                if forfeit is not None:
-                    forfeits[side if forfeit["seat"] == pair.seat else _other(settings, side)] += 1
+                if forfeit is None:
+                    continue
+                who = side if forfeit["seat"] == pair.seat else _other(settings, side)
+                forfeits[who] += 1
+                key = (who, str(forfeit["reason"]))
+                first = faults.get(key)
+                if first is None:
+                    faults[key] = FaultSummary(
+                        who,
+                        key[1],
+                        1,
+                        match_id(duel.name, pair.deal, side),
+                        int(forfeit["move"]),
+                        str(forfeit["detail"]),
+                    )
+                else:
+                    faults[key] = replace(first, count=first.count + 1)
     else:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)
@@ -120,6 +189,9 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         seconds,
         duel.created_at,
         duel.finished_at,
+        duel.stopped,
+        tuple(sorted(faults.values(), key=lambda f: ("A", "B", "field").index(f.side))),
+        tuple(pairs),
     )
 
 

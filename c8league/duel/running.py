@@ -21,20 +21,31 @@ import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 
-from c8league.duel.plan import MAX_GAMES, DuelSettings
+from c8league.duel.plan import MAX_GAMES, DuelSettings, match_id
 from c8league.duel.specs import parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.rules import parse_assignments
-from c8league.errors import Interrupted, PluginError, StorageError, UsageError
+from c8league.errors import (
+    BotStopped,
+    C8LeagueError,
+    ExecutorLost,
+    Interrupted,
+    PluginError,
+    StorageError,
+    UsageError,
+)
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
+from c8league.runner.starting import BotStart
+from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks, Streak
+from c8league.runner.tasks import SeatSpec
 from c8league.standings import match_points
 from c8league.storage import duels as stored_duels
 from c8league.storage.database import Database
-from c8league.storage.duels import StoredPair
+from c8league.storage.duels import StoredPair, pack_moves
 from c8league.storage.runlock import event_run_lock
 
 COMMIT_SECONDS = 0.5
@@ -67,6 +78,7 @@ class DuelRequest:
     seed: int = 0
     name: str | None = None
     match_seconds: float | None = MATCH_SECONDS
+    move_seconds: float | None = None
 
 
 @dataclass
@@ -118,6 +130,13 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
             f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
             f"not {request.match_seconds:g}"
         )
+    if request.move_seconds is not None and not (
+        0.001 <= request.move_seconds <= MAX_MATCH_SECONDS
+    ):
+        raise UsageError(
+            f"--move-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.move_seconds:g}"
+        )
     if players == 2 and request.field:
         raise UsageError("--field fills the other seats of tables of 3 or more (--players)")
     parsed_a = parse_spec(request.a, "A")
@@ -150,6 +169,7 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
         sprt=sprt,
         max_games=request.max_games,
         match_seconds=request.match_seconds,
+        move_seconds=request.move_seconds,
     )
 
 
@@ -173,8 +193,15 @@ def run_duel(
     executor: str = "processes",
     address: str | None = None,
     progress: Progress | None = None,
+    max_forfeits: int | None = MAX_FORFEITS,
 ) -> RunSummary:
-    """Play the duel ``name`` until it is finished, from where an earlier run stopped."""
+    """Play the duel ``name`` until it is finished, from where an earlier run stopped.
+
+    Every bot is first started once on every worker (``runner.starting``); one that
+    cannot start stops the run before its first game. A bot that forfeits
+    ``max_forfeits`` matches in a row (None or 0: never) stops it after the pair of that
+    match. Either way the duel is kept without a verdict, with why it stopped, and
+    :class:`BotStopped` says so in one line."""
     started = time.perf_counter()
     with db.session() as session:
         duel = stored_duels.get(session, name)
@@ -199,11 +226,19 @@ def run_duel(
                     _store(db, duel_id, [], finished=True)
             else:
                 runner.prepare()
-                _play(db, duel_id, settings, tally, runner, summary, progress)
+                _start_bots(db, duel_id, duel_name, settings, runner)
+                streaks = ForfeitStreaks(max_forfeits)
+                _play(db, duel_id, settings, tally, runner, summary, progress, streaks)
     except KeyboardInterrupt:
         raise Interrupted(
             f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
             f"goes on with: c8league duel resume {duel_name}"
+        ) from None
+    except ExecutorLost as exc:
+        again = resume_command("duel", duel_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.pairs} pairs stored by this run, each whole; the duel goes "
+            f"on with: {again}"
         ) from None
     summary.seconds = time.perf_counter() - started
     return summary
@@ -227,6 +262,29 @@ def _check_plugins(settings: DuelSettings) -> None:
             raise PluginError(f"{who} ({bot.label}): {exc}") from None
 
 
+def _start_bots(
+    db: Database, duel_id: int, name: str, settings: DuelSettings, runner: Runner
+) -> None:
+    """Start every bot once on every worker before the first game (see
+    ``runner.starting``): one that cannot start stops the duel, kept without a verdict."""
+    players, rules = settings.players, settings.rules
+    starts = [
+        BotStart(label, SeatSpec(bot.plugin, bot.options), rules, players)
+        for label, bot in settings.bots()
+    ]
+    problem = runner.start(starts, settings.match_seconds)
+    if problem is not None:
+        _stop(db, duel_id, problem)
+        raise BotStopped(f"{problem}; duel {name} has no verdict (c8league duel resume {name})")
+    with db.writing(wait=None) as session:
+        stored_duels.set_stopped(session, duel_id, None)
+
+
+def _stop(db: Database, duel_id: int, why: str) -> None:
+    with db.writing(wait=None) as session:
+        stored_duels.set_stopped(session, duel_id, why)
+
+
 def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTally:
     tally = DuelTally(settings.players)
     steps = 2 * (settings.players - 1)
@@ -235,7 +293,7 @@ def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTal
     return tally
 
 
-CHUNK_PAIRS = 256
+CHUNK_PAIRS = 2048
 """Deals handed to the runner at a time (the runner keeps its workers between them)."""
 
 
@@ -247,11 +305,12 @@ def _play(
     runner: Runner,
     summary: RunSummary,
     progress: Progress | None,
+    streaks: ForfeitStreaks,
 ) -> None:
     cap = settings.max_pairs
     if progress is not None:
         progress(tally, settings)
-    play = _Play(db, duel_id, settings, tally, summary, progress)
+    play = _Play(db, duel_id, settings, tally, summary, progress, streaks)
     while True:
         first = tally.pairs
         count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - first)
@@ -271,9 +330,12 @@ class _Play:
         tally: DuelTally,
         summary: RunSummary,
         progress: Progress | None,
+        streaks: ForfeitStreaks,
     ) -> None:
         self.db, self.duel_id, self.settings = db, duel_id, settings
         self.tally, self.summary, self.progress = tally, summary, progress
+        self.streaks = streaks
+        self.names = {(bot.plugin, bot.options): label for label, bot in settings.bots()}
         self.spec = settings.spec
         self.steps = 2 * (settings.players - 1)
         self.batch: list[StoredPair] = []
@@ -284,6 +346,7 @@ class _Play:
         when the duel is finished (the rest of ``reports`` is then dropped)."""
         tally, steps = self.tally, self.steps
         waiting: MatchReport | None = None
+        streak: Streak | None = None
         try:
             for report in reports:
                 if report.error is not None:
@@ -294,6 +357,7 @@ class _Play:
                         f"deal {deal}, {side} match: {report.error} (the deals before it "
                         f"are stored: c8league duel resume {self.summary.name})"
                     )
+                streak = self.count_forfeit(report) or streak
                 if report.match_id % 2 == 0:
                     waiting = report
                     continue
@@ -306,19 +370,44 @@ class _Play:
                 tally.add(pair.share_a / steps, pair.share_b / steps)
                 self.batch.append(pair)
                 self.summary.play_seconds += pair.seconds
-                done = self.settings.finished(tally, self.spec)
+                try:
+                    done = self.settings.finished(tally, self.spec)
+                except C8LeagueError:
+                    # The pairs go in before any statistic can stop the run: a resume
+                    # then starts after them and can never replay into the same error.
+                    self.store(finished=False)
+                    raise
                 if done or time.perf_counter() - self.last_commit >= COMMIT_SECONDS:
                     self.store(finished=done)
                 if self.progress is not None:
                     self.progress(tally, self.settings)
                 if done:
                     return True
+                if streak is not None:
+                    self.store(finished=False)
+                    _stop(self.db, self.duel_id, str(streak))
+                    name = self.summary.name
+                    raise BotStopped(
+                        f"{streak}; duel {name} has no verdict: mend the bot, then "
+                        f"c8league duel resume {name} (--max-forfeits 0 never stops)"
+                    )
+        except ExecutorLost:
+            self.store(finished=False)  # the pairs played are whole
+            raise
         finally:
             close = getattr(reports, "close", None)
             if callable(close):
                 close()  # stops the matches still being played
         self.store(finished=False)
         return False
+
+    def count_forfeit(self, report: MatchReport) -> Streak | None:
+        """Count ``report``'s match in each of its bots' streak of forfeits."""
+        deal, side = divmod(report.match_id, 2)
+        seats = self.settings.seatings(deal)[side]
+        names = [self.names[(bot.plugin, bot.options)] for bot in seats]
+        name = match_id(self.summary.name, deal, "AB"[side])
+        return self.streaks.add(names, report.forfeit, name)
 
     def store(self, *, finished: bool) -> None:
         _store(self.db, self.duel_id, self.batch, finished=finished)
@@ -334,7 +423,15 @@ def _pair(
     share_a = round(match_points(a.placements)[seat] * steps)
     share_b = round(match_points(b.placements)[seat] * steps)
     return StoredPair(
-        deal, seat, share_a, share_b, _match_json(a), _match_json(b), a.seconds + b.seconds
+        deal,
+        seat,
+        share_a,
+        share_b,
+        _match_json(a),
+        _match_json(b),
+        a.seconds + b.seconds,
+        pack_moves(a.moves) if a.moves else None,
+        pack_moves(b.moves) if b.moves else None,
     )
 
 

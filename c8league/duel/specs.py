@@ -7,8 +7,11 @@ A spec names a bot in one of three ways (the syntax ``c8league duel --help`` sho
   (``montecarlo:playouts=200``, ``random:playable_first=true``).
 * ``cmd:COMMAND``: a bot in any language, run as a subprocess speaking the line
   protocol (the ``external`` plugin; ``cmd:node mybot.js``). The rest of the line is
-  the command, split as a shell would. ``external:command=…,move_time=2`` gives the
-  external player's other options.
+  the command, split as a shell would; it may hold commas and colons.
+  ``cmd[move_time=0.05,memory_mb=512]:COMMAND`` gives the external player's other
+  options (``external:command=…,move_time=2`` is the same).
+* An option's value may be quoted (``"…"`` or ``'…'``) to hold commas:
+  ``external:command="./bot --weights a,b",move_time=2``.
 * ``@NAME`` or ``@LEAGUE/NAME``: a bot registered in the database (an entrant of a
   league), with its plugin and stored options.
 
@@ -32,8 +35,8 @@ from c8league.storage import leagues as stored_leagues
 
 SYNTAX = (
     "PLUGIN[:key=value,…] (a plugin with options, e.g. montecarlo:playouts=200), "
-    "cmd:COMMAND (an external bot, e.g. 'cmd:node bot.js') or @NAME / @LEAGUE/NAME "
-    "(a registered entrant)"
+    "cmd:COMMAND or cmd[key=value,…]:COMMAND (an external bot, e.g. 'cmd:node bot.js') "
+    "or @NAME / @LEAGUE/NAME (a registered entrant)"
 )
 
 
@@ -76,31 +79,97 @@ def parse_spec(text: str, who: str) -> ParsedSpec:
         if not name.strip() or (slash and not league.strip()):
             raise UsageError(f"{who}: {printable(spec)!r} names no entrant; expected @NAME")
         return ParsedSpec(spec, None, {}, name.strip(), league.strip() or None)
+    if spec.startswith("cmd["):
+        inner, close, command = spec[4:].partition("]:")
+        if not close:
+            raise UsageError(
+                f"{who}: {printable(spec)!r}: options of a command go in cmd[key=value,…]:COMMAND"
+            )
+        given = _options(inner, spec, who) if inner.strip() else {}
+        if "command" in given:
+            raise UsageError(f"{who}: the command of {printable(spec)!r} goes after ']:'")
+        return _command(spec, command, given, who)
     head, sep, rest = spec.partition(":")
     plugin = head.strip()
     if not plugin or any(c.isspace() for c in plugin) or "=" in plugin:
         raise UsageError(f"{who}: {printable(spec)!r} is not a player spec; expected {SYNTAX}")
     if plugin == "cmd":
-        command = rest.strip()
-        if not command:
-            raise UsageError(f"{who}: cmd: needs a command, as in 'cmd:node bot.js'")
-        return ParsedSpec(spec, "external", {"command": command})
+        return _command(spec, rest, {}, who)
     options: dict[str, Any] = {}
     if sep:
         if not rest.strip():
             raise UsageError(f"{who}: {printable(spec)!r} has no options after ':'")
-        for item in rest.split(","):
-            key, eq, value = item.partition("=")
-            key = key.strip()
-            if not eq or not key:
-                raise UsageError(
-                    f"{who}: {printable(item.strip())!r} in {printable(spec)!r} is not "
-                    "key=value (options are separated by commas)"
-                )
-            if key in options:
-                raise UsageError(f"{who}: option {key!r} is given twice in {printable(spec)!r}")
-            options[key] = value.strip()
+        options = _options(rest, spec, who)
     return ParsedSpec(spec, plugin, options)
+
+
+def _command(spec: str, command: str, options: dict[str, Any], who: str) -> ParsedSpec:
+    if not command.strip():
+        raise UsageError(f"{who}: cmd: needs a command, as in 'cmd:node bot.js'")
+    return ParsedSpec(spec, "external", {"command": command.strip(), **options})
+
+
+def _options(text: str, spec: str, who: str) -> dict[str, Any]:
+    """``key=value,key=value``; a value quoted with ``"`` or ``'`` may hold commas."""
+    options: dict[str, Any] = {}
+    for item in _split(text, spec, who):
+        key, eq, value = item.partition("=")
+        key = key.strip()
+        if not eq or not key:
+            raise UsageError(
+                f"{who}: {printable(item.strip())!r} in {printable(spec)!r} is not "
+                "key=value (options are separated by commas)"
+            )
+        if key in options:
+            raise UsageError(f"{who}: option {key!r} is given twice in {printable(spec)!r}")
+        value = value.strip()
+        if len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'":
+            value = value[1:-1]
+        options[key] = value
+    return options
+
+
+def _split(text: str, spec: str, who: str) -> list[str]:
+    """Split at the commas outside quotes."""
+    items: list[str] = []
+    current: list[str] = []
+    quote = ""
+    for char in text:
+        if quote:
+            quote = "" if char == quote else quote
+        elif char in "\"'":
+            quote = char
+        elif char == ",":
+            items.append("".join(current))
+            current = []
+            continue
+        current.append(char)
+    if quote:
+        raise UsageError(f"{who}: a quote is not closed in {printable(spec)!r}")
+    items.append("".join(current))
+    return items
+
+
+def spec_text(plugin: str, options: str) -> str:
+    """A spec that names ``plugin`` with ``options`` (JSON), as :func:`parse_spec` reads
+    it back: ``greedy``, ``montecarlo:playouts=200``, ``'cmd:./bot --fast'``,
+    ``cmd[move_time=0.05]:./bot``."""
+    values: dict[str, Any] = json.loads(options or "{}")
+    if plugin == "external" and isinstance(values.get("command"), str):
+        command = values.pop("command")
+        return f"cmd[{_option_text(values)}]:{command}" if values else f"cmd:{command}"
+    return f"{plugin}:{_option_text(values)}" if values else plugin
+
+
+def _option_text(values: dict[str, Any]) -> str:
+    parts = []
+    for key, value in values.items():
+        text = json.dumps(value) if not isinstance(value, str) else value
+        if any(c in text for c in ",\"'") or text != text.strip():
+            quote = "'" if '"' in text else '"'
+            text = f"{quote}{text}{quote}"
+        parts.append(f"{key}={text}")
+    return ",".join(parts)
 
 
 def resolve(session: Session | None, parsed: ParsedSpec, who: str) -> Bot:

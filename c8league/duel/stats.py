@@ -106,7 +106,11 @@ ELO_LIMIT: float = 1000.0
 NELO_LIMIT: float = 200.0
 
 _PHI = NormalDist()
-_NEWTON_STEPS = 200
+_ROOT_STEPS = 400
+_ROOT_TOLERANCE = 1e-13
+"""A root is taken where |f| is within this share of the size of its terms (rounding)."""
+_ROOT_ACCEPT = 1e-10
+"""The most a point where the root's bracket closed may miss by (else: an error)."""
 _T_VALUE_STEPS = 100
 
 
@@ -330,38 +334,88 @@ def _moments(values: Sequence[float], probs: Sequence[float]) -> tuple[float, fl
     return mean, var
 
 
-def _solve_secular(a: Sequence[float], p: Sequence[float]) -> float:
-    r"""The root θ of the secular equation f(θ) = Σᵢ pᵢ·aᵢ / (1 + θ·aᵢ) = 0.
+def _secular_fit(a: Sequence[float], p: Sequence[float]) -> list[float]:
+    r"""The fitted distribution pᵢ / (1 + θ·aᵢ), θ the root of the secular equation
+
+        f(θ) = Σᵢ pᵢ·aᵢ / (1 + θ·aᵢ) = 0.
 
     Needs every pᵢ > 0 and min aᵢ < 0 < max aᵢ. On the interval where every
-    1 + θ·aᵢ > 0, (−1/max a, −1/min a), f falls strictly (f′ = −Σ pᵢ·aᵢ²/(1 + θ·aᵢ)²)
-    from +∞ to −∞, so the root is unique. It is found by Newton's method kept inside
-    a shrinking bracket: a step that would leave the bracket bisects it instead.
-    fishtest solves the same equation with Brent's method and fastchess with the ITP
-    method; all find the same root to rounding.
+    qᵢ = 1 + θ·aᵢ is positive, (−1/max a, −1/min a), f falls strictly
+    (f′ = −Σ pᵢ·aᵢ²/qᵢ²) from +∞ to −∞, so the root is unique; and at the root
+    Σ pᵢ/qᵢ = 1 − θ·f(θ) = 1, so the fit is a distribution.
+
+    The root can lie very close to one of the two poles (when the data are far from
+    the hypothesis: an outcome seen only in regularization gets most of the weight),
+    where θ as a float cannot locate it: 1 + θ·aᵢ cancels to a few digits. So the
+    half of the interval holding the root is found first (by the sign of f at its
+    middle), and θ is written as that half's pole plus an offset δ, from which every
+    qᵢ is computed without cancellation. The root in δ is then found by Newton's
+    method inside a bracket that shrinks at every step, bisecting whenever a Newton
+    step would leave the bracket or does not at least halve the step before it (the
+    safeguard of Brent's method and of *rtsafe*): it cannot fail to converge.
+
+    A point is accepted only where |f| is within rounding of zero (1e-12 of
+    Σ pᵢ·|aᵢ|/qᵢ, the size of the terms it sums); the fit must then be positive and
+    sum to 1 within 1e-9. Anything else raises :class:`StatsError`, never a wrong fit.
+    fishtest solves the same equation with Brent's method, fastchess with the ITP
+    method; the tests compare all three with a 50-digit solution.
     """
-    low, high = -1.0 / max(a), -1.0 / min(a)
-    theta = 0.0
-    for _ in range(_NEWTON_STEPS):
-        f = 0.0
-        slope = 0.0
-        for ai, pi in zip(a, p, strict=True):
-            q = 1.0 + theta * ai
-            f += pi * ai / q
-            slope -= pi * ai * ai / (q * q)
-        if f == 0.0:
+    top, bottom = max(a), min(a)
+    if not (bottom < 0.0 < top) or any(not pi > 0.0 for pi in p):
+        raise StatsError("the maximum-likelihood fit needs positive weights on both sides")
+    low, high = -1.0 / top, -1.0 / bottom
+    middle = 0.5 * (low + high)
+    at_middle = math.fsum(pi * ai / (1.0 + middle * ai) for ai, pi in zip(a, p, strict=True))
+    # θ = pole + sign·δ, δ in (0, half]; h(δ) = sign·f(θ) falls from +∞ at δ = 0.
+    if at_middle > 0.0:  # the root is in the upper half, near −1/min a
+        anchor, sign = bottom, -1.0
+    else:
+        anchor, sign = top, 1.0
+    base = [(anchor - ai) / anchor for ai in a]  # qᵢ at the pole: 1 − aᵢ/anchor ≥ 0
+    slopes = [sign * ai for ai in a]  # dqᵢ/dδ
+    half = 0.5 * (high - low)
+
+    def h(delta: float) -> tuple[float, float, float, list[float]]:
+        q = [b + delta * s for b, s in zip(base, slopes, strict=True)]
+        terms = [pi * ai / qi for ai, pi, qi in zip(a, p, q, strict=True)]
+        slope = scale = 0.0
+        for t, ai, qi in zip(terms, a, q, strict=True):
+            slope -= t * ai / qi
+            scale += abs(t)
+        return sign * math.fsum(terms), slope, scale, q
+
+    lo, hi = 0.0, half  # h(lo) > 0 ≥ h(hi)
+    start = sign * (0.0 - (-1.0 / anchor))  # θ = 0, where the fit is p itself
+    delta = start if 0.0 < start < half else half
+    before = half  # the step before the last one
+    best: tuple[float, list[float]] | None = None
+    for _ in range(_ROOT_STEPS):
+        value, slope, scale, q = h(delta)
+        if best is None or abs(value) / scale < best[0]:
+            best = (abs(value) / scale, q)
+        if abs(value) <= _ROOT_TOLERANCE * scale:
             break
-        if f > 0.0:
-            low = theta
+        if value > 0.0:
+            lo = delta
         else:
-            high = theta
-        step = f / slope
-        if abs(step) <= 1e-14 * max(1.0, abs(theta)):
-            return theta - step  # converged to rounding
-        theta -= step
-        if not low < theta < high:
-            theta = 0.5 * (low + high)
-    return theta
+            hi = delta
+        newton = delta - value / slope if slope < 0.0 else math.nan
+        if lo < newton < hi and abs(newton - delta) <= 0.5 * before:
+            before, delta = abs(newton - delta), newton
+        else:
+            before, delta = hi - lo, 0.5 * (lo + hi)
+        if not lo < delta < hi:  # the bracket holds no other float: the root is here
+            break
+    assert best is not None
+    error, q = best
+    fitted = [pi / qi for pi, qi in zip(p, q, strict=True)]
+    if (
+        error > _ROOT_ACCEPT
+        or not all(0.0 < x < math.inf for x in fitted)
+        or abs(math.fsum(fitted) - 1.0) > 1e-9
+    ):
+        raise StatsError("the maximum-likelihood fit did not converge")
+    return fitted
 
 
 def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) -> list[float]:
@@ -378,8 +432,7 @@ def mle_with_mean(values: Sequence[float], probs: Sequence[float], mean: float) 
     shifted = [a - mean for a in values]
     if not min(shifted) < 0.0 < max(shifted):
         raise StatsError(f"no distribution on {list(values)} has mean {mean!r}")
-    theta = _solve_secular(shifted, probs)
-    fitted = [p / (1.0 + theta * a) for a, p in zip(shifted, probs, strict=True)]
+    fitted = _secular_fit(shifted, probs)
     reached = sum(a * p for a, p in zip(values, fitted, strict=True))
     if abs(reached - mean) > 1e-6:  # fishtest's check; never pass a failed fit on
         raise StatsError(f"the maximum-likelihood fit missed the mean {mean!r} ({reached!r})")
@@ -407,8 +460,7 @@ def mle_with_t_value(
         phi = [a - ref - t * sigma * (1.0 + ((mu - a) / sigma) ** 2) / 2.0 for a in values]
         if not min(phi) < 0.0 < max(phi):
             raise StatsError(f"no distribution on {list(values)} has t-value {t!r}")
-        theta = _solve_secular(phi, probs)
-        new = [p / (1.0 + theta * f) for f, p in zip(phi, probs, strict=True)]
+        new = _secular_fit(phi, probs)
         change = max(abs(x - y) for x, y in zip(new, fitted, strict=True))
         fitted = new
         if change < 1e-13:
@@ -559,6 +611,9 @@ class DuelStats:
       ``nelo_error`` = 1.96·347.4/√(2n), its "±".
     * ``los`` = Φ((s − ½)/√(v/(4n))): likelihood of superiority, the chance that A is
       the stronger under a flat prior.
+    * ``variance_ratio`` = v / (Var(a) + Var(b)): the variance of the paired difference
+      over what it would be if A's and B's matches were dealt independently; below 1,
+      the duplicate deals cancelled that share of the cards' luck.
     * ``sprt``: the sequential test, if one was asked for.
     """
 
@@ -584,6 +639,7 @@ class DuelStats:
     nelo: float | None
     nelo_error: float | None
     los: float | None
+    variance_ratio: float | None
     sprt: SprtResult | None
     notes: tuple[str, ...]
 
@@ -620,7 +676,16 @@ class DuelTally:
     Where a duel *stops* does depend on the order (see :func:`sequential_stats`).
     """
 
-    __slots__ = ("_counts", "_shares_a", "_shares_b", "_steps", "_wdl", "players")
+    __slots__ = (
+        "_counts",
+        "_shares_a",
+        "_shares_b",
+        "_squares_a",
+        "_squares_b",
+        "_steps",
+        "_wdl",
+        "players",
+    )
 
     def __init__(self, players: int = 2) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players < 2:
@@ -630,6 +695,8 @@ class DuelTally:
         self._counts = [0] * (2 * self._steps + 1)
         self._shares_a = 0  # Σ a·_steps
         self._shares_b = 0
+        self._squares_a = 0  # Σ (a·_steps)²
+        self._squares_b = 0
         self._wdl = [0, 0, 0]  # A's single matches at K = 2: wins, draws, losses
 
     @classmethod
@@ -662,6 +729,8 @@ class DuelTally:
         self._counts[a - b + self._steps] += 1
         self._shares_a += a
         self._shares_b += b
+        self._squares_a += a * a
+        self._squares_b += b * b
         if self.players == 2:
             for mine in (a, 2 - b):  # A's result in A's match, then in B's match
                 self._wdl[2 - mine] += 1  # 2 = win, 1 = draw, 0 = loss
@@ -701,6 +770,7 @@ class DuelTally:
         n = sum(self._counts)
         notes: list[str] = []
         share_a = share_b = mean = mean_low = mean_high = variance = score = None
+        variance_ratio = None
         elo = elo_low = elo_high = elo_error = nelo = nelo_error = los = None
         if n == 0:
             notes.append("no pairs played yet")
@@ -713,6 +783,11 @@ class DuelTally:
             mean = s1 / (n * steps)
             variance = (n * s2 - s1 * s1) / (n * n * steps * steps)
             score = (1.0 + mean) / 2.0
+            independent = (
+                n * self._squares_a - self._shares_a**2 + n * self._squares_b - self._shares_b**2
+            )
+            if independent > 0:  # Var(a) + Var(b), times n²·steps²
+                variance_ratio = (n * s2 - s1 * s1) / independent
             if 0.0 < score < 1.0:
                 elo = elo_from_score(score)
             if variance == 0.0:
@@ -759,6 +834,7 @@ class DuelTally:
             nelo=nelo,
             nelo_error=nelo_error,
             los=los,
+            variance_ratio=variance_ratio,
             sprt=None if sprt is None else self.sprt(sprt),
             notes=tuple(notes),
         )

@@ -8,7 +8,7 @@ match is one continuous hand that ends when a player's score reaches 0.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal, TypeAlias
 
@@ -19,7 +19,10 @@ from c8league.engine.record import HandRecord
 from c8league.engine.rules import Rules
 from c8league.engine.scoring import HandResult
 from c8league.engine.seeds import derive_seed
+from c8league.errors import C8LeagueError, RecordError
 
+HandStart: TypeAlias = Callable[[Hand], None]
+MoveMade: TypeAlias = Callable[[Hand, Move], None]
 MatchEnd: TypeAlias = Literal["target", "countdown", "hand_cap", "blocked", "turn_cap", "forfeit"]
 
 
@@ -32,12 +35,17 @@ def placements(values: Sequence[int], *, higher_is_better: bool = True) -> tuple
 
 @dataclass(frozen=True, slots=True)
 class MatchResult:
+    """How a match ended: each seat's place and final score."""
+
     placements: tuple[int, ...]
     """Each seat's place: 1 is first; tied seats share a place."""
     scores: tuple[int, ...]
     """Final running totals (Countdown: final countdown scores, lower is better)."""
     hands: int
+    """How many hands were played."""
     ended: MatchEnd
+    """``target`` (a seat reached the target), ``countdown`` (a seat reached 0),
+    ``hand_cap``, ``blocked``, ``turn_cap`` or ``forfeit``."""
 
 
 class Match:
@@ -105,3 +113,97 @@ class Match:
         else:
             self.hand = self._deal(count)
         return result
+
+
+@dataclass(frozen=True)
+class MatchRecord:
+    """A whole match as the engine replays it: the table size, the match seed and every
+    move, hand by hand. Each hand's deal follows from the seed, as :class:`Match` deals
+    it, so the moves are all a record needs to keep. The last hand may be unfinished:
+    the match stopped there (a player forfeited).
+
+    ``to_text`` is the compact form storage keeps (one line of moves per hand);
+    ``replay(rules)`` plays the match again and raises :class:`RecordError` where a move
+    does not fit; ``hand_records(rules)`` gives each hand's :class:`HandRecord` (its
+    start and moves), the form that replays one hand on its own.
+    """
+
+    players: int
+    seed: int
+    hands: tuple[tuple[str, ...], ...]
+
+    @classmethod
+    def of(cls, match: Match) -> MatchRecord:
+        """The record of ``match`` so far, its current hand included if unfinished."""
+        hands = [record.moves for record in match.records]
+        if match.result is None:
+            hands.append(tuple(str(move) for move in match.hand.moves))
+        return cls(match.players, match.seed, tuple(hands))
+
+    @classmethod
+    def from_hands(
+        cls,
+        players: int,
+        seed: int,
+        hands: Sequence[HandRecord],
+        unfinished: HandRecord | None = None,
+    ) -> MatchRecord:
+        """The record of a match's finished ``hands`` and the hand it stopped in, if any."""
+        moves = [hand.moves for hand in hands]
+        if unfinished is not None:
+            moves.append(unfinished.moves)
+        return cls(players, seed, tuple(moves))
+
+    def to_text(self) -> str:
+        """The moves, one line per hand, separated by spaces: ``QS 8H:S draw\\n5C …``."""
+        return "\n".join(" ".join(moves) for moves in self.hands)
+
+    @classmethod
+    def from_text(cls, players: int, seed: int, text: str) -> MatchRecord:
+        return cls(players, seed, tuple(tuple(line.split()) for line in text.split("\n")))
+
+    @property
+    def moves(self) -> int:
+        return sum(len(moves) for moves in self.hands)
+
+    def replay(
+        self,
+        rules: Rules,
+        *,
+        on_hand: HandStart | None = None,
+        on_move: MoveMade | None = None,
+    ) -> Match:
+        """Play the match again under ``rules``. ``on_hand(hand)`` is told each hand before
+        its first move, ``on_move(hand, move)`` each move after it is applied (``hand`` is
+        the hand the move was made in, which stays in its final state once the match has
+        dealt the next). Raises :class:`RecordError` for a move that is not legal where it
+        stands, a move after the end of its hand, or a hand after the end of the match."""
+        match = Match(rules, self.players, self.seed)
+        for index, moves in enumerate(self.hands):
+            if match.result is not None:
+                raise RecordError(f"the record has hand {index + 1} after the end of the match")
+            if len(match.hand_results) != index:
+                raise RecordError(f"hand {index} of the record ends before its last move")
+            hand = match.hand
+            if on_hand is not None:
+                on_hand(hand)
+            for number, text in enumerate(moves, start=1):
+                if hand.result is not None:
+                    raise RecordError(f"hand {index + 1} has moves after its end")
+                try:
+                    move = Move.parse(text)
+                    match.apply(move)
+                except C8LeagueError as exc:
+                    raise RecordError(
+                        f"hand {index + 1} move {number} ({text}) does not replay: {exc}"
+                    ) from None
+                if on_move is not None:
+                    on_move(hand, move)
+        return match
+
+    def hand_records(self, rules: Rules) -> list[HandRecord]:
+        """Each hand's record (its start and moves), the form that replays one hand on its
+        own (:meth:`HandRecord.replay`)."""
+        starts: list[dict[str, object]] = []
+        self.replay(rules, on_hand=lambda hand: starts.append(dict(hand.start)))
+        return [HandRecord(start, moves) for start, moves in zip(starts, self.hands, strict=True)]

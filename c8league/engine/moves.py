@@ -36,6 +36,7 @@ class Move:
 
     _key: tuple[int, tuple[int, ...], int, bool]
     kind: MoveKind
+    """PLAY, DRAW, PASS or NOMINATE (the dealer names the suit of a wild starter)."""
     cards: tuple[Card, ...]
     """The cards played, in the order played (empty unless ``kind`` is PLAY)."""
     suit: Suit | None

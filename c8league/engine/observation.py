@@ -46,8 +46,8 @@ class HistoryView(Sequence[tuple[int, Move]]):
     def __getitem__(self, index: slice) -> Sequence[tuple[int, Move]]: ...
     def __getitem__(self, index: int | slice) -> tuple[int, Move] | Sequence[tuple[int, Move]]:
         if isinstance(index, slice):
-            n = self._length
-            return list(zip(self._seats[:n], self._moves[:n], strict=True))[index]
+            seats, moves = self._seats, self._moves
+            return [(seats[i], moves[i]) for i in range(*index.indices(self._length))]
         if index < 0:
             index += self._length
         if not 0 <= index < self._length:
@@ -95,6 +95,7 @@ class _Conveniences:
 
     @property
     def my_turn(self: _SeatFacts) -> bool:
+        """Whether this seat is the one to act."""
         return self.current == self.seat
 
     @property
@@ -119,6 +120,7 @@ class Observation(_Conveniences):
 
     @property
     def seat(self) -> int:
+        """This player's seat (0 deals the match's first hand)."""
         return self._seat
 
     def _h(self) -> HandState:
@@ -131,14 +133,17 @@ class Observation(_Conveniences):
 
     @property
     def players(self) -> int:
+        """How many players sit at the table."""
         return self._hand.n
 
     @property
     def dealer(self) -> int:
+        """The seat that dealt this hand."""
         return self._hand.dealer
 
     @property
     def rules(self) -> Rules:
+        """The rule set of the match (every house rule)."""
         return self._hand.rules
 
     @property
@@ -158,6 +163,7 @@ class Observation(_Conveniences):
 
     @property
     def top(self) -> Card:
+        """The top card of the discard pile."""
         return self._h().discard[-1]
 
     @property
@@ -177,6 +183,7 @@ class Observation(_Conveniences):
 
     @property
     def pending_kind(self) -> str | None:
+        """What the pending draw is: ``two`` or ``five`` (None without one)."""
         return self._h().pending_kind
 
     @property
@@ -186,14 +193,17 @@ class Observation(_Conveniences):
 
     @property
     def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds, by seat."""
         return tuple([len(h) for h in self._h().hands])
 
     @property
     def stock_size(self) -> int:
+        """Cards left in the stock."""
         return len(self._h().stock)
 
     @property
     def discard_size(self) -> int:
+        """Cards in the discard pile."""
         return len(self._h().discard)
 
     @property
@@ -210,6 +220,7 @@ class Observation(_Conveniences):
 
     @property
     def turn(self) -> int:
+        """Turns played in this hand so far."""
         return self._h().turns
 
     @property
@@ -219,18 +230,22 @@ class Observation(_Conveniences):
 
     @property
     def wild_ranks(self) -> tuple[Rank | None, ...]:
+        """Each seat's wild rank (in Countdown it is the seat's score; None: no wild card)."""
         return tuple([None if w < 1 else Rank(w) for w in self._h().wild_ranks])
 
     @property
     def target(self) -> int:
+        """The score that wins the match (Countdown: the starting score, 8; reaching 0 wins)."""
         return self._hand.target
 
     @property
     def hand_number(self) -> int:
+        """The hand's number in the match, from 0."""
         return self._hand.hand_number
 
     @property
     def history(self) -> HistoryView:
+        """Every move of the hand so far, as ``(seat, move)``; a draw shows no card."""
         hand = self._h()
         return HistoryView(hand.history_seats, hand.history_moves, len(hand.history_moves))
 

@@ -25,11 +25,13 @@ class HandResult:
     """``out`` (a player emptied the hand, or reached 0 in Countdown), ``blocked``
     (everyone passed), or ``turn_cap`` (scored as blocked)."""
     winners: tuple[int, ...]
+    """The seat that went out, or the seats that scored in a blocked hand."""
     penalties: tuple[int, ...]
     """The penalty value of the cards left in each seat's hand."""
     points: tuple[int, ...]
     """Points each seat scored in this hand (all zero in Countdown)."""
     turns: int
+    """Turns played in the hand."""
     countdown_scores: tuple[int, ...] | None = None
     """Countdown only: each seat's score when play stopped (lower is better)."""
 

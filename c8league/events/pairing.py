@@ -2,24 +2,25 @@
 functions of ``c8league.schedule``, and the round's tables written as match rows.
 
 A round-robin's rounds are fixed by the entrants of its first round (a withdrawn
-entrant's seats are left empty); a Swiss round is paired from the standings so far.
+entrant's seats are left empty): its schedule is computed once, when that round is
+paired, and stored with it (``storage.schedules``); every later pairing reads it. A
+Swiss round is paired from the standings so far.
 Every match's seed is derived from the event seed and the match's identity (round,
 table), so the same event gives the same matches whenever and however it is paired.
 """
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
 from c8league.events.status import event_results
-from c8league.schedule import round_robin, swiss_round
+from c8league.schedule import cycle_length, round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import standings
-from c8league.storage import Session
+from c8league.storage import Session, schedules
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event, league_members
@@ -34,14 +35,19 @@ def _active_ids(session: Session, league: League) -> list[int]:
 
 
 def planned_rounds(session: Session, league: League, event: Event) -> int:
-    """How many rounds the event has in all."""
+    """How many rounds the event has in all: a round-robin's stored schedule, or before
+    its first round is paired, the length of the schedule of its active entrants (a
+    number of cycles, counted without computing the schedule)."""
     if event.format == "swiss":
         return event.rounds
     assert event.id is not None
+    stored = schedules.round_count(session, event.id)
+    if stored:
+        return stored
     ids = stored_rounds.first_round_field(session, event.id) or _active_ids(session, league)
     if len(ids) < 2:
         return 0
-    return len(_round_robin(tuple(ids), event.table_size, event.cycles, event.seed))
+    return event.cycles * cycle_length(len(ids), event.table_size)
 
 
 def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
@@ -52,9 +58,8 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
     if event.format == "round_robin":
         # The schedule is fixed by the entrants of the first round; a withdrawn entrant's
         # seats are left empty (a table left with one player gives that player a bye).
-        field = stored_rounds.first_round_field(session, event.id) or ids
-        planned = _round_robin(tuple(field), event.table_size, event.cycles, event.seed)
-        return _kept(planned[number - 1], set(ids))
+        (planned,) = _schedule(session, event, ids, number, number)
+        return _kept(planned, set(ids))
     tables, byes = event_results(session, event.id)
     table = standings(ids, tables, byes)
     order = [s.entrant for s in table]
@@ -66,6 +71,29 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         seed=derive_seed(event.seed, "swiss", number),
         order=order,
     )
+
+
+def _schedule(
+    session: Session, event: Event, ids: list[int], first: int, last: int
+) -> list[PlannedRound[int]]:
+    """Rounds ``first`` to ``last`` of the round-robin's schedule: stored, or computed
+    from the entrants of its first round (``ids``, the active entrants, before it is
+    paired) and stored, once."""
+    assert event.id is not None
+    stored = schedules.planned_rounds(session, event.id, first, last)
+    if not stored:
+        field = stored_rounds.first_round_field(session, event.id) or ids
+        planned = round_robin(field, event.table_size, cycles=event.cycles, seed=event.seed)
+        schedules.store(
+            session,
+            event.id,
+            [([list(t) for t in r.tables], list(r.byes)) for r in planned],
+        )
+        return planned[first - 1 : last]
+    return [
+        PlannedRound(tables=tuple(tuple(t) for t in tables), byes=tuple(byes))
+        for tables, byes in stored
+    ]
 
 
 def _kept(planned: PlannedRound[int], active: set[int]) -> PlannedRound[int]:
@@ -87,13 +115,6 @@ def history_of(session: Session, event_id: int) -> list[PlannedRound[int]]:
         PlannedRound(tables=tuple(tuple(t) for t in tables), byes=tuple(byes))
         for tables, byes in stored_rounds.stored_rounds(session, event_id)
     ]
-
-
-@functools.lru_cache(maxsize=32)
-def _round_robin(
-    ids: tuple[int, ...], table_size: int, cycles: int, seed: int
-) -> tuple[PlannedRound[int], ...]:
-    return tuple(round_robin(list(ids), table_size, cycles=cycles, seed=seed))
 
 
 def pair_next_round(
@@ -132,14 +153,11 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)
-    field = stored_rounds.first_round_field(session, event.id)
     new_rounds = []
-    for number in range(done + 1, done + count + 1):
-        planned = _round_robin(tuple(field or ids), event.table_size, event.cycles, event.seed)
-        plan = _kept(planned[number - 1], active)
+    planned = _schedule(session, event, ids, done + 1, done + count)
+    for number, round_plan in enumerate(planned, start=done + 1):
+        plan = _kept(round_plan, active)
         new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))
-        if not field:  # as first_round_field would read the round just paired
-            field = sorted({e for table in plan.tables for e in table} | set(plan.byes))
     stored_rounds.add_rounds(session, event.id, new_rounds, published=event.played_by == "bots")
 
 

@@ -14,14 +14,16 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from c8league.errors import Interrupted, PluginError, UsageError
+from c8league.errors import BotStopped, ExecutorLost, Interrupted, PluginError, UsageError
 from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
 from c8league.results import MatchReport
-from c8league.runner.executors import Runner, make_runner
+from c8league.runner.executors import Runner, make_runner, resume_command
+from c8league.runner.starting import BotStart
+from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
@@ -38,6 +40,16 @@ MATCH_SECONDS = 600.0
 MAX_MATCH_SECONDS = 86_400.0
 
 Progress = Callable[[int, int], None]
+
+
+@dataclass(frozen=True)
+class RunOptions:
+    """How a run plays its matches, beyond where: the limits on a match and on each
+    decision, and how many forfeits in a row of one bot stop it."""
+
+    match_seconds: float | None = MATCH_SECONDS
+    move_seconds: float | None = None
+    max_forfeits: int | None = MAX_FORFEITS
 
 
 @dataclass
@@ -60,6 +72,8 @@ def run_event(
     executor: str = "processes",
     address: str | None = None,
     match_seconds: float | None = MATCH_SECONDS,
+    move_seconds: float | None = None,
+    max_forfeits: int | None = MAX_FORFEITS,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
@@ -67,10 +81,17 @@ def run_event(
     round is paired when the one before it is complete. ``executor`` and ``address``
     choose where the matches are played (see ``runner.dask_executor.make_runner``). A
     player still deciding when its match passes ``match_seconds`` forfeits it (see
-    ``runner.loop``)."""
+    ``runner.loop``), and one over ``move_seconds`` on a decision (``runner.clock``).
+
+    Every bot that may be seated is first started once on every worker
+    (``runner.starting``): one that cannot start stops the run before any match, and
+    one that forfeits ``max_forfeits`` matches in a row (None or 0: never) stops it
+    after that match, each with :class:`BotStopped` naming the bot."""
     summary = RunSummary()
     started = time.perf_counter()
     check_match_seconds(match_seconds)
+    check_match_seconds(move_seconds, "--move-seconds")
+    options = RunOptions(match_seconds, move_seconds, max_forfeits)
     with db.session() as session:
         lg, ev = get_event(session, name, league)
         event_id, event_name = ev.id, ev.name
@@ -78,7 +99,7 @@ def run_event(
             raise UsageError(
                 f"event {ev.name!r} is played by people: pair rounds and enter results"
             )
-        _check_players(session, lg, ev)
+        starts = _check_players(session, lg, ev)
     assert event_id is not None
     try:
         _run_rounds(
@@ -93,12 +114,19 @@ def run_event(
             executor,
             workers,
             address,
-            match_seconds,
+            options,
+            starts,
         )
     except KeyboardInterrupt:
         raise Interrupted(
             f"interrupted: {summary.played} matches stored by this run, each whole; "
             f"the rest are played by: c8league event resume {event_name}"
+        ) from None
+    except ExecutorLost as exc:
+        again = resume_command("event", event_name, executor, address)
+        raise ExecutorLost(
+            f"{exc}: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: {again}"
         ) from None
     summary.seconds = time.perf_counter() - started
     return summary
@@ -116,19 +144,27 @@ def _run_rounds(
     executor: str,
     workers: int | None,
     address: str | None,
-    match_seconds: float | None,
+    options: RunOptions,
+    starts: Sequence[BotStart],
 ) -> None:
     with (
         event_run_lock(db, event_id, event_name),
         make_runner(executor, workers, address) as runner,
     ):
         runner.prepare()  # an unreachable cluster stops the run before anything is paired
+        problem = runner.start(starts, options.match_seconds)
+        if problem is not None:
+            raise BotStopped(
+                f"{problem}; nothing was played (mend the bot, then: c8league event resume "
+                f"{event_name})"
+            )
+        streaks = ForfeitStreaks(options.max_forfeits)
         while True:
             ahead = 0
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
                 assert ev.id is not None
-                pending = _pending_tasks(session, ev.id, match_seconds)
+                pending, seated = _pending_tasks(session, ev.id, options)
                 if pending:
                     total = stored_rounds.match_count(session, ev.id)
                     done_before = total - len(pending)
@@ -149,30 +185,32 @@ def _run_rounds(
                     pair_rounds_ahead(session, lg, ev, ahead)
                 summary.rounds_paired += ahead
                 continue
-            _play(db, lg, pending, runner, summary, progress, done_before, total)
+            played = _Played(summary, streaks, seated, event_name)
+            _play(db, lg, pending, runner, played, progress, done_before, total)
             if rounds is not None and summary.rounds_paired >= rounds:
                 break
 
 
-def check_match_seconds(match_seconds: float | None) -> None:
-    """Refuse a match time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a
-    number) with one line, before anything is written."""
-    if match_seconds is None:
+def check_match_seconds(seconds: float | None, option: str = "--match-seconds") -> None:
+    """Refuse a time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a number)
+    with one line, before anything is written."""
+    if seconds is None:
         return
-    if not 0.001 <= match_seconds <= MAX_MATCH_SECONDS:
+    if not 0.001 <= seconds <= MAX_MATCH_SECONDS:
         raise UsageError(
-            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
-            f"not {match_seconds:g}"
+            f"{option} must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), not {seconds:g}"
         )
 
 
-def _check_players(session: Session, league: League, event: Event) -> None:
+def _check_players(session: Session, league: League, event: Event) -> list[BotStart]:
     """Every bot that may be seated (the league's active members, and whoever sits at a
     match still to play) has its plugin installed and valid options: checked before a
-    round is paired, so that a run that cannot play writes nothing."""
+    round is paired, so that a run that cannot play writes nothing. Returns them, to be
+    started before the first match."""
     assert league.id is not None and event.id is not None
     entrants = {e.id: e for e in league_members(session, league.id, active_only=True)}
     entrants.update({e.id: e for e in stored_rounds.pending_entrants(session, event.id)})
+    starts = []
     for entrant in sorted(entrants.values(), key=lambda e: e.name):
         if entrant.plugin is None:
             continue
@@ -181,12 +219,18 @@ def _check_players(session: Session, league: League, event: Event) -> None:
             registry.validate_options(info, json.loads(entrant.options or "{}"))
         except PluginError as exc:
             raise PluginError(f"entrant {entrant.name!r}: {exc}") from None
+        seat = SeatSpec(entrant.plugin, entrant.options or "{}")
+        starts.append(BotStart(f"entrant {entrant.name!r}", seat, league.rules, event.table_size))
+    return starts
 
 
 def _pending_tasks(
-    session: Session, event_id: int, match_seconds: float | None = None
-) -> list[MatchTask]:
+    session: Session, event_id: int, options: RunOptions | None = None
+) -> tuple[list[MatchTask], dict[int, list[str]]]:
+    """The matches still to play, and the names of who sits at each."""
+    options = options or RunOptions()
     tasks = []
+    names: dict[int, list[str]] = {}
     for match, seated in stored_rounds.pending_matches(session, event_id):
         assert match.id is not None
         seats = []
@@ -196,8 +240,28 @@ def _pending_tasks(
                     f"match {match.id} seats {entrant.name!r}, a person: enter its result by hand"
                 )
             seats.append(SeatSpec(entrant.plugin, entrant.options))
-        tasks.append(MatchTask(match.id, match.rules, tuple(seats), match.seed, match_seconds))
-    return tasks
+        names[match.id] = [f"entrant {e.name!r}" for e in seated]
+        tasks.append(
+            MatchTask(
+                match.id,
+                match.rules,
+                tuple(seats),
+                match.seed,
+                options.match_seconds,
+                move_seconds=options.move_seconds,
+            )
+        )
+    return tasks, names
+
+
+@dataclass
+class _Played:
+    """What a run has played so far, and the forfeits in a row of each bot."""
+
+    summary: RunSummary
+    streaks: ForfeitStreaks
+    seated: dict[int, list[str]]
+    event: str
 
 
 def _play(
@@ -205,7 +269,7 @@ def _play(
     league: League,
     tasks: Sequence[MatchTask],
     runner: Runner,
-    summary: RunSummary,
+    played: _Played,
     progress: Progress | None,
     done_before: int,
     total: int,
@@ -219,19 +283,32 @@ def _play(
     last_commit = time.perf_counter()
     if progress is not None:
         progress(done, total)
-    for report in runner.run(tasks):
-        if report.error is not None:
-            _store_batch(db, league, model, batch, summary)
-            raise PluginError(f"match {report.match_id}: {report.error}")
-        batch.append(report)
-        done += 1
-        now = time.perf_counter()
-        if now - last_commit >= COMMIT_SECONDS:
-            _store_batch(db, league, model, batch, summary)
-            batch = []
-            last_commit = now
-        if progress is not None:
-            progress(done, total)
+    summary = played.summary
+    try:
+        for report in runner.run(tasks):
+            if report.error is not None:
+                _store_batch(db, league, model, batch, summary)
+                raise PluginError(f"match {report.match_id}: {report.error}")
+            batch.append(report)
+            done += 1
+            seats = played.seated[report.match_id]
+            streak = played.streaks.add(seats, report.forfeit, str(report.match_id))
+            if streak is not None:
+                _store_batch(db, league, model, batch, summary)
+                raise BotStopped(
+                    f"{streak}; the matches before are stored (mend the bot, then: c8league "
+                    f"event resume {played.event}; --max-forfeits 0 never stops)"
+                )
+            now = time.perf_counter()
+            if now - last_commit >= COMMIT_SECONDS:
+                _store_batch(db, league, model, batch, summary)
+                batch = []
+                last_commit = now
+            if progress is not None:
+                progress(done, total)
+    except ExecutorLost:
+        _store_batch(db, league, model, batch, summary)  # the matches played are whole
+        raise
     _store_batch(db, league, model, batch, summary)
 
 

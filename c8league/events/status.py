@@ -21,7 +21,7 @@ from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League
-from c8league.storage.results import PlayedMatch
+from c8league.storage.results import ForfeitGroup, PlayedMatch
 
 
 @dataclass
@@ -38,6 +38,8 @@ class EventStatus:
     matches_done: int
     matches_void: int
     forfeits: dict[str, int] = field(default_factory=dict)
+    faults: list[ForfeitGroup] = field(default_factory=list)
+    """The forfeits by kind and entrant, each with its first (match, move, detail)."""
 
     @property
     def complete(self) -> bool:
@@ -48,7 +50,16 @@ class EventStatus:
         )
 
     def to_dict(self) -> dict[str, object]:
-        return {**self.__dict__, "complete": self.complete}
+        faults = [
+            {
+                "kind": f.reason,
+                "entrant": f.entrant,
+                "count": f.count,
+                "first": {"match": f.match_id, "move": f.move, "detail": f.detail},
+            }
+            for f in self.faults
+        ]
+        return {**self.__dict__, "faults": faults, "complete": self.complete}
 
 
 def event_status(db: Database, name: str, league: str | None = None) -> EventStatus:
@@ -78,6 +89,7 @@ def event_status_in(session: Session, league: League, event: Event) -> EventStat
         matches_done=counts.get("done", 0),
         matches_void=counts.get("void", 0),
         forfeits=stored_results.forfeit_counts(session, event.id),
+        faults=stored_results.forfeit_groups(session, event.id),
     )
 
 

@@ -57,6 +57,7 @@ class BasePlayer:
         """Release resources (processes, files). Called once, even after a fault."""
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        """Return one of ``legal`` (override this; the base raises NotImplementedError)."""
         raise NotImplementedError
 
 

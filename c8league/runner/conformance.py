@@ -229,8 +229,7 @@ def check_player(
                         break
                     if progress is not None:
                         progress(preset, game)
-                    game_seed = derive_seed(seed, "conformance", preset, game)
-                    stuck = _check_game(report, play, index, game, game_seed)
+                    stuck = _check_game(report, play, index, game, game_seed(seed, preset, game))
                     report.games += 1
                 if time_limit is not None and report.max_seconds > time_limit:
                     slowest = f"slowest move {report.max_seconds:.3f}s"
@@ -393,6 +392,19 @@ class _Games:
         return _Played(outcome, tuple(tested.seconds))
 
 
+def game_table(game: int) -> tuple[tuple[str, ...], int]:
+    """The opponents of the check's game ``game`` (0-based) in seat order, and the seat
+    the player under test takes among them: ``demo`` plays that game again with
+    ``game_seed`` as its seed."""
+    opponents = _TABLES[game % len(_TABLES)]
+    return opponents, game % (len(opponents) + 1)
+
+
+def game_seed(seed: int, preset: str, game: int) -> int:
+    """The match seed of the check's game ``game`` (0-based) under ``preset``."""
+    return derive_seed(seed, "conformance", preset, game)
+
+
 def _check_game(
     report: PresetReport,
     play: _Games,
@@ -402,8 +414,7 @@ def _check_game(
 ) -> bool:
     """Play one game twice (the second time to check determinism); return whether the
     tested player ran out of time."""
-    opponents = _TABLES[game % len(_TABLES)]
-    seat = game % (len(opponents) + 1)
+    opponents, seat = game_table(game)
 
     def fault(check: str, detail: str) -> None:
         report.faults.append(Fault(check, report.preset, game, seed, detail))

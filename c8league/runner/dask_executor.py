@@ -33,10 +33,11 @@ from dataclasses import replace
 from importlib import metadata
 from typing import Any
 
-from c8league.errors import C8LeagueError, PluginError, UsageError
+from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
@@ -46,9 +47,15 @@ CONNECT_SECONDS = 20.0
 NO_WORKERS_SECONDS = 120.0
 """How long a run waits while the cluster has no worker at all before giving up."""
 POLL_SECONDS = 2.0
-BATCH_SECONDS = 0.1
-"""Matches are sent to a worker in batches of about this much play time."""
-MAX_BATCH = 64
+BATCH_SECONDS = 1.0
+"""Matches are sent to a worker in batches of about this much play time: a batch costs
+the cluster a few milliseconds (tens on a busy machine) however many matches it holds."""
+MAX_BATCH = 512
+WINDOW_PER_THREAD = 3
+"""Batches in flight per worker thread (at least 4 in all): one playing, one waiting
+on the worker to start at once, one on its way."""
+START_SECONDS = 600.0
+"""How long starting the players may take on a worker."""
 
 Play = Callable[[MatchTask], MatchReport]
 
@@ -63,7 +70,8 @@ class DaskRunner(ClosingRunner):
     Consecutive matches go to a worker together, as many as take about
     :data:`BATCH_SECONDS` (measured on the matches played so far; ``batch`` fixes the
     number), so that fast matches do not pay the cluster's per-task cost each; at most
-    ``window`` batches (default: four per worker thread) are in flight. ``play`` is what
+    ``window`` batches (default: :data:`WINDOW_PER_THREAD` per worker thread) are in
+    flight. ``play`` is what
     a worker runs for each task (:func:`~c8league.runner.tasks.play_task` by default).
     """
 
@@ -88,6 +96,9 @@ class DaskRunner(ClosingRunner):
         self._client: Any = None
         self._cluster: Any = None
         self._checked: set[str] = set()
+        self._pace: deque[float] = deque(maxlen=256)
+        """The play time of the last matches reported, over runs."""
+        self._logs: list[tuple[logging.Logger, int]] = []
 
     @property
     def where(self) -> str:
@@ -121,45 +132,89 @@ class DaskRunner(ClosingRunner):
             )
         except (OSError, ValueError, TypeError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
+        self._logs = _quiet_logs()  # a lost scheduler is said in one line, not logged too
         return self._client
 
     def prepare(self) -> None:
         """Connect to the scheduler (or start the local cluster) now."""
         self.connect()
 
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each Dask worker, in the process of its own that plays
+        its matches (see ``runner.starting``): why one cannot start, in one line, or
+        None. The workers are first asked for the bots' plugins."""
+        if not bots:
+            return None
+        client = self.connect()
+        with self._watching():
+            self._check_plugins(client, sorted({bot.seat.plugin for bot in bots}))
+            futures = [
+                client.submit(
+                    _start_on_worker,
+                    list(bots),
+                    key=f"c8league-start-{uuid.uuid4().hex[:12]}",
+                    workers=[address],
+                    allow_other_workers=False,
+                    pure=False,
+                )
+                for address in sorted(client.nthreads())
+            ]
+            problems: list[str | None] = client.gather(futures)
+        return next((p for p in problems if p is not None), None)
+
     def close(self) -> None:
         client, cluster = self._client, self._cluster
         self._client = self._cluster = None
-        if client is not None:
-            client.close()
-        if cluster is not None:
-            cluster.close()
+        try:
+            if client is not None:
+                with contextlib.suppress(OSError, _distributed().TimeoutError):
+                    client.close()
+            if cluster is not None:
+                cluster.close()
+        finally:
+            for logger, level in self._logs:
+                logger.setLevel(level)
+            self._logs = []
 
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` on the cluster and yield their reports in the order of ``tasks``."""
         if not tasks:
             return
         client = self.connect(len(tasks))
-        self._check_workers(client, tasks)
-        threads = self._wait_for_workers(client)
-        window = self.window or max(4 * threads, 8)
-        size = self.batch or 1
+        with self._watching():
+            self._check_workers(client, tasks)
+            threads = self._wait_for_workers(client)
+        window = self.window or max(WINDOW_PER_THREAD * threads, 4)
+        size = self.batch or _batch_size(self._pace, len(tasks), threads)
         pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
         submitted = 0
         try:
             while pending or submitted < len(tasks):
-                while submitted < len(tasks) and len(pending) < window:
-                    chunk = tasks[submitted : submitted + size]
-                    pending.append((chunk, self._submit(client, chunk)))
-                    submitted += len(chunk)
-                chunk, future = pending.popleft()
-                reports = self._result(client, chunk, future)
+                with self._watching():
+                    while submitted < len(tasks) and len(pending) < window:
+                        chunk = tasks[submitted : submitted + size]
+                        pending.append((chunk, self._submit(client, chunk)))
+                        submitted += len(chunk)
+                    chunk, future = pending.popleft()
+                    reports = self._result(client, chunk, future)
                 yield from reports
+                self._pace.extend(r.seconds for r in reports if r.error is None)
                 if self.batch is None:
-                    size = _batch_size(reports, len(tasks) - submitted, threads)
+                    size = _batch_size(self._pace, len(tasks) - submitted, threads)
         finally:
             if pending:
-                client.cancel([future for _, future in pending])
+                with contextlib.suppress(Exception):
+                    client.cancel([future for _, future in pending])
+
+    @contextlib.contextmanager
+    def _watching(self) -> Iterator[None]:
+        """Turn the loss of the scheduler, whatever Dask raises for it, into one line."""
+        try:
+            yield
+        except TimeoutError:  # (an OSError too)
+            raise ExecutorLost(f"lost {self.where}: it stopped answering") from None
+        except OSError:
+            raise ExecutorLost(f"lost {self.where}: the connection to it closed") from None
 
     # -- one batch of matches -------------------------------------------------------------
 
@@ -201,9 +256,9 @@ class DaskRunner(ClosingRunner):
                     ) from None
                 future = self._submit(client, chunk)
             except dask.CancelledError:
-                raise C8LeagueError(
+                raise ExecutorLost(
                     f"match {chunk[0].match_id} was cancelled by {self.where} (was the "
-                    "scheduler restarted?); the matches before it are stored: resume the event"
+                    "scheduler stopped or restarted?)"
                 ) from None
 
     # -- before playing -------------------------------------------------------------------
@@ -223,7 +278,10 @@ class DaskRunner(ClosingRunner):
         """Ask every connected worker for the event's plugins: a missing one, or one of
         another version than here (its matches could differ), stops the run before any
         match is played."""
-        names = sorted({seat.plugin for task in tasks for seat in task.seats} - self._checked)
+        self._check_plugins(client, sorted({seat.plugin for task in tasks for seat in task.seats}))
+
+    def _check_plugins(self, client: Any, wanted: Sequence[str]) -> None:
+        names = sorted(set(wanted) - self._checked)
         if not names:
             return
         self._wait_for_workers(client)
@@ -231,6 +289,8 @@ class DaskRunner(ClosingRunner):
             found: dict[str, dict[str, tuple[str | None, str | None]]] = client.run(
                 _worker_plugins, names
             )
+        except OSError:
+            raise  # the scheduler is gone (see _watching)
         except Exception as exc:
             detail = str(exc) if type(exc) is Exception else f"{type(exc).__name__}: {exc}"
             raise PluginError(
@@ -268,11 +328,24 @@ def _distributed() -> Any:
         raise UsageError("the dask executor needs Dask: pip install 'c8league[dask]'") from None
 
 
-def _batch_size(reports: Sequence[MatchReport], remaining: int, threads: int) -> int:
-    """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the pace of
-    ``reports``, and few enough that every worker thread still gets a share of the
-    ``remaining`` matches."""
-    seconds = sum(r.seconds for r in reports) / max(len(reports), 1)
+def _quiet_logs() -> list[tuple[logging.Logger, int]]:
+    """Keep Dask's client from logging that it lost the scheduler (the run says so in
+    one line); the loggers and their levels before."""
+    changed = []
+    for name in ("distributed", "distributed.client", "distributed.core", "distributed.comm"):
+        logger = logging.getLogger(name)
+        changed.append((logger, logger.level))
+        logger.setLevel(logging.CRITICAL)
+    return changed
+
+
+def _batch_size(pace: Sequence[float], remaining: int, threads: int) -> int:
+    """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the ``pace`` of
+    the last matches (one before any was played), and few enough that every worker
+    thread still gets a share of the ``remaining`` matches."""
+    if not pace:
+        return 1
+    seconds = sum(pace) / len(pace)
     size = MAX_BATCH if seconds <= 0 else int(BATCH_SECONDS / seconds)
     share = -(-remaining // (2 * max(threads, 1)))
     return max(1, min(size, MAX_BATCH, share))
@@ -326,6 +399,14 @@ def _sandbox() -> MatchRunner:
         spawn = exec_worker if os.name == "posix" else None
         runner = _here.runner = MatchRunner(1, spawn=spawn)
     return runner
+
+
+def _start_on_worker(bots: Sequence[BotStart]) -> str | None:
+    problem = _sandbox().start(bots, START_SECONDS)
+    if problem is None:
+        return None
+    worker = _distributed().get_worker().address
+    return f"{problem} (on Dask worker {worker}, started in {os.getcwd()})"
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

@@ -15,6 +15,7 @@ from typing import Protocol, Self
 
 from c8league.errors import UsageError
 from c8league.results import MatchReport
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask
 
 EXECUTORS = ("processes", "dask")
@@ -29,6 +30,8 @@ class Runner(Protocol):
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]: ...
 
     def prepare(self) -> None: ...
+
+    def start(self, bots: Sequence[BotStart], seconds: float | None) -> str | None: ...
 
     def close(self) -> None: ...
 
@@ -67,6 +70,17 @@ def check_workers(workers: int | None, what: str = "--workers") -> None:
             f"core{'s' if cores > 1 else ''}: use at most {limit} "
             f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines"
         )
+
+
+def resume_command(kind: str, name: str, executor: str, address: str | None) -> str:
+    """The command that goes on with an event or duel (``kind``) where it stopped, on the
+    same executor."""
+    words = [f"c8league {kind} resume {name}"]
+    if executor != "processes":
+        words.append(f"--executor {executor}")
+    if address is not None:
+        words.append(f"--address {address}")
+    return " ".join(words)
 
 
 class ClosingRunner:

@@ -26,7 +26,7 @@ from types import FrameType, TracebackType
 from typing import Any, Protocol
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
-from c8league.engine.match import placements
+from c8league.engine.match import MatchRecord, placements
 from c8league.errors import PlayerFault
 from c8league.players.base import Player
 from c8league.results import Forfeit as Forfeit  # re-export
@@ -48,6 +48,8 @@ class MatchOutcome:
     decisions: int
     forfeit: Forfeit | None = None
     totals: tuple[int, ...] = field(default=())
+    moves: MatchRecord | None = None
+    """Every move of the match, hand by hand, the hand it stopped in included."""
 
 
 HandCallback = Callable[[int, HandResult], None]
@@ -284,6 +286,7 @@ def play_match(
             decisions=sum(decisions),
             forfeit=forfeit,
             totals=tuple(match.totals),
+            moves=MatchRecord.of(match),
         )
         if reported is not None:
             reported(outcome)

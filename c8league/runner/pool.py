@@ -5,8 +5,13 @@ database (and the ratings, which depend on order) end up the same with any numbe
 workers. The workers (``runner.worker``) live as long as the :class:`MatchRunner`, so
 an event of many rounds starts them once; there are never more of them than tasks in
 a batch, nor more than :data:`~c8league.runner.executors.MAX_WORKERS_PER_CORE` per core.
+Matches go to the workers in chunks of consecutive tasks, sized to about
+:data:`CHUNK_SECONDS` of play, and each chunk's reports come back in one message: the
+process that runs the event then wakes once a chunk, not twice a match.
 
-No player can take the run down. A match whose worker dies (``os._exit``, a crash in
+No player can take the run down. The reports of a chunk that a worker took down with
+it are not lost results but matches to play again (they are deterministic). A match
+whose worker dies (``os._exit``, a crash in
 native code, the out-of-memory killer, a ``kill``) is played again alone in a fresh
 process: if it plays through, its result stands (the death was not the match's doing);
 if that process dies too, the slot shared with it says which seat was being called, at
@@ -31,7 +36,9 @@ from typing import Any
 from c8league.runner import tasks as _tasks
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
+from c8league.runner.starting import BotStart, start_bots
 from c8league.runner.tasks import (
+    CLOSING,
     IDLE,
     STARTING,
     MatchReport,
@@ -49,22 +56,34 @@ from c8league.runner.worker import (
     fork_worker,
     overrun,
     play_match_job,
+    supervise,
 )
+from c8league.runner.worker import Result as WorkerResult
 
 PREFETCH = 2
-"""Tasks queued on each worker, so that it starts the next as soon as one ends."""
+"""Chunks queued on each worker at least, so that it starts the next as soon as one ends."""
+QUEUE_SECONDS = 0.5
+"""And about this much play time queued on each worker (up to :data:`MAX_QUEUED`
+chunks), so that it keeps playing while this process stores a batch of results."""
+MAX_QUEUED = 8
+CHUNK_SECONDS = 0.1
+"""Matches go to a worker in chunks of about this much play time (measured on the
+matches played so far), and their reports come back together: fast matches then cost
+the process that runs the event one message a chunk, not two a match."""
+MAX_CHUNK = 128
 WINDOW_PER_WORKER = 16
-"""How far past the oldest report not yet handed back tasks are sent, per worker: a
-long match then holds up its neighbours' workers only after this many quick ones."""
+"""How far past the oldest report not yet handed back tasks are sent, per worker (at
+least two chunks each): a long match then holds up its neighbours' workers only after
+this many quick ones."""
 
 
 @dataclass(eq=False)
 class _Job:
-    """One task sent to a worker."""
+    """A chunk of consecutive tasks sent to a worker (one task, for a job alone)."""
 
     key: int
     run: _Run
-    index: int
+    indices: tuple[int, ...]
     stage: str = "play"
     """``play`` (a pool worker), ``replay`` (alone, after its worker died), ``rebuild``
     (alone, replayed to the call where it failed, see :class:`~c8league.runner.loop.Stop`)."""
@@ -72,11 +91,16 @@ class _Job:
     fallback: Forfeit | None = None
     """For ``rebuild``: the forfeit to record if the replay cannot reach the stop."""
     reported: float | None = None
-    """When its report arrived (the worker then closes the players)."""
+    """When its reports arrived (the worker then closes the last match's players)."""
+
+    @property
+    def tasks(self) -> list[MatchTask]:
+        return [self.run.tasks[i] for i in self.indices]
 
     @property
     def task(self) -> MatchTask:
-        return self.run.tasks[self.index]
+        """The task of a job of one task."""
+        return self.run.tasks[self.indices[0]]
 
 
 @dataclass(eq=False)
@@ -85,26 +109,58 @@ class _Run:
 
     tasks: Sequence[MatchTask]
     size: int
-    window: int
     play: Callable[[MatchTask], MatchReport] | None
+    pace: _Pace
     reports: dict[int, MatchReport] = field(default_factory=dict)
     retry: list[int] = field(default_factory=list)
     fresh: int = 0
     yielded: int = 0
 
-    def take(self) -> int | None:
-        """The next task to send, if any within the window."""
+    def chunk_size(self) -> int:
+        """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play at the pace
+        measured so far (one until a match has been measured), and few enough that
+        every worker still gets a share of the matches left."""
+        pace = self.pace.seconds()
+        if pace is None:
+            return 1
+        size = MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
+        share = -(-(len(self.tasks) - self.fresh) // (2 * self.size))
+        return max(1, min(size, MAX_CHUNK, share))
+
+    def take(self) -> tuple[int, ...]:
+        """The next chunk to send (a task to play again goes alone), if any may be sent:
+        none starts past the window of the oldest report not yet handed back."""
+        size = self.chunk_size()
+        pace = self.pace.seconds()
+        queued = PREFETCH * size if not pace else max(PREFETCH * size, int(QUEUE_SECONDS / pace))
+        window = max(WINDOW_PER_WORKER * self.size, 32, 2 * self.size * queued)
         if self.retry:
             self.retry.sort()
-            if self.retry[0] < self.yielded + self.window:
-                return self.retry.pop(0)
-        if self.fresh < len(self.tasks) and self.fresh < self.yielded + self.window:
-            self.fresh += 1
-            return self.fresh - 1
-        return None
+            if self.retry[0] < self.yielded + window:
+                return (self.retry.pop(0),)
+        first = self.fresh
+        if first < len(self.tasks) and first < self.yielded + window:
+            self.fresh = min(len(self.tasks), first + size)
+            return tuple(range(first, self.fresh))
+        return ()
 
     def waiting(self) -> bool:
         return bool(self.retry) or self.fresh < len(self.tasks)
+
+
+@dataclass(eq=False)
+class _Pace:
+    """The play time of the last matches reported (a runner's, over its runs)."""
+
+    times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
+
+    def add(self, report: MatchReport) -> None:
+        if report.error is None:
+            self.times.append(report.seconds)
+
+    def seconds(self) -> float | None:
+        """A match's mean play time, None before the first."""
+        return sum(self.times) / len(self.times) if self.times else None
 
 
 class MatchRunner(ClosingRunner):
@@ -127,6 +183,7 @@ class MatchRunner(ClosingRunner):
         self._single: dict[Worker, _Job] = {}
         """Workers started for one job."""
         self._keys = itertools.count(1)
+        self._pace = _Pace()
 
     def close(self) -> None:
         for worker in list(self._single):
@@ -139,6 +196,57 @@ class MatchRunner(ClosingRunner):
         self._pool.clear()
         self._jobs.clear()
 
+    def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
+        """Start every bot once on each worker of the pool (starting the workers), before
+        the first match (see ``runner.starting``): why one cannot start, in one line, or
+        None. ``seconds`` limits each worker's starts (a factory that hangs)."""
+        if not bots:
+            return None
+        if not self.isolated:
+            return start_bots(bots)
+        while len(self._pool) < self.workers:
+            worker = self._spawn()
+            self._pool.append(worker)
+            self._jobs[worker] = deque()
+        sent = []
+        for worker in self._pool:
+            key = next(self._keys)
+            worker.send((key, (tuple(bots),), None, start_bots))
+            sent.append((worker, key))
+        problem: str | None = None
+        for worker, key in sent:
+            result = supervise(worker, key, seconds)
+            if result.kind == "done":
+                problem = problem or _started(result.value)
+                continue
+            self._pool.remove(worker)
+            del self._jobs[worker]
+            if result.kind == "died":  # perhaps not the bots' doing: once more, alone
+                result = self._start_alone(bots, seconds)
+                if result.kind == "done":
+                    problem = problem or _started(result.value)
+                    continue
+            names = ", ".join(bot.label for bot in bots)
+            if result.kind == "failed":
+                last = str(result.value).strip().splitlines()[-1:] or ["?"]
+                problem = problem or f"starting {names} failed: {last[0]}"
+            elif result.kind == "hung":
+                problem = problem or f"starting {names} took more than {seconds:g} s"
+            else:
+                problem = problem or f"the process starting {names} {result.how}, twice"
+        return problem
+
+    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> WorkerResult:
+        """Start ``bots`` in a fresh worker of its own, which exits after."""
+        worker = self._spawn()
+        key = next(self._keys)
+        worker.send((key, (tuple(bots),), None, start_bots))
+        worker.send(None)
+        result = supervise(worker, key, seconds)
+        if result.kind == "done":
+            worker.stop()
+        return result
+
     def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
         """Play ``tasks`` and yield their reports in the order of ``tasks``."""
         if not tasks:
@@ -149,7 +257,7 @@ class MatchRunner(ClosingRunner):
             return
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
-        run = _Run(tasks, size, max(WINDOW_PER_WORKER * size, 32), play)
+        run = _Run(tasks, size, play, self._pace)
         try:
             for index in range(len(tasks)):
                 while index not in run.reports:
@@ -169,19 +277,31 @@ class MatchRunner(ClosingRunner):
             self._jobs[worker] = deque()
         for worker in self._pool:
             queue = self._jobs[worker]
-            while len(queue) < PREFETCH:
-                index = run.take()
-                if index is None:
+            while self._wants(queue, run):
+                indices = run.take()
+                if not indices:
                     return
-                job = _Job(next(self._keys), run, index)
+                job = _Job(next(self._keys), run, indices)
                 queue.append(job)
-                worker.send((job.key, job.task, None, run.play))
+                worker.send((job.key, job.tasks, None, run.play))
+
+    @staticmethod
+    def _wants(queue: deque[_Job], run: _Run) -> bool:
+        """Whether a worker with ``queue`` should be sent another chunk (see
+        :data:`PREFETCH` and :data:`QUEUE_SECONDS`)."""
+        if len(queue) < PREFETCH:
+            return True
+        pace = run.pace.seconds()
+        if len(queue) >= MAX_QUEUED or not pace:
+            return False
+        waiting = sum(len(job.indices) for job in queue if job.reported is None)
+        return waiting * pace < QUEUE_SECONDS
 
     def _alone(self, job: _Job) -> None:
-        """Play ``job`` in a process of its own."""
+        """Play ``job`` (of one task) in a process of its own."""
         worker = self._spawn()
         self._single[worker] = job
-        worker.send((job.key, job.task, job.stop, job.run.play))
+        worker.send((job.key, job.tasks, job.stop, job.run.play))
         worker.send(None)
 
     # -- receiving ------------------------------------------------------------------------
@@ -222,25 +342,32 @@ class MatchRunner(ClosingRunner):
             return
         if kind == "failed":
             last = str(value).strip().splitlines()[-1:] or ["?"]
-            value = error_report(job.task, f"playing it failed: {last[0]}")
+            value = [error_report(task, f"playing it failed: {last[0]}") for task in job.tasks]
         if value is not None and job.reported is None:
             self._accept(job, value)
         job.reported = job.reported or time.monotonic()
         if worker not in self._single:  # (one alone exits by itself: it was sent None)
             self._jobs[worker].remove(job)
 
-    def _accept(self, job: _Job, report: MatchReport) -> None:
+    def _accept(self, job: _Job, reports: Sequence[MatchReport]) -> None:
         run = job.run
-        if job.stage == "rebuild" and report.error is None:
-            assert job.stop is not None and job.fallback is not None
-            forfeit = report.forfeit
-            if forfeit is None or (forfeit.seat, forfeit.reason) != (
-                job.stop.seat,
-                job.fallback.reason,
-            ):
-                report = self._fallback(job)
-        if job.index >= run.yielded and job.index not in run.reports:
-            run.reports[job.index] = report
+        for index, report in zip(job.indices, reports, strict=True):
+            run.pace.add(report)
+            if job.stage == "rebuild" and report.error is None:
+                assert job.stop is not None and job.fallback is not None
+                forfeit = report.forfeit
+                if forfeit is None or (forfeit.seat, forfeit.reason) != (
+                    job.stop.seat,
+                    job.fallback.reason,
+                ):
+                    report = self._fallback(job)
+            self._keep(run, index, report)
+
+    @staticmethod
+    def _keep(run: _Run, index: int, report: MatchReport) -> None:
+        """Keep a task's report, unless one is kept or handed back already."""
+        if index >= run.yielded and index not in run.reports:
+            run.reports[index] = report
 
     def _fallback(self, job: _Job) -> MatchReport:
         assert job.fallback is not None
@@ -269,31 +396,56 @@ class MatchRunner(ClosingRunner):
         self._pool.remove(worker)
         for job in self._jobs.pop(worker):
             if job.reported is not None:
-                continue  # its result is out: the worker died closing the players
-            if snapshot.job == job.key and snapshot.phase != IDLE:
-                job.stage = "replay"
-                self._alone(job)  # the death may not be the match's doing: play it again
-            else:
-                job.run.retry.append(job.index)
+                continue  # its results are out: the worker died closing the players
+            current = self._current_index(job, snapshot)
+            for index in job.indices:
+                if index == current:
+                    # The death may not be the match's doing (or it took the report
+                    # with it, being closed): play it again alone.
+                    self._alone(_Job(next(self._keys), job.run, (index,), "replay"))
+                else:
+                    job.run.retry.append(index)  # its report was lost, not its fault
+
+    @staticmethod
+    def _current_index(job: _Job, snapshot: Snapshot) -> int | None:
+        """The task of ``job`` its worker was playing (or closing), if any."""
+        if snapshot.job != job.key or snapshot.phase == IDLE:
+            return None
+        if 0 <= snapshot.index < len(job.indices):
+            return job.indices[snapshot.index]
+        return None
 
     def _hung(self, worker: Worker, job: _Job) -> None:
         snapshot = worker.snapshot()
         worker.kill()
-        if worker in self._single:
+        alone = worker in self._single
+        if alone:
             del self._single[worker]
         else:
             self._pool.remove(worker)
             for other in self._jobs.pop(worker):
                 if other is not job and other.reported is None:
-                    other.run.retry.append(other.index)
-        if job.reported is None:
+                    other.run.retry.extend(other.indices)
+        if job.reported is not None:
+            return  # the results are out: it hung closing the players
+        if alone:
             self._failed(job, snapshot, "", hung=True)
+            return
+        current = self._current_index(job, snapshot)
+        for index in job.indices:
+            if index != current:
+                job.run.retry.append(index)
+            elif snapshot.phase == CLOSING:  # its report was held back with the chunk's
+                self._alone(_Job(next(self._keys), job.run, (index,), "replay"))
+            else:
+                self._failed(_Job(job.key, job.run, (index,)), snapshot, "", hung=True)
 
     def _failed(self, job: _Job, snapshot: Snapshot, how: str, *, hung: bool) -> None:
-        """A job's process died (``how``) or hung, twice for a death: find its result."""
+        """A job's process (of one task) died (``how``) or hung, twice for a death: find
+        its result."""
         task, run = job.task, job.run
         if job.stage == "rebuild":
-            self._accept_fallback(job)
+            self._keep(run, job.indices[0], self._fallback(job))
             return
         limit = task.match_seconds or 0.0
         if snapshot.phase == STARTING and 0 <= snapshot.turn < len(task.seats):
@@ -319,18 +471,11 @@ class MatchRunner(ClosingRunner):
             )
             stop = Stop(snapshot.calls, seat, "crash", detail)
             fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        rebuild = _Job(next(self._keys), run, job.index, "rebuild", stop, fallback)
+        rebuild = _Job(next(self._keys), run, job.indices, "rebuild", stop, fallback)
         self._alone(rebuild)
 
-    def _accept_fallback(self, job: _Job) -> None:
-        run = job.run
-        if job.index >= run.yielded and job.index not in run.reports:
-            run.reports[job.index] = self._fallback(job)
-
     def _error(self, job: _Job, text: str) -> None:
-        run = job.run
-        if job.index >= run.yielded and job.index not in run.reports:
-            run.reports[job.index] = error_report(job.task, text)
+        self._keep(job.run, job.indices[0], error_report(job.task, text))
 
     # -- time -----------------------------------------------------------------------------
 
@@ -355,7 +500,12 @@ class MatchRunner(ClosingRunner):
         if job.reported is not None:
             closed = job.reported + CLOSE_SECONDS
             return (job if now > closed else None), closed
-        late, end = overrun(worker.slot, job.task.match_seconds, now)
+        slot = worker.slot
+        if slot.phase == CLOSING:  # a match of the chunk is over, its report held back
+            closed = slot.since + CLOSE_SECONDS
+            return (job if now > closed else None), min(closed, now + POLL_SECONDS)
+        task = job.run.tasks[job.indices[min(max(slot.index, 0), len(job.indices) - 1)]]
+        late, end = overrun(slot, task.match_seconds, now)
         return (job if late else None), end
 
     def _deadline(self) -> float | None:
@@ -382,6 +532,12 @@ class MatchRunner(ClosingRunner):
                 worker.kill()
                 self._pool.remove(worker)
                 del self._jobs[worker]
+
+
+def _started(value: Any) -> str | None:
+    """What a worker's start job sent back: its one report, why a bot cannot start."""
+    problems = list(value or [None])
+    return problems[0] if isinstance(problems[0], str) else None
 
 
 def _fork_matches() -> Worker:

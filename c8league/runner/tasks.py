@@ -21,6 +21,7 @@ from c8league.players.base import Player
 from c8league.results import Forfeit
 from c8league.results import HandReport as HandReport  # re-export
 from c8league.results import MatchReport as MatchReport
+from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.loop import (
     MatchOutcome,
     Stop,
@@ -59,8 +60,11 @@ class MatchTask:
     match_seconds: float | None = None
     """The match's time limit (see ``runner.loop``); None: none."""
     hands: bool = True
-    """Whether the report carries the hands with the records that replay them (a duel,
-    which keeps only the result, does without them)."""
+    """Whether the report carries the hands with their results and records (a duel,
+    which keeps its matches' moves only, does without them: every report carries the
+    moves)."""
+    move_seconds: float | None = None
+    """The run's limit on each decision (``--move-seconds``, see ``runner.clock``)."""
 
 
 def play_task(
@@ -85,7 +89,7 @@ def play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-            players.append(_create(spec))
+            players.append(create_player(spec, task.move_seconds))
     except PluginError as exc:
         for p in players:
             _close(p)
@@ -103,6 +107,7 @@ def play_task(
             decisions=outcome.decisions,
             forfeit=outcome.forfeit,
             seconds=time.perf_counter() - start,
+            moves="" if outcome.moves is None else outcome.moves.to_text(),
         )
 
     done: list[MatchReport] = []
@@ -141,11 +146,17 @@ def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
     )
 
 
-def _create(spec: SeatSpec) -> Player:
-    """A seat's player; a factory that fails in any way (``SystemExit`` included) is a
+def create_player(spec: SeatSpec, move_seconds: float | None = None) -> Player:
+    """A seat's player, held to ``move_seconds`` a decision if given (see
+    ``runner.clock``); a factory that fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
     try:
-        return registry.create(spec.plugin, _options(spec.options))
+        options = _options(spec.options)
+        if move_seconds is None:
+            return registry.create(spec.plugin, options)
+        if with_move_limit(options, list(registry.get(spec.plugin).options()), move_seconds):
+            return registry.create(spec.plugin, options)
+        return MoveClock(registry.create(spec.plugin, options), move_seconds)
     except PluginError:
         raise
     except BaseException as exc:

@@ -18,8 +18,9 @@ a Dask worker with its threads). Either way it
   interrupting the run is the supervisor's business (a ``KeyboardInterrupt`` in a
   worker therefore always comes from a player, see ``runner.loop.user_interrupt``);
 * reads jobs from a pipe and answers with messages: ``("report", key, value)`` as soon
-  as a result is known (a match's, before its players are closed), then ``("done",
-  key, value)``, or ``("failed", key, traceback)`` if the job itself broke.
+  as a result is known (the reports of a chunk of matches, before the last match's
+  players are closed), then ``("done", key, value)``, or ``("failed", key, traceback)``
+  if the job itself broke.
 """
 
 from __future__ import annotations
@@ -29,19 +30,28 @@ import ctypes
 import mmap
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
 import time
 import traceback
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from c8league.players.external import keep
 from c8league.runner.loop import HOOKS, Stop
-from c8league.runner.tasks import IDLE, STARTING, MatchTask, play_task
+from c8league.runner.tasks import (
+    IDLE,
+    STARTING,
+    MatchReport,
+    MatchTask,
+    error_report,
+    play_task,
+)
 
 GRACE_SECONDS = (0.5, 5.0)
 """How long past a match's limit a worker may go on before it is killed from outside:
@@ -73,9 +83,10 @@ class Slot(ctypes.Structure):
         ("calls", ctypes.c_int64),
         ("move", ctypes.c_int32),
         ("hook", ctypes.c_int32),
+        ("index", ctypes.c_int32),
     ]
     job: int
-    """The key of the job being run (a task's index)."""
+    """The key of the job being run."""
     since: float
     """When the job began (``time.monotonic``, the same clock in every process)."""
     phase: int
@@ -84,6 +95,8 @@ class Slot(ctypes.Structure):
     calls: int
     move: int
     hook: int
+    index: int
+    """Which match of the job's chunk is being played (from 0)."""
 
 
 @dataclass(frozen=True)
@@ -97,6 +110,7 @@ class Snapshot:
     calls: int
     move: int
     hook: int
+    index: int = 0
 
     @property
     def busy(self) -> bool:
@@ -153,7 +167,7 @@ class Worker:
 
     def snapshot(self) -> Snapshot:
         s = self.slot
-        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook)
+        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index)
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""
@@ -222,11 +236,29 @@ def can_fork() -> bool:
     return hasattr(os, "fork")
 
 
+SEND_BUFFER = 4 << 20
+"""The size asked of the buffer of a worker's messages to its supervisor (the system may
+give less): a chunk's reports then fit in it, and the worker goes on playing while its
+supervisor is busy storing results rather than reading."""
+
+
+def _pipe() -> tuple[Connection, Connection]:
+    """The supervisor's end and the worker's end of a new worker's pipe."""
+    here, there = Pipe()
+    with contextlib.suppress(OSError, ValueError, AttributeError):
+        end = socket.socket(fileno=os.dup(there.fileno()))
+        try:
+            end.setsockopt(socket.SOL_SOCKET, socket.SO_SNDBUF, SEND_BUFFER)
+        finally:
+            end.close()
+    return here, there
+
+
 def fork_worker(handler: Handler) -> Worker:
     """Fork a worker that runs ``handler`` for each job it is sent."""
     memory = mmap.mmap(-1, ctypes.sizeof(Slot))
     slot = Slot.from_buffer(memory)
-    here, there = Pipe()
+    here, there = _pipe()
     parent = os.getpid()
     with interrupts_blocked():
         pid = os.fork()
@@ -244,6 +276,8 @@ def fork_worker(handler: Handler) -> Worker:
             with contextlib.suppress(BaseException):
                 traceback.print_exc()
         finally:
+            with contextlib.suppress(BaseException):
+                keep.release()  # the bots kept between matches are told to quit
             os._exit(code)
     there.close()
     return Worker(pid, here, slot, memory)
@@ -258,7 +292,7 @@ def exec_worker() -> Worker:
     try:
         os.ftruncate(fd, size)
         memory = mmap.mmap(fd, size)
-        here, there = Pipe()
+        here, there = _pipe()
         argv = [str(there.fileno()), str(fd), str(os.getpid())]
         with interrupts_blocked():  # the blocked mask outlives exec until the worker is set up
             proc = subprocess.Popen(
@@ -351,11 +385,12 @@ def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
         if job is None:
             return
         key = job[0]
-        slot.job, slot.since, slot.phase, slot.turn, slot.calls = (
+        slot.job, slot.since, slot.phase, slot.turn, slot.calls, slot.index = (
             key,
             time.monotonic(),
             STARTING,
             -1,
+            0,
             0,
         )
         try:
@@ -443,30 +478,63 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
 
 # -- playing matches --------------------------------------------------------------------------
 
-MatchJob = tuple[int, MatchTask, Stop | None, Callable[[MatchTask], Any] | None]
-"""(key, task, stop, play): ``play`` None plays the task with ``play_task``; any other
-function (simulated matches, in benchmarks) is called with the task alone."""
+MatchJob = tuple[int, Sequence[MatchTask], Stop | None, Callable[[MatchTask], Any] | None]
+"""(key, tasks, stop, play): a chunk of match tasks, played in order. ``stop`` (a
+replay, see :class:`~c8league.runner.loop.Stop`) goes with a chunk of one task.
+``play`` None plays each task with ``play_task``; any other function (simulated
+matches, in benchmarks) is called with the task alone."""
 
 
 def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) -> object:
-    """A :data:`Handler` that plays a match task, sending its report as soon as it is known."""
-    key, task, stop, play = job
-    if play is not None:
-        return play(task)
-    sent: list[bool] = []
+    """A :data:`Handler` that plays a chunk of match tasks and sends their reports in one
+    message as soon as the last result is known, before that match's players are closed
+    (the others' are closed as each ends). ``slot.index`` says which match is being
+    played; each starts its clock (``slot.since``) afresh. External bots that play
+    match after match in one process are kept between matches (and jobs) until the
+    worker ends (``players.external.keep``)."""
+    key, tasks, stop, play = job
+    keep.enable()  # a worker plays match after match: bots that can may keep their process
+    reports: list[MatchReport] = []
+    last = len(tasks) - 1
+    sent = False
 
-    def reported(report: object) -> None:
-        send(("report", key, report))
-        sent.append(True)
+    def reported(report: MatchReport) -> None:
+        nonlocal sent
+        reports.append(report)
+        if len(reports) > last:
+            send(("report", key, reports))
+            sent = True
         slot.since = time.monotonic()
 
-    slot.phase = STARTING
-    report = play_task(task, watch=slot, stop=stop, reported=reported)
-    return None if sent else report
+    for index, task in enumerate(tasks):
+        slot.index, slot.since, slot.phase, slot.turn, slot.calls = (
+            index,
+            time.monotonic(),
+            STARTING,
+            -1,
+            0,
+        )
+        if play is not None:
+            reported(play(task))
+            continue
+        count = len(reports)
+        try:
+            report = play_task(task, watch=slot, stop=stop, reported=reported)
+        except BaseException:
+            if len(reports) > count:
+                continue  # its result is out: closing its players failed, the result stands
+            last_line = traceback.format_exc().strip().splitlines()[-1:] or ["?"]
+            report = error_report(task, f"playing it failed: {last_line[0]}")
+        if len(reports) == count:  # not reported early: it could not be played
+            reported(report)
+    return None if sent else reports
 
 
 def serve_matches(conn: Connection, slot: Slot) -> None:
-    serve(conn, slot, play_match_job)
+    try:
+        serve(conn, slot, play_match_job)
+    finally:
+        keep.release()
 
 
 def main(argv: list[str]) -> None:

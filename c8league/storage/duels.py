@@ -3,13 +3,14 @@ them back in deal order. Nothing here commits: the caller's transaction does."""
 
 from __future__ import annotations
 
+import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
 from sqlalchemy import insert
 from sqlalchemy import select as sa_select
-from sqlmodel import Session, col, func, select
+from sqlmodel import Session, col, select
 
 from c8league.errors import NotFoundError
 from c8league.names import same_name
@@ -28,6 +29,10 @@ class StoredPair:
     match_a: str
     match_b: str
     seconds: float
+    moves_a: bytes | None = None
+    """The moves of A's match, compressed (see :func:`pack_moves`); None in a duel stored
+    before moves were kept."""
+    moves_b: bytes | None = None
 
 
 def find(session: Session, name: str) -> Duel | None:
@@ -84,6 +89,34 @@ def pairs(session: Session, duel_id: int) -> list[StoredPair]:
     return [StoredPair(*row) for row in rows]
 
 
+def pair(session: Session, duel_id: int, deal: int) -> StoredPair | None:
+    """One stored pair, with the moves of its two matches."""
+    row = session.get(DuelPair, (duel_id, deal))
+    if row is None:
+        return None
+    return StoredPair(
+        row.deal,
+        row.seat,
+        row.share_a,
+        row.share_b,
+        row.match_a,
+        row.match_b,
+        row.seconds,
+        row.moves_a,
+        row.moves_b,
+    )
+
+
+def pack_moves(text: str) -> bytes:
+    """A match's moves (``MatchRecord.to_text``) as stored: zlib-compressed UTF-8, about
+    one byte a move."""
+    return zlib.compress(text.encode(), 9)
+
+
+def unpack_moves(data: bytes) -> str:
+    return zlib.decompress(data).decode()
+
+
 def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
     """(A's share, B's share) of every stored pair, in units, in deal order."""
     rows = fetch_rows(
@@ -93,14 +126,6 @@ def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
         .order_by(col(DuelPair.deal)),
     )
     return [(int(a), int(b)) for a, b in rows]
-
-
-def pair_counts(session: Session) -> dict[int, int]:
-    """How many pairs each duel has stored."""
-    rows = session.exec(
-        select(DuelPair.duel_id, func.count()).group_by(col(DuelPair.duel_id))
-    ).all()
-    return {duel_id: int(count) for duel_id, count in rows}
 
 
 def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> None:
@@ -119,6 +144,8 @@ def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> No
                 "match_a": p.match_a,
                 "match_b": p.match_b,
                 "seconds": p.seconds,
+                "moves_a": p.moves_a,
+                "moves_b": p.moves_b,
             }
             for p in new
         ],
@@ -133,3 +160,13 @@ def set_status(session: Session, duel_id: int, status: str, when: datetime | Non
     duel.status = status
     duel.finished_at = (when or utcnow()) if status == "finished" else None
     session.add(duel)
+
+
+def set_stopped(session: Session, duel_id: int, why: str | None) -> None:
+    """Keep why the duel's run stopped without a verdict (None: it plays on)."""
+    duel = session.get(Duel, duel_id)
+    if duel is None:
+        raise NotFoundError(f"no duel with id {duel_id}")
+    if duel.stopped != why:
+        duel.stopped = why
+        session.add(duel)

@@ -21,6 +21,7 @@ from sqlalchemy import (
     ForeignKey,
     Index,
     Integer,
+    LargeBinary,
     MetaData,
     String,
     Table,
@@ -180,8 +181,43 @@ def _change(
     }
 
 
+def _v5_game_records(conn: Any) -> None:
+    """Version 5: every game kept and shown. A match's unfinished hand (the moves before
+    a forfeit), a duel's matches' moves, and why a duel stopped without a verdict."""
+    for table, column in (
+        ("match", Column("unfinished", Text, nullable=True)),
+        ("duel", Column("stopped", Text, nullable=True)),
+        ("duel_pair", Column("moves_a", LargeBinary, nullable=True)),
+        ("duel_pair", Column("moves_b", LargeBinary, nullable=True)),
+    ):
+        kind = column.type.compile(dialect=conn.dialect)
+        name = conn.dialect.identifier_preparer.quote(table)
+        conn.execute(text(f"ALTER TABLE {name} ADD COLUMN {column.name} {kind}"))
+
+
+def _v6_schedules(conn: Any) -> None:
+    """Version 6: a round-robin's schedule, stored when its first round is paired (an
+    event paired before has its schedule computed and stored at its next pairing)."""
+    meta = MetaData()
+    Table("event", meta, Column("id", Integer, primary_key=True))
+    Table(
+        "schedule_round",
+        meta,
+        Column("event_id", Integer, ForeignKey("event.id"), primary_key=True),
+        Column("number", Integer, primary_key=True),
+        Column("tables", Text, nullable=False),
+        Column("byes", Text, nullable=False),
+    ).create(conn)
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
-STEPS: dict[int, Step] = {2: _v2_result_audit, 3: _v3_duels, 4: _v4_season_record}
+STEPS: dict[int, Step] = {
+    2: _v2_result_audit,
+    3: _v3_duels,
+    4: _v4_season_record,
+    5: _v5_game_records,
+    6: _v6_schedules,
+}
 
 
 def upgrade(conn: Any, version: int) -> None:

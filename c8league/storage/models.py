@@ -7,10 +7,10 @@ builds the same schema step by step from any older version.
 from datetime import UTC, datetime
 
 from pydantic import ConfigDict
-from sqlalchemy import Column, Index, Text, UniqueConstraint
+from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 6
 
 
 def utcnow() -> datetime:
@@ -94,6 +94,19 @@ class Event(_Table, table=True):
     created_at: datetime = Field(default_factory=utcnow)
 
 
+class ScheduleRound(_Table, table=True):
+    """A round of a round-robin's schedule: computed once, when the event's first round
+    is paired (from the entrants of that round), stored with that round, and read by
+    every later pairing and count of rounds."""
+
+    __tablename__ = "schedule_round"
+
+    event_id: int = Field(foreign_key="event.id", primary_key=True)
+    number: int = Field(primary_key=True)
+    tables: str = Field(sa_column=Column(Text, nullable=False))  # JSON: entrant ids by seat
+    byes: str = Field(sa_column=Column(Text, nullable=False))  # JSON list of entrant ids
+
+
 class Round(_Table, table=True):
     """A round of an event: tables of entrants, and byes."""
 
@@ -135,6 +148,8 @@ class Match(_Table, table=True):
     entered_by: str = Field(default="engine", max_length=16)  # engine or hand (club results)
     sequence: int | None = Field(default=None, index=True)  # order in which results count
     finished_at: datetime | None = Field(default=None)
+    unfinished: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """The moves of the hand a forfeit stopped (the finished hands are ``hand`` rows)."""
 
 
 class MatchSeat(_Table, table=True):
@@ -255,12 +270,15 @@ class Duel(_Table, table=True):
     status: str = Field(default="playing", max_length=16)  # playing, finished
     created_at: datetime = Field(default_factory=utcnow)
     finished_at: datetime | None = Field(default=None)
+    stopped: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    """Why the last run stopped before a verdict (a bot that cannot start or keeps
+    failing); None once a run plays on."""
 
 
 class DuelPair(_Table, table=True):
     """One deal of a duel played twice: A's share in A's match and B's in B's, as whole
-    units of 1/(2(K−1)), and each match's result (JSON: placements, scores, how it
-    ended, forfeit). Pairs are stored in deal order, each whole."""
+    units of 1/(2(K−1)), each match's result (JSON: placements, scores, how it ended,
+    forfeit) and its moves. Pairs are stored in deal order, each whole."""
 
     __tablename__ = "duel_pair"
 
@@ -272,3 +290,6 @@ class DuelPair(_Table, table=True):
     match_a: str = Field(sa_column=Column(Text, nullable=False))
     match_b: str = Field(sa_column=Column(Text, nullable=False))
     seconds: float = Field(default=0.0)
+    moves_a: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+    """The moves of A's match (``MatchRecord.to_text``, zlib-compressed)."""
+    moves_b: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))

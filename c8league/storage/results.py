@@ -26,7 +26,17 @@ from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.results import Result, forfeit_seats
 from c8league.storage.fetch import fetch_rows
-from c8league.storage.models import Entrant, Event, HandRow, Match, MatchSeat, Meta, utcnow
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    HandRow,
+    League,
+    Match,
+    MatchSeat,
+    Meta,
+    Round,
+    utcnow,
+)
 
 
 def hold_write_lock(session: Session) -> None:
@@ -136,6 +146,7 @@ def store_results(
             "forfeit_reason": match.forfeit_reason if forfeit is None else forfeit.reason,
             "forfeit_move": match.forfeit_move if forfeit is None else forfeit.move_number,
             "forfeit_detail": match.forfeit_detail if forfeit is None else forfeit.detail[:2000],
+            "unfinished": result.unfinished,
         }
         match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
         for attribute, value in values.items():
@@ -208,6 +219,7 @@ def clear_result(session: Session, match: Match, *, status: str) -> None:
         session.add(seat)
     match.forfeit_seat = match.forfeit_reason = match.forfeit_move = None
     match.forfeit_detail = None
+    match.unfinished = None
     match.ended = None
     match.status = status
     session.add(match)
@@ -321,6 +333,61 @@ def forfeit_counts(session: Session, event_id: int) -> dict[str, int]:
         .group_by(col(Match.forfeit_reason))
     ).all()
     return {str(reason): int(count) for reason, count in rows}
+
+
+@dataclass(frozen=True, slots=True)
+class ForfeitGroup:
+    """The forfeits of one entrant of one kind in an event, and the first of them."""
+
+    reason: str
+    entrant: str
+    count: int
+    match_id: int
+    move: int | None
+    detail: str
+
+
+def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
+    """The event's forfeits by kind and entrant, each with its first (in the order the
+    results count), by kind then entrant."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(Match.id),
+            col(Match.forfeit_reason),
+            col(Match.forfeit_move),
+            col(Match.forfeit_detail),
+            col(Entrant.name),
+        )
+        .join(
+            MatchSeat,
+            (col(MatchSeat.match_id) == col(Match.id))
+            & (col(MatchSeat.seat) == col(Match.forfeit_seat)),
+        )
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(
+            col(Match.event_id) == event_id,
+            col(Match.status) == "done",
+            col(Match.forfeit_reason).is_not(None),
+        )
+        .order_by(col(Match.sequence), col(Match.id)),
+    )
+    groups: dict[tuple[str, str], ForfeitGroup] = {}
+    for match_id, reason, move, detail, name in rows:
+        key = (str(reason), str(name))
+        first = groups.get(key)
+        if first is None:
+            groups[key] = ForfeitGroup(key[0], key[1], 1, match_id, move, detail or "")
+        else:
+            groups[key] = ForfeitGroup(
+                first.reason,
+                first.entrant,
+                first.count + 1,
+                first.match_id,
+                first.move,
+                first.detail,
+            )
+    return [groups[key] for key in sorted(groups)]
 
 
 def hand_rows(session: Session, event_ids: Sequence[int]) -> list[tuple[int, str, str, str]]:
@@ -449,3 +516,80 @@ def last_result(
     if row is None or row[0] is None:
         return None
     return row[0], row[1], row[2]
+
+
+@dataclass(frozen=True, slots=True)
+class StoredSeat:
+    name: str
+    plugin: str | None
+    options: str
+    place: int | None
+    score: int | None
+
+
+@dataclass(frozen=True, slots=True)
+class StoredMatch:
+    """One match of an event read back whole: where it was played, its rules and seed,
+    its seats with their results, its hands' records and the hand a forfeit stopped."""
+
+    match_id: int
+    league: str
+    event: str
+    round: int
+    table: int
+    deal: int
+    rules: str
+    seed: int
+    status: str
+    ended: str | None
+    forfeit_seat: int | None
+    forfeit_reason: str | None
+    forfeit_move: int | None
+    forfeit_detail: str | None
+    seats: tuple[StoredSeat, ...]
+    hands: tuple[str, ...]
+    """Each finished hand's record (JSON)."""
+    unfinished: str | None
+
+
+def stored_match(session: Session, match_id: int) -> StoredMatch | None:
+    """The match ``match_id`` (any event's), or None."""
+
+    match = session.get(Match, match_id)
+    if match is None:
+        return None
+    event = session.get(Event, match.event_id)
+    round_row = session.get(Round, match.round_id)
+    assert event is not None and round_row is not None
+    league = session.get(League, event.league_id)
+    assert league is not None
+    seats = session.exec(
+        select(MatchSeat, Entrant)
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(MatchSeat.match_id == match_id)
+        .order_by(col(MatchSeat.seat))
+    ).all()
+    hands = session.exec(
+        select(HandRow.record).where(HandRow.match_id == match_id).order_by(col(HandRow.number))
+    ).all()
+    return StoredMatch(
+        match_id=match_id,
+        league=league.name,
+        event=event.name,
+        round=round_row.number,
+        table=match.table_no,
+        deal=match.deal,
+        rules=match.rules,
+        seed=match.seed,
+        status=match.status,
+        ended=match.ended,
+        forfeit_seat=match.forfeit_seat,
+        forfeit_reason=match.forfeit_reason,
+        forfeit_move=match.forfeit_move,
+        forfeit_detail=match.forfeit_detail,
+        seats=tuple(
+            StoredSeat(e.name, e.plugin, e.options or "{}", s.place, s.score) for s, e in seats
+        ),
+        hands=tuple(hands),
+        unfinished=match.unfinished,
+    )

@@ -6,10 +6,13 @@ from __future__ import annotations
 import json
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
-from sqlmodel import Session, col, func, select
+from sqlalchemy import Connection, Table, insert
+from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.errors import NotFoundError
+from c8league.storage import schedules
 from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
 
 Tables = dict[int, list[int]]
@@ -71,42 +74,79 @@ def add_rounds(
     published: bool,
 ) -> list[Round]:
     """Create rounds, each (number, byes, matches), with their matches and seats: one
-    statement for the rounds, one for their matches and one for the seats."""
-    round_rows = [
-        Round(event_id=event_id, number=number, byes=json.dumps(list(byes)), published=published)
-        for number, byes, _ in rounds
-    ]
-    session.add_all(round_rows)
-    session.flush()  # their ids
-    pairs = [
-        (
-            Match(
-                event_id=event_id,
-                round_id=_stored_id(round_row),
-                table_no=new.table_no,
-                deal=new.deal,
-                rules=new.rules,
-                seed=new.seed,
-            ),
-            new,
-        )
-        for round_row, (_, _, matches) in zip(round_rows, rounds, strict=True)
+    statement for the rounds, one for their matches and one for the seats, written
+    without building an object per row (an event of thousands of matches is paired in
+    a few milliseconds of the database's time)."""
+    session.flush()  # the caller's pending changes first
+    connection = session.connection()
+    round_table, match_table = _table(Round), _table(Match)
+    round_ids = _insert_ids(
+        connection,
+        round_table,
+        [
+            {
+                "event_id": event_id,
+                "number": number,
+                "byes": json.dumps(list(byes)),
+                "published": published,
+            }
+            for number, byes, _ in rounds
+        ],
+    )
+    news = [
+        (round_id, new)
+        for round_id, (_, _, matches) in zip(round_ids, rounds, strict=True)
         for new in matches
     ]
-    session.add_all(match for match, _ in pairs)
-    session.flush()  # their ids
-    session.add_all(
-        MatchSeat(match_id=match.id, seat=seat, entrant_id=entrant_id)
-        for match, new in pairs
-        if match.id is not None
-        for seat, entrant_id in enumerate(new.seats)
-    )
-    return round_rows
+    if news:
+        match_ids = _insert_ids(
+            connection,
+            match_table,
+            [
+                {
+                    "event_id": event_id,
+                    "round_id": round_id,
+                    "table_no": new.table_no,
+                    "deal": new.deal,
+                    "rules": new.rules,
+                    "seed": new.seed,
+                }
+                for round_id, new in news
+            ],
+        )
+        connection.execute(
+            insert(_table(MatchSeat)),
+            [
+                {"match_id": match_id, "seat": seat, "entrant_id": entrant_id}
+                for match_id, (_, new) in zip(match_ids, news, strict=True)
+                for seat, entrant_id in enumerate(new.seats)
+            ],
+        )
+    numbers = [number for number, _, _ in rounds]
+    rows = session.exec(
+        select(Round).where(Round.event_id == event_id, col(Round.number).in_(numbers))
+    ).all()
+    by_number = {row.number: row for row in rows}
+    return [by_number[number] for number in numbers]
 
 
-def _stored_id(row: Round) -> int:
-    assert row.id is not None  # flushed
-    return row.id
+def _insert_ids(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> list[int]:
+    """Insert ``rows`` into ``table``; their new ids, in order. One statement where the
+    database returns ids in the order of the rows (SQLite 3.35 and later, PostgreSQL),
+    else one a row."""
+    if connection.dialect.insert_executemany_returning_sort_by_parameter_order:
+        statement = insert(table).returning(table.c.id, sort_by_parameter_order=True)
+        return list(connection.execute(statement, rows).scalars())
+    ids = []
+    for row in rows:
+        key = connection.execute(insert(table), row).inserted_primary_key
+        assert key is not None
+        ids.append(int(key[0]))
+    return ids
+
+
+def _table(model: type[SQLModel]) -> Table:
+    return SQLModel.metadata.tables[str(model.__tablename__)]
 
 
 def publish(session: Session, round_row: Round) -> None:
@@ -115,7 +155,9 @@ def publish(session: Session, round_row: Round) -> None:
 
 
 def delete_round(session: Session, round_row: Round) -> None:
-    """Delete a round that has no results (a draft): its seats, its matches and itself."""
+    """Delete a round that has no results (a draft): its seats, its matches and itself;
+    with the first round, the event's stored schedule (it is made again, for the
+    entrants of the first round paired next)."""
     matches = session.exec(select(Match).where(Match.round_id == round_row.id)).all()
     ids = [m.id for m in matches]
     for seat in session.exec(select(MatchSeat).where(col(MatchSeat.match_id).in_(ids))).all():
@@ -125,6 +167,8 @@ def delete_round(session: Session, round_row: Round) -> None:
         session.delete(match)
     session.flush()
     session.delete(round_row)
+    if round_row.number == 1:
+        schedules.forget(session, round_row.event_id)
 
 
 def round_complete(session: Session, round_id: int | None) -> bool:
@@ -422,8 +466,8 @@ def shared_places(session: Session, first: int, second: int) -> tuple[list[Place
 
 
 def reseat(session: Session, old: int, new: int) -> list[int]:
-    """Give every seat and bye of entrant ``old`` to entrant ``new``; the ids of the
-    matches whose seats changed."""
+    """Give every seat and bye of entrant ``old`` to entrant ``new`` (and its places in
+    the schedules stored); the ids of the matches whose seats changed."""
     seats = session.exec(select(MatchSeat).where(MatchSeat.entrant_id == old)).all()
     for seat in seats:
         seat.entrant_id = new
@@ -433,5 +477,6 @@ def reseat(session: Session, old: int, new: int) -> list[int]:
         if old in listed:
             round_row.byes = json.dumps([new if e == old else e for e in listed])
             session.add(round_row)
+    schedules.reseat(session, old, new)
     session.flush()
     return sorted({seat.match_id for seat in seats})

@@ -212,8 +212,24 @@ def test_a_faulty_bot_forfeits_and_the_duel_goes_on(
     registry.register("explodes", Explodes)
     try:
         db = tmp_path / "d.db"
-        assert run_cli(db, "duel", "explodes", "greedy", "--games", "8", "--workers", "2") == 0
-        assert "Forfeits: A 8" in capsys.readouterr().out
+        assert (
+            run_cli(
+                db,
+                "duel",
+                "explodes",
+                "greedy",
+                "--games",
+                "8",
+                "--workers",
+                "2",
+                "--max-forfeits",
+                "0",
+            )
+            == 0
+        )
+        out = capsys.readouterr().out
+        assert "Forfeits: A 8" in out
+        assert "  A exception: 8 (first: match duel-1:0A, move 1: RuntimeError: boom)" in out
         data = show(db, "duel-1", capsys)
     finally:
         registry.unregister("explodes")
@@ -387,9 +403,15 @@ def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
     StartsOnce.built = 0
     registry.register("flaky", StartsOnce)
     try:
-        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 2
+        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 3
         lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
-        assert "no start today" in lines[-1] and "c8league duel resume duel-1" in lines[-1]
+        assert lines == [
+            "error: A (flaky) cannot start: player 'flaky' failed to start: RuntimeError: no "
+            "start today; duel duel-1 has no verdict (c8league duel resume duel-1)"
+        ]
+        stopped = show(db, "duel-1", capsys)
+        assert stopped["decision"] is None and stopped["stats"]["games"] == 0
+        assert stopped["outcome"].startswith("stopped, no verdict: A (flaky) cannot start")
         assert "Traceback" not in "\n".join(lines)
         registry.register("flaky", Explodes)  # mended (now it forfeits every match)
         assert run_cli(db, "duel", "resume", "duel-1", "--workers", "1") == 0

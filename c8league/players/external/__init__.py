@@ -4,7 +4,8 @@ c8league writes one JSON object per line to the bot's standard input and reads o
 JSON object per line from its standard output; ``docs/protocol.md`` describes every
 message with a transcript. In short: a ``hello`` exchange at the start of a match,
 a ``move`` request answered by a ``move`` for each decision, notices that need no
-answer (``hand_start``, ``hand_end``, ``match_end``), then ``quit``.
+answer (``hand_start``, ``hand_end``, ``match_end``), then ``quit``; or, for a bot
+that announces ``match_start``, the next match's ``match_start`` (:mod:`.keep`).
 
 A bot that answers too slowly, dies, runs out of memory or breaks the protocol
 raises :class:`~c8league.errors.PlayerFault`, so the match loop records a forfeit
@@ -16,6 +17,7 @@ in a job object that kills it and what it started, its pipes relayed through soc
 The modules, one job each:
 
 - :mod:`.player`: :class:`ExternalPlayer` and its options, :class:`ExternalOptions`;
+- :mod:`.keep`: bot processes kept between matches;
 - :mod:`.process`: starting the bot's process with its limits, the reaper that kills
   its process group whatever happens to c8league, waiting, killing, and why it ended;
 - :mod:`.framing`: lines over the pipes within time limits, and the capped log of

@@ -16,8 +16,10 @@ waits on those exactly as it does on the pipes elsewhere.
 from __future__ import annotations
 
 import contextlib
+import math
 import os
 import re
+import select
 import selectors
 import sys
 import tempfile
@@ -40,6 +42,42 @@ LOG_HEAD = 512 * 1024
 LOG_TAIL = 512 * 1024
 """A match's log of the bot's standard error keeps its first :data:`LOG_HEAD` and its
 last :data:`LOG_TAIL` bytes, with a line saying how many were dropped in between."""
+
+
+class _Readable:
+    """Waits until some of a few file descriptors can be read: ``select.poll`` where
+    there is one (a system call, no more), else a selector (Windows' sockets)."""
+
+    def __init__(self, fds: list[int]) -> None:
+        self._poll = select.poll() if hasattr(select, "poll") else None
+        self._selector: selectors.BaseSelector | None = None
+        if self._poll is not None:
+            for fd in fds:
+                self._poll.register(fd, select.POLLIN)
+        else:
+            self._selector = selectors.DefaultSelector()
+            for fd in fds:
+                self._selector.register(fd, selectors.EVENT_READ)
+
+    def wait(self, timeout: float) -> list[int]:
+        """The descriptors readable (or closed) within ``timeout`` seconds."""
+        if self._poll is not None:
+            return [fd for fd, _ in self._poll.poll(max(0, math.ceil(timeout * 1000)))]
+        assert self._selector is not None
+        return [key.fd for key, _ in self._selector.select(timeout)]
+
+    def forget(self, fd: int) -> None:
+        if self._poll is not None:
+            with contextlib.suppress(KeyError):
+                self._poll.unregister(fd)
+        elif self._selector is not None:
+            with contextlib.suppress(KeyError, ValueError):
+                self._selector.unregister(fd)
+
+    def close(self) -> None:
+        if self._selector is not None:
+            self._selector.close()
+        self._poll = self._selector = None
 
 
 class PipeClosed(Exception):
@@ -77,15 +115,27 @@ class Channel:
         self._log = log
         self._buffer = bytearray()
         self._answered = False
-        self._selector: selectors.BaseSelector | None = selectors.DefaultSelector()
-        self._selector.register(stdout.fileno(), selectors.EVENT_READ)
-        self._selector.register(errors, selectors.EVENT_READ)
+        self._waiting: _Readable | None = _Readable([stdout.fileno(), errors])
+        self._held = bytearray()
+        """Lines held back to go with the next line sent (see :meth:`hold`)."""
+
+    def use_log(self, log: StderrLog) -> None:
+        """Copy the bot's standard error to ``log`` from now on (a new match's)."""
+        self.drain()
+        self._log = log
 
     # -- to the bot ------------------------------------------------------------------
 
+    def hold(self, data: bytes) -> None:
+        """Send ``data`` (a notice, which needs no answer) together with the next line
+        sent: the bot then wakes once for both."""
+        self._held += data
+
     def send(self, data: bytes, deadline: float) -> None:
-        """Write ``data`` whole by ``deadline`` (``time.monotonic()``); raises
-        :class:`PipeClosed` or :class:`Overdue`."""
+        """Write the lines held back and ``data``, whole, by ``deadline``
+        (``time.monotonic()``); raises :class:`PipeClosed` or :class:`Overdue`."""
+        if self._held:
+            data, self._held = bytes(self._held) + data, bytearray()
         view = memoryview(data)
         assert self._in is not None
         fd = self._in.fileno()
@@ -109,7 +159,10 @@ class Channel:
                 self.drain()
 
     def write_now(self, data: bytes) -> None:
-        """Best effort, never waiting: a bot that does not read misses the message."""
+        """Best effort, never waiting: a bot that does not read misses the message (and
+        the lines held back)."""
+        if self._held:
+            data, self._held = bytes(self._held) + data, bytearray()
         if self._in is not None:
             with contextlib.suppress(OSError):
                 self._io.write(self._in.fileno(), data)
@@ -160,9 +213,9 @@ class Channel:
     def _fill(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for the bot's output, copying its standard
         error meanwhile, and add what came to the buffer; raises :class:`PipeClosed`."""
-        assert self._selector is not None and self._out is not None
-        for key, _ in self._selector.select(timeout):
-            if key.fd == self._errors:
+        assert self._waiting is not None and self._out is not None
+        for fd in self._waiting.wait(timeout):
+            if fd == self._errors:
                 self.drain()
                 continue
             try:
@@ -187,9 +240,8 @@ class Channel:
             except OSError:
                 chunk = b""
             if not chunk:  # the bot (and everything it started) closed it
-                if self._selector is not None:
-                    with contextlib.suppress(KeyError, ValueError):
-                        self._selector.unregister(self._errors)
+                if self._waiting is not None:
+                    self._waiting.forget(self._errors)
                 self._io.close(self._errors)
                 self._errors = -1
                 return -1
@@ -198,9 +250,9 @@ class Channel:
     def close(self) -> None:
         """Copy the last of the bot's standard error and close every pipe (the log
         stays open)."""
-        if self._selector is not None:
-            self._selector.close()
-            self._selector = None
+        if self._waiting is not None:
+            self._waiting.close()
+            self._waiting = None
         self.drain()
         if self._errors >= 0:
             self._io.close(self._errors)

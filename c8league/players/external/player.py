@@ -1,6 +1,8 @@
 """The ``external`` player: it runs a bot's process (:mod:`.process`), speaks to it
 through its pipes (:mod:`.framing`) in the protocol's messages (:mod:`.protocol`), and
-turns whatever goes wrong into the bot's :class:`~c8league.errors.PlayerFault`."""
+turns whatever goes wrong into the bot's :class:`~c8league.errors.PlayerFault`. A bot
+that plays match after match in one process is kept between matches where the
+process playing them allows it (:mod:`.keep`)."""
 
 from __future__ import annotations
 
@@ -9,15 +11,15 @@ import os
 import shlex
 import subprocess
 import time
-from collections.abc import Sequence
-from typing import Any, NoReturn
+from collections.abc import Callable, Sequence
+from typing import Any, Literal, NoReturn
 
 from pydantic import Field, field_validator
 
-from c8league.engine import HandResult, MatchResult, Move, Observation
+from c8league.engine import HandResult, MatchResult, Move, Observation, Rules
 from c8league.errors import PlayerFault, PluginError
 from c8league.players.base import BasePlayer, PlayerOptions
-from c8league.players.external import protocol
+from c8league.players.external import keep, protocol
 from c8league.players.external.framing import (
     MAX_LINE,
     Channel,
@@ -45,6 +47,7 @@ class ExternalOptions(PlayerOptions):
     cwd: str | None = None
     log_dir: str | None = None
     env: dict[str, str] | None = None
+    restart: Literal["fault", "match"] = "fault"
 
     @field_validator("command")
     @classmethod
@@ -68,6 +71,50 @@ class ExternalOptions(PlayerOptions):
         return value
 
 
+class BotRun:
+    """One run of a bot's program: its process, its pipes, the log of its standard error
+    (one file a run, capped match by match) and what it said in its hello. It lives for
+    one match, or for many where it is kept between them (:mod:`.keep`)."""
+
+    def __init__(
+        self, process: BotProcess, channel: Channel, log: StderrLog, *, temporary: bool
+    ) -> None:
+        self.process = process
+        self.channel = channel
+        self.log = log
+        self.stderr_path = log.file.name
+        self.temporary = temporary
+        """The log is a temporary file, removed at the end if the bot wrote nothing."""
+        self.hello: protocol.Hello | None = None
+        """What the bot said in its hello (None until it has)."""
+        self.matches = 0
+        """Matches begun in this run."""
+
+    # -- as kept between matches (keep.KeptBot) --------------------------------------
+
+    def alive(self) -> bool:
+        return self.process.returncode is None and not self.process.exited()
+
+    def leave(self) -> None:
+        self.channel.write_now(protocol.QUIT)
+        self.channel.close_input()
+
+    def end(self, deadline: float) -> None:
+        process, channel = self.process, self.channel
+        try:
+            if process.returncode is None:
+                process.wait(max(0.0, deadline - time.monotonic()), channel.drain)
+            process.kill()  # the bot and anything it started
+            if process.returncode is None:
+                process.wait(5.0, channel.drain)
+        finally:
+            channel.close()
+            process.close()
+            self.log.close()
+            if self.temporary:
+                forget_log(self.stderr_path)
+
+
 class ExternalPlayer(BasePlayer):
     """A bot in any language, run as a subprocess speaking JSON lines on stdin/stdout.
 
@@ -75,8 +122,11 @@ class ExternalPlayer(BasePlayer):
     (default: the name the bot gives in its hello), ``move_time`` and ``startup_time``
     (seconds of wall-clock time per answer and for starting up), ``memory_mb`` (limit
     on the bot's data memory; 0 for none), ``cwd``, ``log_dir`` (where the bot's
-    standard error is logged; default a temporary file, removed when empty) and
-    ``env`` (variables added to the environment).
+    standard error is logged; default a temporary file, removed when empty), ``env``
+    (variables added to the environment) and ``restart``: ``fault`` (the default: a
+    bot that announces ``match_start`` keeps its process from match to match, where
+    matches are played one after another, until it faults) or ``match`` (a new process
+    for every match).
     """
 
     name = "external"
@@ -95,6 +145,7 @@ class ExternalPlayer(BasePlayer):
         cwd: str | None = None,
         log_dir: str | None = None,
         env: dict[str, str] | None = None,
+        restart: str = "fault",
     ) -> None:
         argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
         if not argv:
@@ -103,6 +154,10 @@ class ExternalPlayer(BasePlayer):
             raise PluginError("external player: move_time and startup_time must be positive")
         if memory_mb < 0:
             raise PluginError("external player: memory_mb must be 0 (no limit) or more")
+        if restart not in ("fault", "match"):
+            raise PluginError(
+                f'external player: restart must be "fault" or "match", not {restart!r}'
+            )
         self.command = argv
         self.name = name or "external"
         self.move_time = float(move_time)
@@ -111,88 +166,134 @@ class ExternalPlayer(BasePlayer):
         self.cwd = cwd
         self.log_dir = log_dir
         self.env = dict(env) if env else None
+        self.restart = restart
         self.stderr_path: str | None = None
         """The log file of the bot's standard error."""
         self.pid: int | None = None
-        """The process id of the bot (of the last one started)."""
+        """The process id of the bot (of the last one started or taken up)."""
         self.returncode: int | None = None
         """The bot's exit status once it has ended: the exit code, or minus the signal."""
         self.bot_name = ""
         self.bot_version = ""
+        self.kept = False
+        """Whether this match's bot was a process kept from an earlier match."""
         self._explicit_name = bool(name)
-        self._process: BotProcess | None = None
-        self._channel: Channel | None = None
-        """The running bot's pipes: set with :attr:`_process`."""
-        self._log: StderrLog | None = None
+        self._run: BotRun | None = None
         self._fault: PlayerFault | None = None
-        self._greeted = False
+        self._told = False
+        """The bot has been told of this match (by its hello, or ``match_start``)."""
+        self._ended = False
+        """The match ended well for this bot (``match_end`` was sent)."""
         self._seat = 0
         self._players = 0
         self._seed = 0
         self._encoder = ObservationEncoder()
+        self._skip_forced = False
+
+    @property
+    def _key(self) -> tuple[object, ...]:
+        """What makes two bots' processes interchangeable between matches."""
+        env = None if self.env is None else tuple(sorted(self.env.items()))
+        return (tuple(self.command), self.cwd, env, self.memory_mb, self.log_dir)
 
     # -- the player hooks -------------------------------------------------------------
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
-        """Start the bot's process; the hello exchange follows with the first observation
-        (the hello carries the rules, which the first observation brings)."""
-        self._start(seat, players, seed)
+        """Start the bot's process, or take up one kept from an earlier match; the hello
+        (or ``match_start``) follows with the first observation, which brings the
+        rules."""
+        self._begin(seat, players, seed)
 
     def start_hand(self, observation: Observation) -> None:
         self._ready(observation)
-        self._notify(protocol.hand_start(self._encoder.encode(observation)))
+        self._notify(protocol.hand_start(self._encoder.view(observation)))
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         self._ready(observation)
+        if len(legal) == 1 and self._skip_forced:
+            return legal[0]  # the bot sees it in its next view
         texts = [str(m) for m in legal]
         self._check_quiet()
         deadline = time.monotonic() + self.move_time
-        request = protocol.move_request(self._encoder.encode(observation), texts)
+        request = protocol.move_request(self._encoder.view(observation), texts)
         self._send(request, deadline, "the move request")
-        answer = self._receive("move", deadline, f"no move within {self.move_time:g} s")
+        late = f"no move within {self.move_time:g} s"
+        answer = self._receive(deadline, late, "move", "view")
+        while answer["type"] == "view":  # the bot asks for its whole view first
+            view = protocol.view_answer(self._encoder.view(observation, whole=True))
+            self._send(view, deadline, "its view")
+            answer = self._receive(deadline, late, "move", "view")
         try:
             move, is_legal = protocol.read_move(answer, legal, texts)
         except Violation as exc:
             self._fail("protocol", str(exc))
         if not is_legal:
-            # Well formed but not legal: the match loop records the forfeit as ``illegal``.
-            self._fault = PlayerFault("illegal", f"{move} is not a legal move")
-            self._tell_error(self._fault.reason, self._fault.detail)
+            # Well formed but not legal: an ``illegal`` forfeit, the log named as for any.
+            detail = f"{move} is not a legal move"
+            self._fault = PlayerFault("illegal", detail + self._log_note())
+            self._tell_error("illegal", detail)
+            raise PlayerFault("illegal", self._fault.detail)
         return move
 
     def end_hand(self, observation: Observation, result: HandResult) -> None:
         if not self._active():
             return
-        self._notify(protocol.hand_end(self._encoder.encode(observation), result))
+        self._notify(protocol.hand_end(self._encoder.view(observation), result))
 
     def end_match(self, result: MatchResult) -> None:
-        """Send ``match_end`` then ``quit`` and close the bot's input, so that every bot
-        at the table is already leaving when the players are closed one by one."""
+        """Send ``match_end``; then, unless the bot is to be kept for another match,
+        ``quit``, and close its input, so that every bot at the table is already leaving
+        when the players are closed one by one."""
         if not self._active():
             return
-        self._notify(protocol.match_end(result))
-        self._write_now(protocol.QUIT)
-        self._close_input()
+        self._notify(protocol.match_end(result), now=True)
+        self._ended = True
+        if not self._keepable():
+            self._write_now(protocol.QUIT)
+            self._close_input()
 
     def close(self) -> None:
-        """End the bot: ``quit``, close its input, kill it (and anything it started) if
-        it has not exited within :attr:`grace_time`; reap it. Safe to call twice."""
+        """Keep the bot for another match if it may be kept (see :mod:`.keep`); else end
+        it: ``quit``, close its input, kill it (and anything it started) if it has not
+        exited within :attr:`grace_time`; reap it. Safe to call twice."""
+        run = self._run
+        if run is not None and self._ended and self._keepable() and self._keep(run):
+            return
         timed_out = self._fault is not None and self._fault.reason == "timeout"
         self._stop(0.0 if timed_out else self.grace_time)
 
+    def warm(self, rules: Rules, players: int, seat: int = 0) -> None:
+        """Start the bot before its first match, as a check that it can: its process is
+        started and must answer the ``hello`` of a table of ``players`` under ``rules``
+        (its seed 0). Raises :class:`PlayerFault` if it cannot. A bot that plays match
+        after match is then kept (where bots are kept) for its first match, which begins
+        with ``match_start``; any other is ended by :meth:`close`."""
+        self._begin(seat, players, 0)
+        run = self._run
+        assert run is not None
+        if run.hello is None:
+            self._hello(self._facts(protocol.hello, rules))
+        self._told = self._ended = True
+
     # -- the bot's run ---------------------------------------------------------------
 
-    def _start(self, seat: int, players: int, seed: int) -> None:
-        if self._process is not None:
+    def _begin(self, seat: int, players: int, seed: int) -> None:
+        if self._run is not None:
             self.close()
         self._seat, self._players, self._seed = seat, players, seed
         self._fault = None
-        self._greeted = False
-        self._encoder = ObservationEncoder()
+        self._told = self._ended = False
         self.returncode = None
-        if self.stderr_path is None or not os.path.exists(self.stderr_path):
-            self.stderr_path = log_path(self.name, seat, self.log_dir)
-        self._log = log = StderrLog(self.stderr_path)
+        kept = keep.take(self._key) if self.restart != "match" else None
+        if isinstance(kept, BotRun):
+            self._take_up(kept)
+        else:
+            self._start()
+
+    def _start(self) -> None:
+        self.kept = self._skip_forced = False
+        self.stderr_path = log_path(self.name, self._seat, self.log_dir)
+        log = StderrLog(self.stderr_path)
         env = None if self.env is None else {**os.environ, **self.env}
         errors, errors_in = os.pipe()
         try:
@@ -201,58 +302,144 @@ class ExternalPlayer(BasePlayer):
             )
         except (OSError, subprocess.SubprocessError) as exc:
             os.close(errors)
-            self._close_log()
+            log.close()
             self._fault = PlayerFault("crash", f"cannot start {shlex.join(self.command)}: {exc}")
+            if self.log_dir is None:
+                forget_log(self.stderr_path)
             raise self._fault from None
         finally:
             os.close(errors_in)
-        self._process = process
         self.pid = process.pid
-        self._channel = Channel(process.stdin, process.stdout, errors, log)
+        channel = Channel(process.stdin, process.stdout, errors, log)
+        self._run = BotRun(process, channel, log, temporary=self.log_dir is None)
+        self._encoder = ObservationEncoder()
+
+    def _take_up(self, run: BotRun) -> None:
+        """Take up a bot kept from an earlier match: a fresh log for this match (in the
+        same file), and its view in the form it asked for."""
+        self.kept = True
+        self._run = run
+        self.pid = run.process.pid
+        self.stderr_path = run.stderr_path
+        run.log.close()  # (its tail: what the bot wrote while it waited, too)
+        run.log = StderrLog(run.stderr_path)
+        run.channel.use_log(run.log)
+        assert run.hello is not None
+        self._greeted(run.hello)
+        self._encoder = ObservationEncoder(run.hello.form)
 
     def _ready(self, observation: Observation) -> None:
-        """Raise the earlier fault again, or start the bot and say hello if not done yet."""
+        """Raise the earlier fault again, or start the bot and tell it of the match (its
+        hello, or ``match_start``) if not done yet."""
         if self._fault is not None:
             raise PlayerFault(self._fault.reason, self._fault.detail)
-        if self._process is None:
-            self._start(observation.seat, observation.players, 0)
-        if not self._greeted:
-            self._hello(observation)
+        if self._run is None:
+            self._begin(observation.seat, observation.players, 0)
+        if not self._told:
+            run = self._run
+            assert run is not None
+            if run.hello is not None and not self._match_start(observation.rules):
+                self._stop(0.0)  # gone or stuck between matches: a new process plays
+                self._start()
+                run = self._run
+            if run is not None and run.hello is None:
+                self._hello(self._facts(protocol.hello, observation.rules))
+            assert run is not None
+            run.matches += 1
+            self._told = True
 
-    def _hello(self, observation: Observation) -> None:
-        assert self._process is not None
-        deadline = self._process.started_at + self.startup_time
-        message = protocol.hello(
+    def _facts(self, write: Callable[..., str], rules: Rules) -> str:
+        """The ``hello`` or ``match_start`` of this match: the seat, the table, the
+        player's seed, the rules and the limits."""
+        return write(
             seat=self._seat,
             players=self._players,
             seed=self._seed,
-            rules=observation.rules,
+            rules=rules,
             move_time=self.move_time,
             startup_time=self.startup_time,
             memory_mb=self.memory_mb if LIMITED else 0,
         )
+
+    def _match_start(self, rules: Rules) -> bool:
+        """Tell a kept bot of its next match and read its answer; False if it has ended
+        or does not answer within :attr:`startup_time` (it played no part of this match:
+        a new process takes its place, with no fault)."""
+        run = self._run
+        assert run is not None
+        deadline = time.monotonic() + self.startup_time
+        try:
+            run.channel.send(self._facts(protocol.match_start, rules).encode(), deadline)
+            line = run.channel.read_line(deadline)
+        except (PipeClosed, Overdue):
+            return False
+        except LineTooLong:
+            self._fail("protocol", f"a line longer than {MAX_LINE} bytes")
+        try:
+            protocol.answer(line, "match_start")
+        except Violation as exc:
+            self._fail("protocol", str(exc))
+        return True
+
+    def _hello(self, message: str) -> None:
+        run = self._run
+        assert run is not None
+        deadline = run.process.started_at + self.startup_time
         self._send(message, deadline, "the hello")
-        answer = self._receive("hello", deadline, f"no hello within {self.startup_time:g} s")
+        answer = self._receive(deadline, f"no hello within {self.startup_time:g} s", "hello")
         try:
             hello = protocol.read_hello(answer)
         except Violation as exc:
             self._fail("protocol", str(exc))
-        self._encoder.incremental = hello.incremental
+        run.hello = hello
+        self._encoder.form = hello.form
+        self._greeted(hello)
+
+    def _greeted(self, hello: protocol.Hello) -> None:
         self.bot_name, self.bot_version = hello.name, hello.version
+        self._skip_forced = hello.skip_forced
         if hello.name and not self._explicit_name:
             self.name = hello.name
-        self._greeted = True
 
     def _active(self) -> bool:
-        return self._process is not None and self._greeted and self._fault is None
+        return self._run is not None and self._told and self._fault is None
+
+    def _keepable(self) -> bool:
+        """Whether the bot may play another match in its process."""
+        run = self._run
+        return (
+            run is not None
+            and self._fault is None
+            and self.restart != "match"
+            and run.hello is not None
+            and run.hello.matches
+            and keep.enabled()
+        )
+
+    def _keep(self, run: BotRun) -> bool:
+        """Leave the bot, its match over, to a later match; False if it cannot be kept
+        (it has ended, or wrote what nobody asked for)."""
+        try:
+            quiet = run.channel.unasked() is None
+        except PipeClosed:
+            quiet = False
+        if not quiet or not run.alive():
+            return False
+        run.process.end_children()
+        run.channel.drain()
+        if not keep.give(self._key, run):
+            return False
+        self._run = None
+        return True
 
     def _stop(self, grace: float) -> None:
-        process, channel = self._process, self._channel
-        if process is None or channel is None:
+        run = self._run
+        if run is None:
             return
+        process, channel = run.process, run.channel
         try:
             if process.returncode is None:
-                if self._active():  # not told by end_match
+                if self._active():  # (a no-op if end_match told it and closed its input)
                     channel.write_now(protocol.QUIT)
                 channel.close_input()
                 if grace > 0:
@@ -263,67 +450,75 @@ class ExternalPlayer(BasePlayer):
         finally:
             channel.close()
             process.close()
-            self._process = self._channel = None
-            self._close_log()
+            self._run = None
+            run.log.close()
+            if self._fault is None and run.temporary:
+                forget_log(run.stderr_path)
 
     def _reap(self, timeout: float) -> bool:
         """Wait up to ``timeout`` seconds for the bot to exit; keep its status."""
-        process, channel = self._process, self._channel
-        if process is None or channel is None:
+        run = self._run
+        if run is None:
             return True
-        done = process.wait(timeout, channel.drain)
-        self.returncode = process.returncode
+        done = run.process.wait(timeout, run.channel.drain)
+        self.returncode = run.process.returncode
         return done
 
     # -- lines -----------------------------------------------------------------------
 
-    def _notify(self, line: str) -> None:
-        self._send(line, time.monotonic() + self.move_time, "a notice")
+    def _notify(self, line: str, *, now: bool = False) -> None:
+        """Send a notice: with the next line sent (the bot then reads both when it wakes),
+        or ``now``."""
+        if now:
+            self._send(line, time.monotonic() + self.move_time, "a notice")
+        elif self._run is not None:
+            self._run.channel.hold(line.encode())
 
     def _send(self, line: str, deadline: float, what: str) -> None:
-        assert self._channel is not None
+        assert self._run is not None
         try:
-            self._channel.send(line.encode(), deadline)
+            self._run.channel.send(line.encode(), deadline)
         except PipeClosed:
-            self._ended(f"while sending {what}")
+            self._ended_early(f"while sending {what}")
         except Overdue:
             self._fail("timeout", f"the bot did not read {what} in time")
 
     def _write_now(self, data: bytes) -> None:
         """Best effort, never waiting: a bot that does not read misses the message."""
-        if self._channel is not None:
-            self._channel.write_now(data)
+        if self._run is not None:
+            self._run.channel.write_now(data)
 
     def _close_input(self) -> None:
-        if self._channel is not None:
-            self._channel.close_input()
+        if self._run is not None:
+            self._run.channel.close_input()
 
-    def _receive(self, kind: str, deadline: float, late: str) -> dict[str, Any]:
-        """The bot's answer to the ``kind`` request, by ``deadline``."""
-        when = f"before answering the {kind} request"
-        assert self._channel is not None
+    def _receive(self, deadline: float, late: str, *kinds: str) -> dict[str, Any]:
+        """The bot's answer to a request, by ``deadline``: a message of one of ``kinds``
+        (the request's own first)."""
+        when = f"before answering the {kinds[0]} request"
+        assert self._run is not None
         try:
-            line = self._channel.read_line(deadline)
+            line = self._run.channel.read_line(deadline)
         except LineTooLong:
             self._fail("protocol", f"a line longer than {MAX_LINE} bytes")
         except PipeClosed:
-            self._ended(when)
+            self._ended_early(when)
         except Overdue as overdue:
             if self._reap(0):
-                self._ended(when)
+                self._ended_early(when)
             self._fail("timeout", late + overdue.hint)
         try:
-            return protocol.answer(line, kind)
+            return protocol.answer(line, *kinds)
         except Violation as exc:
             self._fail("protocol", str(exc))
 
     def _check_quiet(self) -> None:
         """A bot writes only to answer a request; anything else is a protocol fault."""
-        assert self._channel is not None
+        assert self._run is not None
         try:
-            line = self._channel.unasked()
+            line = self._run.channel.unasked()
         except PipeClosed:
-            self._ended("between moves")
+            self._ended_early("between moves")
         if line is not None:
             self._fail(
                 "protocol",
@@ -346,28 +541,29 @@ class ExternalPlayer(BasePlayer):
         self._write_now(protocol.error(reason, detail))
         self._close_input()
 
-    def _ended(self, when: str) -> NoReturn:
+    def _ended_early(self, when: str) -> NoReturn:
         """The bot closed its output or its input: it has exited (or is about to)."""
         if not self._reap(1.0):
             self._fail("crash", f"the bot closed its output {when}", stop=True)
-        process, channel = self._process, self._channel
-        assert process is not None and channel is not None and self.returncode is not None
-        channel.drain()
-        tail = b"" if self._log is None else self._log.last(8192)
-        reason, detail = exit_fault(self.returncode, when, tail, self.memory_mb, process.max_rss_kb)
+        run = self._run
+        assert run is not None and self.returncode is not None
+        run.channel.drain()
+        tail = run.log.last(8192)
+        reason, detail = exit_fault(
+            self.returncode, when, tail, self.memory_mb, run.process.max_rss_kb
+        )
+        if run.matches > 1:
+            detail += f" (the process was playing its match {run.matches})"
         self._fail(reason, detail, stop=True)
 
     # -- the log of standard error -------------------------------------------------------
 
-    def _close_log(self) -> None:
-        if self._log is not None:
-            self._log.close()
-            self._log = None
-        path = self.stderr_path
-        if self.log_dir is None and path is not None and self._fault is None:
-            with contextlib.suppress(OSError):
-                if os.path.getsize(path) == 0:
-                    os.unlink(path)
-
     def _log_note(self) -> str:
         return f" (stderr log: {self.stderr_path})" if self.stderr_path else ""
+
+
+def forget_log(path: str) -> None:
+    """Remove a temporary log that holds nothing."""
+    with contextlib.suppress(OSError):
+        if os.path.getsize(path) == 0:
+            os.unlink(path)

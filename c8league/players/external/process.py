@@ -123,6 +123,22 @@ class BotProcess:
                 time.sleep(min(delay, remaining))
                 delay = min(delay * 2, 0.02)
 
+    def exited(self) -> bool:
+        """Whether the process has exited (its status is then kept); never waits."""
+        return self._exited()
+
+    def end_children(self) -> int:
+        """Kill the processes the bot started that are still its descendants, leaving the
+        bot itself running (at the end of a match, when its process is kept for the
+        next); how many there were. Linux only (read from ``/proc``); elsewhere, and for
+        what left the bot's process tree, this waits for the bot's end, when its process
+        group is killed whole."""
+        found = _descendants(self.pid)
+        for pid in found:
+            with contextlib.suppress(OSError):
+                os.kill(pid, SIGKILL)
+        return len(found)
+
     def _exited(self) -> bool:
         """Whether the process has exited, keeping its status (and, where the system
         says, its peak memory); never waits."""
@@ -158,6 +174,30 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = -1
+
+
+def _descendants(pid: int) -> list[int]:
+    """The processes below ``pid`` in the process tree, as Linux's ``/proc`` lists
+    them (none elsewhere)."""
+    if not sys.platform.startswith("linux"):
+        return []
+    found: list[int] = []
+    todo = [pid]
+    while todo:
+        parent = todo.pop()
+        try:
+            threads = os.listdir(f"/proc/{parent}/task")
+        except OSError:
+            continue
+        for thread in threads:
+            try:
+                with open(f"/proc/{parent}/task/{thread}/children", "rb") as listing:
+                    children = [int(child) for child in listing.read().split()]
+            except (OSError, ValueError):
+                continue
+            found.extend(children)
+            todo.extend(children)
+    return found
 
 
 def exit_fault(

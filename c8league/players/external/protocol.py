@@ -1,7 +1,8 @@
 """The messages of the bot protocol (version :data:`PROTOCOL_VERSION`), as
 ``docs/protocol.md`` describes them: the lines c8league writes (``hello``,
-``hand_start``, ``move``, ``hand_end``, ``match_end``, ``error``, ``quit``) and the
-reading of the bot's answers (``hello`` and ``move``).
+``match_start``, ``hand_start``, ``move``, ``view``, ``hand_end``, ``match_end``,
+``error``, ``quit``) and the reading of the bot's answers (``hello``, ``move`` and
+``view``).
 
 Every line written is compact JSON (no spaces, UTF-8 as is) ending with a newline. An
 answer that breaks the protocol raises :class:`Violation`, whose text is the fault's
@@ -10,8 +11,11 @@ detail.
 
 from __future__ import annotations
 
+import contextlib
 import json
-from collections.abc import Sequence
+import json.encoder
+import re
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,7 +28,25 @@ PROTOCOL_VERSION = 1
 QUIT = b'{"type":"quit"}\n'
 """The last message: the bot should exit."""
 
-_dumps = json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+
+def _not_json(value: object) -> object:
+    raise TypeError(f"{type(value).__name__} is not JSON")
+
+
+def _encoder() -> Callable[[object], str]:
+    """Compact JSON (no spaces, UTF-8 as is): ``json.dumps(value, ensure_ascii=False,
+    separators=(",", ":"))``, through an encoder made once (the standard library makes
+    one per call, which costs more than encoding a message)."""
+    made: Any = getattr(json.encoder, "c_make_encoder", None)
+    if made is None:  # pragma: no cover (no C accelerator)
+        return json.JSONEncoder(ensure_ascii=False, separators=(",", ":")).encode
+    encode = made(
+        None, _not_json, json.encoder.encode_basestring, None, ":", ",", False, False, True
+    )
+    return lambda value: "".join(encode(value, 0))
+
+
+_dumps = _encoder()
 
 
 class Violation(Exception):
@@ -62,17 +84,50 @@ def hello(
     return _dumps(message) + "\n"
 
 
-def hand_start(observation: str) -> str:
-    """The ``hand_start`` notice, with the observation's JSON text."""
-    return '{"type":"hand_start","observation":' + observation + "}\n"
+def match_start(
+    *,
+    seat: int,
+    players: int,
+    seed: int,
+    rules: Rules,
+    move_time: float,
+    startup_time: float,
+    memory_mb: int,
+) -> str:
+    """The ``match_start`` notice to a bot that plays match after match in one process:
+    what its hello said of the first match, for each later one."""
+    message = {
+        "type": "match_start",
+        "seat": seat,
+        "players": players,
+        "seed": seed,
+        "rules": rules.to_options(),
+        "limits": {
+            "move_time": move_time,
+            "startup_time": startup_time,
+            "memory_mb": memory_mb,
+        },
+    }
+    return _dumps(message) + "\n"
 
 
-def move_request(observation: str, legal: list[str]) -> str:
-    """The ``move`` request: the observation's JSON text and the legal moves' texts."""
-    return '{"type":"move","observation":' + observation + ',"legal":' + _dumps(legal) + "}\n"
+def hand_start(view: str) -> str:
+    """The ``hand_start`` notice, with the seat's view (see :meth:`ObservationEncoder.view`)."""
+    return '{"type":"hand_start",' + view + "}\n"
 
 
-def hand_end(observation: str, result: HandResult) -> str:
+def move_request(view: str, legal: list[str]) -> str:
+    """The ``move`` request: the seat's view and the legal moves' texts (which hold no
+    character that JSON escapes: they are written as they are)."""
+    return '{"type":"move",' + view + ',"legal":["' + '","'.join(legal) + '"]}\n'
+
+
+def view_answer(view: str) -> str:
+    """The answer to a bot's ``view`` request: its whole view."""
+    return '{"type":"view",' + view + "}\n"
+
+
+def hand_end(view: str, result: HandResult) -> str:
     """The ``hand_end`` notice: the seat's final view and the hand's public result."""
     countdown = result.countdown_scores
     outcome = {
@@ -83,9 +138,7 @@ def hand_end(observation: str, result: HandResult) -> str:
         "turns": result.turns,
         "countdown_scores": None if countdown is None else list(countdown),
     }
-    return (
-        '{"type":"hand_end","observation":' + observation + ',"result":' + _dumps(outcome) + "}\n"
-    )
+    return '{"type":"hand_end",' + view + ',"result":' + _dumps(outcome) + "}\n"
 
 
 def match_end(result: MatchResult) -> str:
@@ -104,20 +157,35 @@ def error(reason: str, message: str) -> bytes:
     return (_dumps({"type": "error", "reason": reason, "message": message}) + "\n").encode()
 
 
+FULL, NEW, CHANGES = "full", "new", "changes"
+"""How a bot is shown its view (see :class:`ObservationEncoder`)."""
+
+
 class ObservationEncoder:
-    """The JSON text of ``Observation.to_dict()``, reusing the text of the history
-    already encoded for this hand; with ``incremental`` it sends only the new moves
-    (``history_start`` and ``new_history`` in place of ``history``)."""
+    """A seat's view as a bot asked for it in its hello (``docs/protocol.md``):
 
-    __slots__ = ("_count", "_hand", "_parts", "incremental")
+    * :data:`FULL` (the default): every message holds the whole ``Observation.to_dict()``
+      as ``observation``, the hand's history included;
+    * :data:`NEW` (``"history": "new"``): the same, with the moves since the last
+      message (``history_start`` and ``new_history``) in place of ``history``;
+    * :data:`CHANGES` (the capability ``changes``): the whole observation at the start
+      of a hand and when the bot asks for it; otherwise only the fields whose values
+      changed since the last message (``changes``) and the moves since then
+      (``new_history``), so that a message's size does not grow with the hand.
 
-    def __init__(self) -> None:
-        self.incremental = False
+    The text of the history already encoded for this hand is reused."""
+
+    __slots__ = ("_count", "_hand", "_last", "_parts", "form")
+
+    def __init__(self, form: str = FULL) -> None:
+        self.form = form
         self._hand = -1
         self._count = 0
         self._parts: list[str] = []
+        self._last: dict[str, Any] | None = None
 
     def encode(self, obs: Observation) -> str:
+        """The observation's JSON text, whole or (:data:`NEW`) with the new moves only."""
         n = len(obs.history)
         if obs.hand_number != self._hand or n < self._count:
             self._hand = obs.hand_number
@@ -128,24 +196,67 @@ class ObservationEncoder:
             self._parts.extend([_dumps(e) for e in obs.history_json(start)])
             self._count = n
         head = _dumps(obs.to_dict(history=False))
-        if self.incremental:
+        if self.form == NEW:
             moves = ",".join(self._parts[start:])
             return f'{head[:-1]},"history_start":{start},"new_history":[{moves}]}}'
         return f'{head[:-1]},"history":[{",".join(self._parts)}]}}'
+
+    def view(self, obs: Observation, *, whole: bool = False) -> str:
+        """The fields of a message that show the seat's view: ``"observation":{...}``, or
+        in :data:`CHANGES` form ``"changes":{...},"new_history":[...]`` (unless
+        ``whole``, or at the start of a hand)."""
+        if self.form != CHANGES:
+            return '"observation":' + self.encode(obs)
+        n = len(obs.history)
+        fields = obs.to_dict(history=False)
+        last = self._last
+        if whole or last is None or obs.hand_number != self._hand or n < self._count:
+            self._hand, self._count, self._last = obs.hand_number, n, fields
+            history = _dumps(obs.history_json(0))
+            return f'"observation":{_dumps(fields)[:-1]},"history":{history}}}'
+        changes = {key: value for key, value in fields.items() if last[key] != value}
+        start, self._count, self._last = self._count, n, fields
+        return _dumps({"changes": changes, "new_history": obs.history_json(start)})[1:-1]
 
 
 # -- reading the bot's answers --------------------------------------------------------
 
 
-def answer(line: bytes, kind: str) -> dict[str, Any]:
-    """The bot's answer ``line`` to a ``kind`` request (``hello`` or ``move``), read."""
+_MOVE = re.compile(
+    rb'[ \t]*\{[ \t]*"type"[ \t]*:[ \t]*"move"[ \t]*,[ \t]*"'
+    rb'(?:index"[ \t]*:[ \t]*(0|[1-9][0-9]{0,8})|move"[ \t]*:[ \t]*"([^"\\\x00-\x1f]*)")'
+    rb"[ \t]*\}[ \t\r]*"
+)
+"""A move answer of the usual shape (``{"type": "move", "index": 3}``, or with ``"move"``
+and a text without escapes), read without the JSON parser: it reads the same."""
+
+
+def answer(line: bytes, *kinds: str) -> dict[str, Any]:
+    """The bot's answer ``line`` to a request, read: its ``type`` must be one of ``kinds``
+    (``hello``; ``move``, or ``view`` to ask for its whole view first)."""
+    usual = _MOVE.fullmatch(line) if kinds[0] == "move" else None
+    if usual is not None:
+        index, text = usual.groups()
+        if index is not None:
+            return {"type": "move", "index": int(index)}
+        with contextlib.suppress(UnicodeDecodeError):
+            return {"type": "move", "move": text.decode()}
     try:
         message = json.loads(line)
     except ValueError:
         raise Violation(f"not a JSON line: {clip(line)}") from None
-    if not isinstance(message, dict) or message.get("type") != kind:
-        raise Violation(f'expected {{"type":"{kind}", ...}}, got {clip(line)}')
+    if not isinstance(message, dict) or message.get("type") not in kinds:
+        raise Violation(f'expected {{"type":"{kinds[0]}", ...}}, got {clip(line)}')
     return message
+
+
+MATCH_START, SKIP_FORCED = "match_start", "skip_forced"
+CAPABILITIES = (MATCH_START, CHANGES, SKIP_FORCED)
+"""What a bot may announce in its hello's ``capabilities`` (others are ignored): it
+plays match after match in one process (:data:`MATCH_START`); it takes its view as
+changes (:data:`CHANGES`); it need not be asked for a move when there is only one
+legal move (:data:`SKIP_FORCED`: c8league plays it, and the bot sees it in its next
+view)."""
 
 
 @dataclass(frozen=True)
@@ -154,8 +265,12 @@ class Hello:
 
     name: str
     version: str
-    incremental: bool
-    """It asked for the history as new moves only (``"history": "new"``)."""
+    form: str
+    """How it is shown its view: :data:`FULL`, :data:`NEW` or :data:`CHANGES`."""
+    matches: bool = False
+    """It plays match after match in one process (:data:`MATCH_START`)."""
+    skip_forced: bool = False
+    """It need not be asked for a forced move (:data:`SKIP_FORCED`)."""
 
 
 def read_hello(message: dict[str, Any]) -> Hello:
@@ -163,13 +278,17 @@ def read_hello(message: dict[str, Any]) -> Hello:
     protocol = message.get("protocol", PROTOCOL_VERSION)
     if protocol != PROTOCOL_VERSION:
         raise Violation(f"the bot speaks protocol {protocol!r}, c8league speaks 1")
-    history = message.get("history", "full")
-    if history not in ("full", "new"):
+    history = message.get("history", FULL)
+    if history not in (FULL, NEW):
         raise Violation(f'hello "history" must be "full" or "new", not {history!r}')
     name, version = message.get("name", ""), message.get("version", "")
     if not isinstance(name, str) or not isinstance(version, str):
         raise Violation('hello "name" and "version" must be strings')
-    return Hello(name, version, history == "new")
+    capabilities = message.get("capabilities", [])
+    if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
+        raise Violation('hello "capabilities" must be a list of strings')
+    form = CHANGES if CHANGES in capabilities else history
+    return Hello(name, version, form, MATCH_START in capabilities, SKIP_FORCED in capabilities)
 
 
 def read_move(

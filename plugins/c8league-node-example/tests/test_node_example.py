@@ -13,6 +13,7 @@ import pytest
 from c8league_node_example import BOT, node_example
 
 from c8league.engine import Rules
+from c8league.players.external import keep
 from c8league.players.greedy import GreedyPlayer
 from c8league.runner.loop import play_match
 
@@ -31,6 +32,22 @@ def test_plays_full_matches_against_greedy(preset: str, players: int) -> None:
         assert outcome.result.ended != "forfeit"
         assert bot.bot_name == "node-example"
         assert bot.returncode == 0  # it left on its own when told to quit
+
+
+def test_one_process_plays_match_after_match() -> None:
+    """Where matches are played one after another (a worker of a run), the bot keeps its
+    process: it announces ``match_start`` and takes its view as changes."""
+    keep.enable()
+    try:
+        pids = []
+        for seed in range(3):
+            bot = node_example(move_time=5.0)
+            outcome = play_match(Rules.from_options("pagat"), [bot, GreedyPlayer()], seed)
+            assert outcome.forfeit is None, outcome.forfeit
+            pids.append(bot.pid)
+        assert len(set(pids)) == 1 and bot.kept
+    finally:
+        keep.release()
 
 
 def ask(observation: dict[str, Any], legal: list[str]) -> str:

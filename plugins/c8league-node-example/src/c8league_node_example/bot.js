@@ -2,7 +2,8 @@
 // An example c8league bot in Node.js, with no dependencies.
 //
 // It speaks the c8league external-player protocol (docs/protocol.md): one JSON
-// object per line on standard input and output. Its play:
+// object per line on standard input and output, match after match in one process,
+// its view kept from the changes each message brings. Its play:
 //   1. a play matching the suit to follow, not of its wild rank (the most cards);
 //   2. else any other play that is not a wild card;
 //   3. else a wild card, nominating the suit it holds most of;
@@ -81,6 +82,19 @@ function choose(obs, legal) {
   return legal[0];
 }
 
+// The bot's view of the hand: whole at the start of each hand, then kept up to date
+// from the changes each message brings (the capability "changes").
+let view = null;
+
+function see(message) {
+  if (message.observation !== undefined) {
+    view = message.observation;
+  } else if (message.changes !== undefined) {
+    Object.assign(view, message.changes);
+    view.history = view.history.concat(message.new_history);
+  }
+}
+
 const input = readline.createInterface({ input: process.stdin, terminal: false });
 
 input.on("line", (line) => {
@@ -88,12 +102,29 @@ input.on("line", (line) => {
   const message = JSON.parse(line);
   switch (message.type) {
     case "hello":
-      // This bot never reads the history of play, so it asks for the new moves
-      // only ("history": "new"), which keeps each request short.
-      send({ type: "hello", name: NAME, version: VERSION, history: "new" });
+      // One process plays match after match ("match_start"); each message brings what
+      // changed since the last ("changes"); a draw that is the only legal move is not
+      // asked for ("skip_forced").
+      send({
+        type: "hello",
+        name: NAME,
+        version: VERSION,
+        capabilities: ["match_start", "changes", "skip_forced"],
+      });
+      break;
+    case "match_start":
+      // The next match: nothing of the last is kept (this bot draws no random numbers,
+      // so it needs no seed).
+      view = null;
+      send({ type: "match_start" });
       break;
     case "move":
-      send({ type: "move", move: choose(message.observation, message.legal) });
+      see(message);
+      send({ type: "move", move: choose(view, message.legal) });
+      break;
+    case "hand_start":
+    case "hand_end":
+      see(message);
       break;
     case "error":
       process.stderr.write(`c8league stopped the bot: ${message.reason}: ${message.message}\n`);
@@ -101,7 +132,7 @@ input.on("line", (line) => {
     case "quit":
       input.close();
       break;
-    default: // hand_start, hand_end, match_end: notices, no answer
+    default: // match_end, and any notice of a later protocol: no answer
       break;
   }
 });

@@ -1,0 +1,103 @@
+"""Fail fast: every bot of a run is started once, on every worker that will play it,
+before the first match.
+
+Starting a bot is building it from its plugin and options, and showing it the start of
+a match and of its first hand, as a match would; an external bot's process is started
+and must answer ``hello`` within its start-up time (its ``warm``), and one that plays
+match after match is then kept, in the worker, for its first match there (see
+``players.external.keep``). A bot that cannot start would otherwise forfeit every match
+of the run (hundreds of games, and a verdict); instead the run stops before it begins,
+with one line naming the bot and why (for an external bot, the end of its standard
+error and its log).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from c8league.engine import Match, Rules, derive_seed
+from c8league.errors import PlayerFault, PluginError
+from c8league.players.base import Player
+from c8league.runner.loop import describe, user_interrupt
+from c8league.runner.tasks import SeatSpec, create_player
+
+
+@dataclass(frozen=True, slots=True)
+class BotStart:
+    """A bot to start: its name in messages (``A (cmd:./bot)``, ``entrant 'Ada'``), who
+    it is, and the table it will sit at (rules as JSON, table size, seat)."""
+
+    label: str
+    seat: SeatSpec
+    rules: str
+    players: int
+    seat_number: int = 0
+
+
+def start_bots(bots: Sequence[BotStart]) -> str | None:
+    """Start each bot in turn and close it (in the process that will play its matches);
+    the first that fails, as one line, or None when every bot started."""
+    for bot in bots:
+        problem = start_bot(bot)
+        if problem is not None:
+            return problem
+    return None
+
+
+def start_bot(bot: BotStart) -> str | None:
+    """Start one bot (see the module); why it cannot start, or None."""
+    try:
+        player = create_player(bot.seat)
+    except PluginError as exc:
+        return f"{bot.label} cannot start: {exc}"
+    try:
+        warm = getattr(player, "warm", None)
+        if warm is not None:
+            warm(Rules.from_json(bot.rules), bot.players, bot.seat_number)
+        else:
+            _show_a_match(player, bot)
+    except PlayerFault as fault:
+        detail = fault.detail + _said(player, fault.detail)
+        return f"{bot.label} did not start ({fault.reason}): {detail}"
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise
+        return f"{bot.label} did not start: {describe(exc)}"
+    finally:
+        close = getattr(player, "close", None)
+        if close is not None:
+            try:
+                close()
+            except BaseException as exc:
+                if user_interrupt(exc):
+                    raise
+    return None
+
+
+def _show_a_match(player: Player, bot: BotStart) -> None:
+    seat, seed = bot.seat_number, 0
+    match = Match(Rules.from_json(bot.rules), bot.players, seed)
+    start_match = getattr(player, "start_match", None)
+    if start_match is not None:
+        start_match(seat, bot.players, derive_seed(seed, "player", seat))
+    start_hand = getattr(player, "start_hand", None)
+    if start_hand is not None:
+        start_hand(match.hand.observation(seat))
+
+
+def _said(player: Player, detail: str) -> str:
+    """The last line a bot wrote to its standard error, when ``detail`` does not give it
+    (``; its standard error ends: ...``), or nothing."""
+    path = getattr(player, "stderr_path", None)
+    if not isinstance(path, str):
+        return ""
+    try:
+        with open(path, "rb") as log:
+            log.seek(max(0, os.path.getsize(path) - 4096))
+            lines = [line.strip() for line in log.read().decode("utf-8", "replace").splitlines()]
+    except OSError:
+        return ""
+    last = next((line for line in reversed(lines) if line), "")[:200]
+    return f"; its standard error ends: {last!r}" if last and last not in detail else ""

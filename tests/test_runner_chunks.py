@@ -1,0 +1,103 @@
+"""The process pool sends matches in chunks and takes their reports back in chunks: the
+reports are those of matches played one by one, in task order, with any number of
+workers; a worker lost in the middle of a chunk costs nothing but time."""
+
+from __future__ import annotations
+
+import os
+import signal
+from collections.abc import Iterator
+from typing import Any
+
+import pytest
+
+from c8league.engine import Rules
+from c8league.players import registry
+from c8league.players.greedy import GreedyPlayer
+from c8league.players.random_player import RandomPlayer
+from c8league.runner import pool
+from c8league.runner.pool import MatchRunner
+from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec, play_task
+from c8league.runner.worker import Worker, fork_worker, play_match_job
+
+pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forks")
+
+RULES = Rules.from_options("pagat").to_json()
+
+
+@pytest.fixture(autouse=True)
+def builtin_players() -> Iterator[None]:
+    with registry.only_registered({"greedy": GreedyPlayer, "random": RandomPlayer}):
+        yield
+
+
+def tasks(count: int) -> list[MatchTask]:
+    seats = (SeatSpec("greedy"), SeatSpec("random", '{"playable_first": true}'))
+    return [MatchTask(i, RULES, seats if i % 2 else seats[::-1], seed=i) for i in range(count)]
+
+
+def same(report: MatchReport) -> tuple[Any, ...]:
+    """A report without its time."""
+    return (report.match_id, report.placements, report.scores, report.ended, report.hands)
+
+
+class Spying:
+    """Starts workers as the pool does and keeps each job sent to them."""
+
+    def __init__(self) -> None:
+        self.jobs: list[tuple[Any, ...]] = []
+        self.workers: list[Worker] = []
+
+    def __call__(self) -> Worker:
+        worker = fork_worker(play_match_job)
+        send = worker.send
+
+        def spy(job: object) -> bool:
+            if job is not None:
+                self.jobs.append(job)  # type: ignore[arg-type]
+            return send(job)
+
+        worker.send = spy  # type: ignore[method-assign]
+        self.workers.append(worker)
+        return worker
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_chunks_give_the_reports_of_matches_played_one_by_one(workers: int) -> None:
+    batch = tasks(120)
+    alone = [same(play_task(task)) for task in batch]
+    spy = Spying()
+    with MatchRunner(workers, spawn=spy) as runner:
+        reports = [same(r) for r in runner.run(batch)]
+    assert reports == alone
+    sizes = [len(job[1]) for job in spy.jobs]
+    assert sum(sizes) == len(batch)  # each match sent once
+    assert max(sizes) > 1
+    assert len(spy.jobs) < len(batch) // 2
+
+
+def test_a_worker_killed_in_the_middle_of_a_chunk_costs_nothing(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    monkeypatch.setattr(pool, "CHUNK_SECONDS", 10.0)  # every chunk as large as it may be
+    batch = tasks(80)
+    alone = [same(play_task(task)) for task in batch]
+    spy = Spying()
+    reports = []
+    with MatchRunner(2, spawn=spy) as runner:
+        for report in runner.run(batch):
+            reports.append(same(report))
+            if len(reports) == 3:  # the first workers are now deep in their chunks
+                for worker in spy.workers[:2]:
+                    os.kill(worker.pid, signal.SIGKILL)
+    assert reports == alone
+    assert len(spy.workers) > 2  # the lost chunks were played by new workers
+
+
+def test_chunks_get_smaller_towards_the_end_so_that_every_worker_has_a_share() -> None:
+    batch = tasks(100)
+    spy = Spying()
+    with MatchRunner(2, spawn=spy) as runner:
+        assert len(list(runner.run(batch))) == len(batch)
+    sizes = [len(job[1]) for job in spy.jobs]
+    assert sizes[-1] <= 2 and sizes[-2] <= 2
