@@ -70,8 +70,9 @@ def placeholders() -> list[Extension]:
 
 def compiled_files(root: Path) -> list[Path]:
     """The compiled engine under ``root`` (a build directory or the source tree), for
-    any interpreter."""
-    found = [p for m in MODULES for p in (root / ENGINE).glob(f"{m}.*")]
+    any interpreter: every extension module in the engine's folder (also those of
+    modules no longer compiled) and the group's library."""
+    found = list((root / ENGINE).glob("*.*"))
     found += root.glob(f"{LIBRARY}.*")
     return [p for p in found if p.suffix in (".so", ".pyd")]
 

@@ -12,16 +12,14 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, fields
-from typing import TYPE_CHECKING, Any, Protocol, overload
+from typing import Any, Protocol, overload
 
 from c8league.engine.cards import Card, Rank, Suit
 from c8league.engine.frozen import reduce_by_fields
 from c8league.engine.moves import Move
 from c8league.engine.rules import Rules  # at run time: the compiled snapshot class needs it
+from c8league.engine.state import HandState
 from c8league.errors import C8LeagueError
-
-if TYPE_CHECKING:
-    from c8league.engine.hand import Hand
 
 
 class StaleObservationError(C8LeagueError):
@@ -115,7 +113,7 @@ class Observation(_Conveniences):
 
     __slots__ = ("_hand", "_seat", "_version")
 
-    def __init__(self, hand: Hand, seat: int) -> None:
+    def __init__(self, hand: HandState, seat: int) -> None:
         self._hand = hand
         self._version = hand.version
         self._seat = seat
@@ -125,7 +123,7 @@ class Observation(_Conveniences):
         """This player's seat (0 deals the match's first hand)."""
         return self._seat
 
-    def _h(self) -> Hand:
+    def _h(self) -> HandState:
         hand = self._hand
         if hand.version != self._version:
             raise StaleObservationError(
@@ -249,7 +247,7 @@ class Observation(_Conveniences):
     def history(self) -> HistoryView:
         """Every move of the hand so far, as ``(seat, move)``; a draw shows no card."""
         hand = self._h()
-        return HistoryView(hand._seats, hand._moves, len(hand._moves))
+        return HistoryView(hand.history_seats, hand.history_moves, len(hand.history_moves))
 
     def snapshot(self) -> ObservationSnapshot:
         """A frozen copy of everything this observation shows."""

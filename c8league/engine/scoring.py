@@ -9,14 +9,10 @@ value for the rest.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Literal, TypeAlias
+from typing import Literal, TypeAlias
 
 from c8league.engine.cards import Card
 from c8league.engine.frozen import reduce_by_fields
-from c8league.engine.state import OVER
-
-if TYPE_CHECKING:
-    from c8league.engine.hand import Hand
 
 EndKind: TypeAlias = Literal["out", "blocked", "turn_cap"]
 
@@ -48,39 +44,39 @@ def card_penalty(card: Card, wild_rank: int) -> int:
     return 50 if card.rank_value == wild_rank else card.rank.penalty
 
 
-def seat_penalties(hand: Hand) -> list[int]:
-    """The penalty value of each seat's cards (50 for the seat's wild rank)."""
-    wild = hand.wild_ranks
-    return [sum(card_penalty(c, wild[i]) for c in h) for i, h in enumerate(hand.hands)]
-
-
-def finish(hand: Hand, kind: EndKind, winners: tuple[int, ...]) -> None:
-    """End ``hand`` and score it: ``winners`` is the seat that went out, or empty when
+def score(
+    kind: EndKind,
+    winners: tuple[int, ...],
+    penalties: list[int],
+    *,
+    scores: list[int],
+    turns: int,
+    countdown: bool,
+) -> HandResult:
+    """The result of a hand that ended by ``kind``, with ``penalties`` the value of the
+    cards left in each seat's hand and ``scores`` the seats' running totals (their
+    countdown scores in Countdown): ``winners`` is the seat that went out, or empty when
     play stopped otherwise (the winners are then found here)."""
-    hand.phase = OVER
-    hand._legal = None
-    left = seat_penalties(hand)
-    n = hand.n
-    countdown = hand.rules.countdown
+    n = len(penalties)
     if kind != "out":
         # Blocked: the lowest total scores the difference from each opponent (ties all
         # score so). In Countdown the lowest score leads instead.
-        keys = hand.scores if countdown else left
+        keys = scores if countdown else penalties
         low = min(keys)
         winners = tuple(i for i in range(n) if keys[i] == low)
     points = [0] * n
     if not countdown:
         if kind == "out":
-            points[winners[0]] = sum(left)
+            points[winners[0]] = sum(penalties)
         else:
-            low = left[winners[0]]
+            low = penalties[winners[0]]
             for w in winners:
-                points[w] = sum(pen - low for pen in left)
-    hand.result = HandResult(
+                points[w] = sum(pen - low for pen in penalties)
+    return HandResult(
         kind=kind,
         winners=winners,
-        penalties=tuple(left),
+        penalties=tuple(penalties),
         points=tuple(points),
-        turns=hand.turns,
-        countdown_scores=tuple(hand.scores) if countdown else None,
+        turns=turns,
+        countdown_scores=tuple(scores) if countdown else None,
     )

@@ -23,7 +23,6 @@ from c8league.engine import (
     parse_cards,
     preset_rules,
 )
-from c8league.engine.legal import fast_plays, general_plays
 from c8league.engine.rules import COUNTDOWN_START, OptionValue
 
 
@@ -84,12 +83,12 @@ def check_paths(hand: Hand) -> bool:
         return False  # nominations and answers to a draw have one path only
     p = hand.current
     cards = list(hand.hands[p])
-    general = general_plays(hand, p, cards)
+    general = hand._general_plays(p, cards)
     assert [m for m in hand.legal_moves() if m.is_play] == general
     if not takes_fast_path(hand):
         return False
     drawn = hand.drawn_card
-    fast = fast_plays(hand, p, cards if drawn is None else [drawn], len(cards))
+    fast = hand._fast_plays(p, cards if drawn is None else [drawn], len(cards))
     assert [str(m) for m in fast] == [str(m) for m in general]
     assert all(a is b for a, b in zip(fast, general, strict=True))  # the same objects
     return True

@@ -83,6 +83,17 @@ def test_a_built_checkout_runs_compiled() -> None:
     assert _python(WHICH).stdout.split() == ["True", "False"]
 
 
+@built
+def test_the_compiled_hand_has_the_fields_of_its_position_as_its_own() -> None:
+    # Python code then reads them without a check, each time, that the hand is a
+    # HandState (Hand declares them again in its class body).
+    code = (
+        "from c8league.engine.hand import Hand; from c8league.engine.state import POSITION; "
+        "print([name for name in ('rules', 'n', 'dealer', *POSITION) if name not in vars(Hand)])"
+    )
+    assert _python(code).stdout.split() == ["[]"]
+
+
 def _checkout_copy(tmp_path: Path) -> Path:
     """The package as built in this checkout, copied (file times kept) with its
     project file, so that the copy counts as a checkout too."""

@@ -11,7 +11,7 @@ from collections.abc import Callable
 import pytest
 
 from c8league.engine import Hand, HandRecord, Rules
-from c8league.engine.hand import _STATE
+from c8league.engine.state import POSITION
 
 RULES = Rules.from_options("pagat", {"multiple_equal": True, "turn_cap": 500})
 
@@ -52,7 +52,7 @@ def test_a_copied_hand_has_the_same_position_and_plays_on_alike(how: str) -> Non
     hand = mid_hand()
     again = COPIERS[how](hand)
     assert isinstance(again, Hand)
-    for name in _STATE:
+    for name in POSITION:
         if name != "rng":
             assert getattr(again, name) == getattr(hand, name), name
     assert again.rng.getstate() == hand.rng.getstate()

@@ -1,0 +1,1 @@
+"""Checks run by CI beside the tests (see ``.ci/run``)."""
