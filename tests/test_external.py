@@ -157,6 +157,45 @@ def test_changes_add_up_to_the_observation(preset: str) -> None:
     assert max(sizes) < 400
 
 
+def _compact(value: object) -> str:
+    return json.dumps(value, separators=(",", ":"), ensure_ascii=False)
+
+
+@pytest.mark.parametrize("preset", PRESETS)
+def test_views_are_written_as_json_dumps_writes_them(preset: str) -> None:
+    """The encoder writes each field's text itself (again only when it changed): the
+    text is, byte for byte, ``json.dumps`` of ``Observation.to_dict()`` (compact), and in
+    the ``changes`` form of the fields that changed since the last view, in order."""
+    rules = Rules.from_options(preset)
+    for seed in range(4):
+        match = Match(rules, 4, seed=seed)
+        full = [ObservationEncoder() for _ in range(4)]
+        changes = [ObservationEncoder(CHANGES) for _ in range(4)]
+        last: list[dict[str, Any] | None] = [None] * 4
+        shown = [0] * 4
+        player = RandomPlayer(seed=seed, playable_first=True)
+        for step in range(300):
+            if match.over:
+                break
+            for seat in ((step // 2) % 4, match.current):
+                obs = match.observation(seat)
+                whole = obs.to_dict()
+                assert full[seat].encode(obs) == _compact(whole)
+                fields = obs.to_dict(history=False)
+                before = last[seat]
+                text = changes[seat].view(obs)
+                if before is None or before["hand_number"] != fields["hand_number"]:
+                    assert text == '"observation":' + _compact(whole)
+                else:
+                    changed = {k: v for k, v in fields.items() if before[k] != v}
+                    new = whole["history"][shown[seat] :]
+                    sent = _compact({"changes": changed, "new_history": new})
+                    assert text == sent[1:-1]
+                last[seat], shown[seat] = fields, len(whole["history"])
+            seat = match.current
+            match.apply(player.choose(match.observation(seat), match.legal_moves()))
+
+
 # script, arguments, options, reason, decision number, words in the detail
 BROKEN = [
     ("crash_at_start.py", (), {}, "crash", 0, "exited with code 1"),

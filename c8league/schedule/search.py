@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 import random
+from bisect import insort
 from collections.abc import Sequence
 
 SHORT_WEIGHT = 48
@@ -122,6 +123,10 @@ class _IndexedSet:
             self.where[item] = len(self.items)
             self.items.append(item)
 
+    def clear(self) -> None:
+        self.items.clear()
+        self.where.clear()
+
     def discard(self, item: int) -> None:
         i = self.where.pop(item, -1)
         if i >= 0:
@@ -173,6 +178,12 @@ class _Search:
                         key = a * n + b if a < b else b * n + a
                         self.together.setdefault(key, []).append(r)
         self.value = objective(n, self.tables)
+        # The rounds in which each entrant sits at a smaller table, in order.
+        self.short_rounds: list[list[int]] = [[] for _ in range(n)]
+        for r, where in enumerate(self.table_of):
+            for a in range(n):
+                if self.short_table[where[a]]:
+                    self.short_rounds[a].append(r)
         self.hot_pairs = _IndexedSet()
         self.hot_short = _IndexedSet()
         self._rebuild_hot()
@@ -207,9 +218,11 @@ class _Search:
         self.table_of.append(table_of)
 
     def _rebuild_hot(self) -> None:
+        """List the entrants worth moving again, at the current limits (in place: the
+        search holds on to the two sets)."""
         n = self.n
-        self.hot_pairs = _IndexedSet()
-        self.hot_short = _IndexedSet()
+        self.hot_pairs.clear()
+        self.hot_short.clear()
         for a in range(n):
             for b in range(a + 1, n):
                 if self.met[a * n + b] > self.pair_limit:
@@ -232,46 +245,15 @@ class _Search:
         else:
             self.hot_pairs.discard(key)
 
-    def _pick_mover(self) -> tuple[int, int]:
-        """A round and an entrant in it whose move could lower the objective."""
-        rng, n = self.rng, self.n
-        while True:
-            hot, short = len(self.hot_pairs), len(self.hot_short)
-            if hot + short:
-                break
-            level = self.limits.index((self.pair_limit, self.short_limit))
-            if level + 1 == len(self.limits):
-                return int(rng.random() * self.rounds), int(rng.random() * n)
-            self.pair_limit, self.short_limit = self.limits[level + 1]
-            self._rebuild_hot()
-        i = int(rng.random() * (hot + short))
-        if i < hot:
-            key = self.hot_pairs.items[i]
-            a, b = divmod(key, n)
-            rounds = self.together[key]
-            return rounds[int(rng.random() * len(rounds))], (a if rng.random() < 0.5 else b)
-        a = self.hot_short.items[i - hot]
-        rounds = [r for r, where in enumerate(self.table_of) if self.short_table[where[a]]]
-        return rounds[int(rng.random() * len(rounds))], a
-
-    def _delta(self, r: int, a: int, b: int) -> int:
-        n, met = self.n, self.met
-        ta, tb = self.table_of[r][a], self.table_of[r][b]
-        ra, rb = a * n, b * n
-        up, down = self.up, self.down
-        d = 0
-        for x in self.tables[r][ta]:
-            if x != a:
-                d += down[met[ra + x]] + up[met[rb + x]]
-        for y in self.tables[r][tb]:
-            if y != b:
-                d += up[met[ra + y]] + down[met[rb + y]]
-        if self.short_table[ta] != self.short_table[tb]:
-            if self.short_table[ta]:
-                d += 2 * SHORT_WEIGHT * (self.short[b] - self.short[a] + 1)
-            else:
-                d += 2 * SHORT_WEIGHT * (self.short[a] - self.short[b] + 1)
-        return d
+    def _next_limits(self) -> bool:
+        """With no entrant left above the even share, look for those above its rounded
+        down value; False once there is no lower limit."""
+        level = self.limits.index((self.pair_limit, self.short_limit))
+        if level + 1 == len(self.limits):
+            return False
+        self.pair_limit, self.short_limit = self.limits[level + 1]
+        self._rebuild_hot()
+        return True
 
     def _swap(self, r: int, a: int, b: int) -> None:
         table_of, tables = self.table_of[r], self.tables[r]
@@ -288,6 +270,9 @@ class _Search:
             step = 1 if self.short_table[ta] else -1
             self.short[a] -= step
             self.short[b] += step
+            into, out = (b, a) if step > 0 else (a, b)
+            insort(self.short_rounds[into], r)
+            self.short_rounds[out].remove(r)
             for p in (a, b):
                 if self.short[p] > self.short_limit:
                     self.hot_short.add(p)
@@ -308,23 +293,65 @@ class _Search:
         copy_from = max_iterations // 2
         temperature = _START_TEMPERATURE
         cooling = (_END_TEMPERATURE / _START_TEMPERATURE) ** (1 / max(1, max_iterations))
+        # The loop reads everything through locals, and picks the entrant to move and
+        # the change of the objective in line: it is the whole cost of a search.
+        random_, exp = rng.random, math.exp
+        met, short, short_table = self.met, self.short, self.short_table
+        up, down = self.up, self.down
+        hot_pairs, hot_short = self.hot_pairs.items, self.hot_short.items
+        together, short_rounds, target = self.together, self.short_rounds, self.target
+        value = self.value
         for step in range(max_iterations):
-            if self.value <= self.target:
+            if value <= target:
                 break
             temperature *= cooling
-            if rng.random() < _TARGETED_MOVES:
-                r, a = self._pick_mover()
+            if random_() < _TARGETED_MOVES:
+                # An entrant whose move could lower the objective: one of a pair that
+                # meets too often, in a round where it does, or one that sits at the
+                # smaller tables too often, in a round where it does.
+                hot = len(hot_pairs)
+                while hot + len(hot_short) == 0 and self._next_limits():
+                    hot = len(hot_pairs)
+                count = hot + len(hot_short)
+                if count == 0:
+                    r, a = int(random_() * rounds), int(random_() * n)
+                else:
+                    i = int(random_() * count)
+                    if i < hot:
+                        key = hot_pairs[i]
+                        in_rounds = together[key]
+                        r = in_rounds[int(random_() * len(in_rounds))]
+                        a = key // n if random_() < 0.5 else key % n
+                    else:
+                        a = hot_short[i - hot]
+                        in_rounds = short_rounds[a]
+                        r = in_rounds[int(random_() * len(in_rounds))]
             else:
-                r, a = int(rng.random() * rounds), int(rng.random() * n)
-            b = int(rng.random() * n)
-            if table_of[r][a] == table_of[r][b]:
+                r, a = int(random_() * rounds), int(random_() * n)
+            b = int(random_() * n)
+            where = table_of[r]
+            ta, tb = where[a], where[b]
+            if ta == tb:
                 continue
-            d = self._delta(r, a, b)
-            if d > 0 and rng.random() >= math.exp(-d / temperature):
+            ra, rb = a * n, b * n
+            d = 0
+            for x in tables[r][ta]:
+                if x != a:
+                    d += down[met[ra + x]] + up[met[rb + x]]
+            for y in tables[r][tb]:
+                if y != b:
+                    d += up[met[ra + y]] + down[met[rb + y]]
+            if short_table[ta] != short_table[tb]:
+                if short_table[ta]:
+                    d += 2 * SHORT_WEIGHT * (short[b] - short[a] + 1)
+                else:
+                    d += 2 * SHORT_WEIGHT * (short[a] - short[b] + 1)
+            if d > 0 and random_() >= exp(-d / temperature):
                 continue
             self._swap(r, a, b)
-            self.value += d
-            if self.value < best_value and (step >= copy_from or self.value <= self.target):
-                best_value = self.value
+            value += d
+            if value < best_value and (step >= copy_from or value <= target):
+                best_value = value
                 best = [[list(t) for t in round_tables] for round_tables in tables]
-        return tables if self.value <= best_value else best
+        self.value = value
+        return tables if value <= best_value else best

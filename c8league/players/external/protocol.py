@@ -14,12 +14,13 @@ from __future__ import annotations
 import contextlib
 import json
 import json.encoder
+import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from c8league.engine import HandResult, MatchResult, Move, Observation, Rules
+from c8league.engine import HandResult, MatchResult, Move, Observation, Rank, Rules
 from c8league.errors import CardError
 
 PROTOCOL_VERSION = 1
@@ -161,6 +162,66 @@ FULL, NEW, CHANGES = "full", "new", "changes"
 """How a bot is shown its view (see :class:`ObservationEncoder`)."""
 
 
+def _ints(values: Sequence[int]) -> str:
+    return "[" + ",".join([int.__repr__(v) for v in values]) + "]"
+
+
+def _texts(values: Sequence[object]) -> str:
+    """A list of cards (or ranks, suits) as JSON: their texts hold no character that
+    JSON escapes."""
+    return '["' + '","'.join([str(v) for v in values]) + '"]' if values else "[]"
+
+
+def _text_or_null(value: object) -> str:
+    return "null" if value is None else '"' + str(value) + '"'
+
+
+def _ranks(values: Sequence[Rank | None]) -> str:
+    return "[" + ",".join(["null" if r is None else '"' + r.label + '"' for r in values]) + "]"
+
+
+def _bool(value: bool) -> str:
+    return "true" if value else "false"
+
+
+_FIELDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
+    ("seat", int.__repr__),
+    ("players", int.__repr__),
+    ("dealer", int.__repr__),
+    ("current", int.__repr__),
+    ("phase", int.__repr__),
+    ("hand", _texts),
+    ("top", _text_or_null),
+    ("suit", _text_or_null),
+    ("wild_top", _bool),
+    ("pending", int.__repr__),
+    ("pending_kind", _dumps),
+    ("direction", int.__repr__),
+    ("hand_sizes", _ints),
+    ("stock_size", int.__repr__),
+    ("discard_size", int.__repr__),
+    ("drawn", int.__repr__),
+    ("drawn_card", _text_or_null),
+    ("turn", int.__repr__),
+    ("scores", _ints),
+    ("wild_ranks", _ranks),
+    ("target", int.__repr__),
+    ("hand_number", int.__repr__),
+)
+"""The fields of ``Observation.to_dict()`` but the history, in its order, each with
+the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give)."""
+
+_read_fields = operator.attrgetter(*[name for name, _ in _FIELDS])
+_WRITERS = [write for _, write in _FIELDS]
+_KEYS = ['"' + name + '":' for name, _ in _FIELDS]
+
+
+def _moves(history: Sequence[tuple[int, Move]]) -> list[str]:
+    """The JSON texts of moves of a history (``[seat,"text"]``: move texts hold no
+    character that JSON escapes)."""
+    return ["[" + int.__repr__(seat) + ',"' + str(move) + '"]' for seat, move in history]
+
+
 class ObservationEncoder:
     """A seat's view as a bot asked for it in its hello (``docs/protocol.md``):
 
@@ -173,33 +234,65 @@ class ObservationEncoder:
       changed since the last message (``changes``) and the moves since then
       (``new_history``), so that a message's size does not grow with the hand.
 
-    The text of the history already encoded for this hand is reused."""
+    The text is that of ``json.dumps`` (compact) of ``Observation.to_dict()``, written
+    field by field: a field's text is written again only when its value has changed
+    since the last view, and the text of the history already encoded for this hand is
+    reused."""
 
-    __slots__ = ("_count", "_hand", "_last", "_parts", "form")
+    __slots__ = ("_changed", "_count", "_hand", "_parts", "_sent", "_texts", "_values", "form")
 
     def __init__(self, form: str = FULL) -> None:
         self.form = form
         self._hand = -1
         self._count = 0
+        """Moves of this hand whose text is in ``_parts``."""
         self._parts: list[str] = []
-        self._last: dict[str, Any] | None = None
+        self._values: tuple[Any, ...] | None = None
+        """The fields' values at the last view (None: no view yet)."""
+        self._texts: list[str] = [""] * len(_FIELDS)
+        """Their JSON texts, each with its key."""
+        self._changed: list[int] = []
+        """The fields that changed at the last view (all of them at the first)."""
+        self._sent = -1
+        """(:data:`CHANGES`) The moves of this hand the bot has been shown (-1: no view
+        of this hand yet)."""
+
+    def _read(self, obs: Observation) -> str:
+        """Read the fields' values; the texts of those that changed are written again.
+        Returns the fields' text (without braces)."""
+        values = _read_fields(obs)
+        last = self._values
+        texts = self._texts
+        if last is None:
+            changed = list(range(len(_FIELDS)))
+        else:
+            changed = [i for i, (a, b) in enumerate(zip(values, last, strict=True)) if a != b]
+        for i in changed:
+            texts[i] = _KEYS[i] + _WRITERS[i](values[i])
+        self._values, self._changed = values, changed
+        return ",".join(texts)
+
+    def _history(self, obs: Observation) -> int:
+        """Encode the moves of this hand not encoded yet; returns how many were (0 in a
+        new hand)."""
+        history = obs.history
+        n = len(history)
+        if obs.hand_number != self._hand or n < self._count:
+            self._hand, self._count, self._parts, self._sent = obs.hand_number, 0, [], -1
+        start = self._count
+        if n > start:
+            self._parts += _moves(history[start:])
+            self._count = n
+        return start
 
     def encode(self, obs: Observation) -> str:
         """The observation's JSON text, whole or (:data:`NEW`) with the new moves only."""
-        n = len(obs.history)
-        if obs.hand_number != self._hand or n < self._count:
-            self._hand = obs.hand_number
-            self._count = 0
-            self._parts = []
-        start = self._count
-        if n > start:
-            self._parts.extend([_dumps(e) for e in obs.history_json(start)])
-            self._count = n
-        head = _dumps(obs.to_dict(history=False))
+        start = self._history(obs)
+        head = self._read(obs)
         if self.form == NEW:
             moves = ",".join(self._parts[start:])
-            return f'{head[:-1]},"history_start":{start},"new_history":[{moves}]}}'
-        return f'{head[:-1]},"history":[{",".join(self._parts)}]}}'
+            return f'{{{head},"history_start":{start},"new_history":[{moves}]}}'
+        return f'{{{head},"history":[{",".join(self._parts)}]}}'
 
     def view(self, obs: Observation, *, whole: bool = False) -> str:
         """The fields of a message that show the seat's view: ``"observation":{...}``, or
@@ -207,16 +300,14 @@ class ObservationEncoder:
         ``whole``, or at the start of a hand)."""
         if self.form != CHANGES:
             return '"observation":' + self.encode(obs)
-        n = len(obs.history)
-        fields = obs.to_dict(history=False)
-        last = self._last
-        if whole or last is None or obs.hand_number != self._hand or n < self._count:
-            self._hand, self._count, self._last = obs.hand_number, n, fields
-            history = _dumps(obs.history_json(0))
-            return f'"observation":{_dumps(fields)[:-1]},"history":{history}}}'
-        changes = {key: value for key, value in fields.items() if last[key] != value}
-        start, self._count, self._last = self._count, n, fields
-        return _dumps({"changes": changes, "new_history": obs.history_json(start)})[1:-1]
+        self._history(obs)
+        head = self._read(obs)
+        start, self._sent = self._sent, self._count
+        if whole or start < 0:
+            return f'"observation":{{{head},"history":[{",".join(self._parts)}]}}'
+        texts = self._texts
+        changes = ",".join([texts[i] for i in self._changed])
+        return f'"changes":{{{changes}}},"new_history":[{",".join(self._parts[start:])}]'
 
 
 # -- reading the bot's answers --------------------------------------------------------
