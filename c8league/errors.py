@@ -71,9 +71,14 @@ class BusyError(C8LeagueError):
 
 
 class Interrupted(C8LeagueError):
-    """The user stopped a long command (Ctrl-C); the message says what was kept."""
+    """The user stopped a long command (Ctrl-C, SIGTERM, SIGHUP: ``signum``); the message
+    says what was kept. The exit status is 128 + ``signum`` (130 for Ctrl-C)."""
 
     exit_code = 130
+
+    def __init__(self, message: str, signum: int = 2) -> None:
+        super().__init__(message)
+        self.exit_code = 128 + signum
 
 
 class ExecutorLost(C8LeagueError):
@@ -104,6 +109,16 @@ class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
 
     exit_code = 2
+
+
+class MachineFault(C8LeagueError):
+    """Not a player's doing: the machine held a match up (a bot's process found stopped
+    from outside when its time ran out). The match loop lets it through instead of
+    recording a forfeit, and the runner plays the match again."""
+
+
+class NoInput(C8LeagueError):
+    """The input ended where a person's answer was expected: nothing was done."""
 
 
 class BotStopped(C8LeagueError):

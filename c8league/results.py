@@ -22,6 +22,11 @@ ENTERED_BY = ("engine", "hand", "play")
 playing the league's bots in the terminal."""
 
 
+UNFINISHED = ("unfinished", "places")
+"""How a match stopped before anyone reached the target ended: ``unfinished`` (placed
+by the scores at the time it stopped) or ``places`` (placements alone, no scores)."""
+
+
 @dataclass(frozen=True, slots=True)
 class Forfeit:
     seat: int

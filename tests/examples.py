@@ -8,8 +8,8 @@ whose fence is preceded by the line ``<!-- same folder -->`` goes on in the fold
 example before it in the same file. The comparison is exact after two normalisations,
 the only ones: trailing spaces are dropped, and ``...`` in the expected text stands for
 any text (on one line, or, alone on a line, for any number of lines), for what changes
-from run to run: times and speeds. Text blocks (``text``) are shown output that is not
-run (a run of minutes, a failed compile).
+from run to run (times and speeds) and the tail of a long listing left out. Text blocks
+(``text``) are shown output that is not run (a run of minutes, a failed compile).
 
 Commands run in this process through the command line's ``main`` (what they print is
 what the installed command prints, at a terminal width of ``WIDTH``), so that the pages'

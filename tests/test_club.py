@@ -116,13 +116,17 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     capsys.readouterr()
     assert run(db, "event", "swap", "thursday", met[1], next(n for n in top if n != met[0])) == 0
     assert "have met before" in capsys.readouterr().err
-    # Moving a player leaves the four-player table with three and makes table 2 four.
-    mover = sheet(db, capsys)["tables"][0]["seats"][0]  # type: ignore[index]
-    assert run(db, "event", "move", "thursday", mover, "--table", "2") == 0
+    # Moving a player leaves the four-player table with three and makes another four.
+    before = sheet(db, capsys)["tables"]
+    full = next(i for i, t in enumerate(before) if len(t["seats"]) == 4)  # type: ignore[arg-type]
+    other = (full + 1) % len(before)  # type: ignore[arg-type]
+    mover = before[full]["seats"][0]  # type: ignore[index]
+    assert run(db, "event", "move", "thursday", mover, "--table", str(other + 1)) == 0
     moved = sheet(db, capsys)
     sizes_after = [len(t["seats"]) for t in moved["tables"]]  # type: ignore[attr-defined]
-    assert sizes_after[:2] == [3, 4] and sorted(sizes_after) == [3, 3, 3, 4]
-    assert mover in moved["tables"][1]["seats"]  # type: ignore[index]
+    assert sizes_after[full] == 3 and sizes_after[other] == 4
+    assert sorted(sizes_after) == [3, 3, 3, 4]
+    assert mover in moved["tables"][other]["seats"]  # type: ignore[index]
     assert run(db, "event", "publish", "thursday") == 0
     assert run(db, "event", "swap", "thursday", "Ada", "Ben") == 2  # published: fixed
     enter_round(db, capsys)
@@ -196,6 +200,7 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
         (["--scores", "{s0}=200,{s1}=150,{s2}=20,Zed=3"], "Zed not seated at this table"),
         (["--scores", "{s0}=200,{s1}=15,{s2}=20,{s3}=3", "--forfeit", "{s3}"], "was over"),
         (["--scores", "{s0}=100,{s1}=150,{s2}=20,{s3}=3"], "(reached: nobody)"),
+        (["--scores", "{s0}=10,{s1}=15,{s2}=20,{s3}=3"], "stopped early: --unfinished)"),
         (["--scores", "{s0}=200,{s1}=-5,{s2}=20,{s3}=3"], "negative score"),
         (["--scores", "{s0}=2x0"], "not a whole number"),
         (["--hands", "{s0}=20,{s1}=30"], "only the hand's winner scores"),

@@ -639,6 +639,7 @@ def json_commands(db: Path) -> list[list[str]]:
         ["bots", "check", "random", "--games", "1", "--presets", "basic", "--json"],
         ["league", "list", "--json"],
         ["league", "show", "club", "--json"],
+        ["league", "standings", "club", "--json"],
         ["players", "list", "--json"],
         ["players", "list", "--league", "club", "--json"],
         ["event", "pair", "thursday", "--format", "json"],
@@ -776,8 +777,8 @@ def test_moves_and_pairings_warn_and_drafts_are_plain(
     ok(db, capsys, "event", "sheet", "thursday", "--format", "html", "--out", str(page))
     html = page.read_text()
     assert "Draft" not in html
-    for name in four["seats"]:  # a named score box for every seat
-        assert f'<tr><td>{name}</td><td class="box">' in html
+    for name in four["seats"]:  # a named column of the tally grid for every seat
+        assert f'<th scope="col">{name}</th>' in html
 
 
 def test_a_pairing_that_repeats_a_meeting_warns(tmp_path: Path, capsys: Capture) -> None:
@@ -847,12 +848,16 @@ def test_a_swap_warns_only_of_the_tables_it_changes(club: Path, capsys: Capture)
     enter(db, capsys, new_round(db, capsys))
     ok(db, capsys, "event", "pair", "thursday")
     assert [t["seats"] for t in sheet(db, capsys)["tables"]] == [  # type: ignore[attr-defined]
-        ["Fay", "Ivo", "Cleo", "Lea"], ["Kai", "Jun", "Ada"], ["Dev", "Hana", "Eli"],
-        ["Gus", "Max", "Ben"],
+        ["Fay", "Gus", "Hana"], ["Ada", "Cleo", "Dev", "Kai"], ["Ivo", "Eli", "Lea"],
+        ["Jun", "Max", "Ben"],
     ]  # fmt: skip
     _, err = ok(db, capsys, "event", "swap", "thursday", "Kai", "Ivo")
-    assert "warning: table 1: Kai and Lea have met before in 'thursday' (round 1)" in err
-    assert "warning: table 2: Ivo and Jun have met before in 'thursday' (round 1)" in err
+    warned = [line for line in err.splitlines() if line.startswith("warning:")]
+    assert warned == [
+        "warning: table 2: Ada and Dev have met before in 'thursday' (round 1)",
+        "warning: table 2: Ada and Ivo have met before in 'thursday' (round 1)",
+        "warning: table 2: Dev and Ivo have met before in 'thursday' (round 1)",
+    ]
     _, err = ok(db, capsys, "event", "swap", "thursday", "Dev", "Max")
     warned = [line for line in err.splitlines() if line.startswith("warning:")]
-    assert warned == ["warning: table 4: Dev and Ben have met before in 'thursday' (round 1)"]
+    assert warned == ["warning: table 2: Ada and Ivo have met before in 'thursday' (round 1)"]

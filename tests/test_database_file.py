@@ -156,6 +156,37 @@ def test_a_bot_event_and_its_interruption_leave_the_file_whole(
     assert copy_is_whole(db, tmp_path) == 1500
 
 
+def test_ctrl_c_at_a_score_prompt_says_so_once_and_stores_nothing(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    db = tmp_path / "c8league.db"
+    c = Club(f"sqlite:///{db}", capsys)
+    c.ok("league", "import", str(SEASON))
+    c.ok("event", "pair", "evening-1")
+    c.ok("event", "publish", "evening-1")
+    before = snapshot(f"sqlite:///{db}")
+    script = Path(sysconfig.get_path("scripts")) / "c8league"
+    proc = subprocess.Popen(
+        [str(script), "--db", str(db), "result", "add", "evening-1", "--table", "1"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+    )
+    assert proc.stdin is not None and proc.stderr is not None
+    proc.stdin.write("120\n")
+    proc.stdin.flush()
+    asked = ""
+    while asked.count(":") < 3 and proc.poll() is None:  # the table, then two names asked
+        asked += proc.stderr.read(1)
+    os.killpg(proc.pid, signal.SIGINT)  # Ctrl-C, as a terminal sends it
+    _, stderr = proc.communicate(timeout=60)
+    assert proc.returncode == 130, asked + stderr
+    assert stderr.strip() == "interrupted"
+    assert snapshot(f"sqlite:///{db}") == before
+
+
 # -- backup and restore ------------------------------------------------------------------------
 
 

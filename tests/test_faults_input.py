@@ -556,3 +556,79 @@ def test_declared_options_match_the_factories_parameters() -> None:
         for option, default in params.items():
             if default is not inspect.Parameter.empty:
                 assert fields[option] == default, (name, option)
+
+
+# -- the last fuzz findings: files that are not databases, the end of input ----------------
+
+
+def test_a_db_path_with_a_name_too_long_is_one_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    for long in (tmp_path / ("a" * 300) / "x.db", tmp_path / ("b" * 300 + ".db")):
+        for args in (["players", "list"], ["init"], ["league", "list"]):
+            capsys.readouterr()
+            assert run(long, *args) == 1
+            err = capsys.readouterr().err
+            assert err.startswith("error: cannot open database ") and "File name too long" in err
+            assert err.strip().count("\n") == 0 and "Traceback" not in err
+    assert list(tmp_path.iterdir()) == []
+
+
+def _foreign_sqlite(path: Path) -> None:
+    con = sqlite3.connect(path)
+    con.execute("CREATE TABLE things (x INTEGER)")
+    con.execute("INSERT INTO things VALUES (1)")
+    con.commit()
+    con.close()
+
+
+@pytest.mark.parametrize(
+    ("content", "needle", "commands"),
+    [
+        (b"", "no c8league database at", [["players", "list"], ["league", "list"]]),
+        (
+            b"hello\n",
+            "is not a c8league database (not a SQLite file)",
+            [["players", "list"], ["init"]],
+        ),
+        (None, "is not a c8league database (no meta table)", [["players", "list"], ["init"]]),
+    ],
+    ids=["empty", "text", "another-programs-sqlite"],
+)
+def test_a_file_that_is_not_a_c8league_database_is_left_byte_for_byte(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    content: bytes | None,
+    needle: str,
+    commands: list[list[str]],
+) -> None:
+    path = tmp_path / "not-ours.db"
+    if content is None:
+        _foreign_sqlite(path)
+    else:
+        path.write_bytes(content)
+    before = path.read_bytes()
+    for args in commands:
+        capsys.readouterr()
+        assert run(path, *args) != 0
+        err = capsys.readouterr().err
+        assert needle in err and err.strip().count("\n") == 0 and "Traceback" not in err, err
+        assert path.read_bytes() == before
+        assert sorted(p.name for p in tmp_path.iterdir()) == ["not-ours.db"]  # no -wal, -shm
+
+
+def test_end_of_input_at_the_score_prompt_stores_nothing(
+    club: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import io
+
+    seats = first_table(club, capsys)["seats"]
+    before = dump(club)
+    for typed in ("", "30\n", "\n".join(["200", *["10"] * (len(seats) - 1)]) + "\n"):
+        monkeypatch.setattr("sys.stdin", io.StringIO(typed))
+        capsys.readouterr()
+        assert run(club, "result", "add", "thursday", "--table", "1") == 1
+        err = capsys.readouterr().err
+        assert err.strip().splitlines()[-1] == "error: no result typed: nothing stored", err
+        assert "interrupted" not in err and "Traceback" not in err
+    assert dump(club) == before

@@ -59,7 +59,9 @@ FAULTY = '''
 """Python bots that fault in ways a player can."""
 import itertools
 import os
+import subprocess
 import sys
+import threading
 import time
 
 from c8league.players.base import BasePlayer
@@ -124,6 +126,53 @@ class Swallower(Faulty):
                 pass
 
 
+class DoubleFork(Faulty):
+    """Leaves a process behind at its third decision: a grandchild adopted elsewhere."""
+
+    def fault(self):
+        if os.fork() == 0:
+            if os.fork() == 0:
+                os.execvp("sleep", ["sleep", "300"])
+            os._exit(0)
+        os.wait()
+
+
+class Setsid(Faulty):
+    """Leaves a process behind at its third decision, in a session of its own."""
+
+    def fault(self):
+        subprocess.Popen(["sleep", "300"], start_new_session=True)
+
+
+class ClosesFds(Faulty):
+    """Closes every file descriptor from 3 up at its third decision: the worker's too."""
+
+    def fault(self):
+        os.closerange(3, 65536)
+
+
+class ExitsLater(Faulty):
+    """Ends the process 5 ms after its third decision, from a thread of its own."""
+
+    def fault(self):
+        threading.Timer(0.005, os._exit, (5,)).start()
+
+
+class Lingers(Faulty):
+    """Leaves a thread running for a second at its third decision (it does no harm)."""
+
+    def fault(self):
+        threading.Thread(target=time.sleep, args=(1.0,)).start()
+
+
+class Ponder(BasePlayer):
+    """Plays well, slowly: 10 ms a decision."""
+
+    def choose(self, observation, legal):
+        time.sleep(0.01)
+        return legal[0]
+
+
 class Explodes(BasePlayer):
     """Cannot be built once the file named by C8FAULT_FLAG exists."""
 
@@ -143,6 +192,12 @@ BOT_CLASSES = {
     "sleeper": "Sleeper",
     "cloop": "CLoop",
     "swallower": "Swallower",
+    "doublefork": "DoubleFork",
+    "setsid": "Setsid",
+    "closesfds": "ClosesFds",
+    "exitslater": "ExitsLater",
+    "lingers": "Lingers",
+    "ponder": "Ponder",
     "explodes": "Explodes",
 }
 INSTANT = ("sysexit", "osexit", "interrupt")

@@ -281,10 +281,58 @@ def test_the_public_page_of_an_evening_shows_every_round(evening: Path, width: i
         assert table["overflow"] <= 1, (table_id, table)  # no scrolling sideways
         assert set(columns) <= set(table["shown"]), (table_id, table["shown"])
     if width >= 1280:  # on a desktop every column is there
-        assert "opp. points" in tables["table-standings-thursday"]["shown"]
+        assert "opp. avg" in tables["table-standings-thursday"]["shown"]
         assert "seat" in tables["table-round-thursday-1"]["shown"]
     else:  # on a phone the secondary ones are left out
         assert "byes" not in tables["table-standings-thursday"]["shown"]
+
+
+@pytest.fixture(scope="module")
+def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The league page of a season: eleven members, three evenings of two Swiss rounds at
+    4-player tables, best two evenings counted."""
+    from c8league import club, events
+
+    folder = tmp_path_factory.mktemp("season")
+    members = ["Ada", "Ben", "Cy", "Dee", "Eve", "Fred", "Gia", "Hal", "Ida", "Jo", "Kim"]
+    text = 'name = "season"\ntitle = "Thursday Club: the autumn season"\ntable_size = 4\n'
+    text += 'season = "best-of:2"\n'
+    text += "".join(f'\n[[entrants]]\nname = "{n}"\n' for n in members)
+    text += "".join(
+        f'\n[[events]]\nname = "evening-{i}"\nformat = "swiss"\nrounds = 2\nseed = {i}\n'
+        for i in (1, 2, 3)
+    )
+    league_file = folder / "season.toml"
+    league_file.write_text(text, encoding="utf-8")
+    db = open_database(str(folder / "season.db"))
+    import_league(db, load_league_file(league_file))
+    for evening in ("evening-1", "evening-2", "evening-3"):
+        for _ in (1, 2):
+            events.pair_round(db, evening)
+            club.publish(db, evening)
+            for table in club.pairing_sheet(db, evening).tables:
+                scores = {n: max(0, table.target - 35 * i) for i, n in enumerate(table.seats)}
+                club.add_result(db, evening, table.table, club.Entry(scores))
+    path = folder / "season.html"
+    path.write_text(render(build_report(db, "season"), "html"), encoding="utf-8")
+    return path
+
+
+def test_the_season_standings_read_well_on_a_phone(season: Path) -> None:
+    found = probe(browser(), season, 390)
+    assert found["problems"] == []
+    assert found["viewport"] == 390 and found["pageWidth"] <= 390
+    table = next(t for t in found["tables"] if t["id"] == "table-season")  # type: ignore[attr-defined]
+    assert table["rows"] == 11
+    assert table["overflow"] <= 1, table  # no scrolling sideways
+    assert table["shown"][:6] == ["#", "member", "points", "1", "2", "3"], table["shown"]
+    html = season.read_text(encoding="utf-8")
+    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3 (–: did not play it)." in html
+    assert '<a href="#season">Season standings</a>' in html
+    assert '<a href="#rounds-evening-1">evening-1 rounds</a>' in html
+    shot = season.with_name("season-phone.png")
+    run_browser(browser(), harness(season, 390, 1400), 390, 1400, f"--screenshot={shot}")
+    assert shot.read_bytes().startswith(b"\x89PNG")
 
 
 # -- a match, step by step (c8league match show ID --format html) ----------------------------

@@ -215,18 +215,23 @@ def test_the_club_night_runs_as_written(
     for number in (1, 2, 3, 4):
         assert f'id="table-round-thursday-{number}"' in page
         assert f"Round {number} of 4</caption>" in page
-    assert "Max (left)" in page
+    assert "Ivo (left)" in page
+    assert "Table 4 stopped before the target: placed by the scores then (unfinished)." in page
     assert main(["report", "thursday", "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)
     rounds = report["events"][0]["rounds"]
     assert [r["number"] for r in rounds] == [1, 2, 3, 4]
-    shared = next(t for t in rounds[1]["tables"] if t["table"] == 2)
+    shared = next(t for t in rounds[1]["tables"] if t["table"] == 1)
     assert [(s["name"], s["place"]) for s in shared["seats"] if s["place"] == 1] == [
-        ("Kai", 1), ("Ivo", 1),
+        ("Kai", 1), ("Lea", 1),
     ]  # fmt: skip
     trail = [(r["round"], r["table"], r["action"]) for r in _history(main, capsys)]
     assert trail.count((1, 4, "add")) == 2 and (1, 4, "void") in trail
-    assert "Draft" not in (tmp_path / "round1.html").read_text(encoding="utf-8")
+    sheet = (tmp_path / "round1.html").read_text(encoding="utf-8")
+    assert "Draft" not in sheet and "Where do I sit?" in sheet
+    season, _ = said["league standings"]
+    assert "Season points: the match points of every event, added up." in season
+    assert 'id="table-season"' in (tmp_path / "club.html").read_text(encoding="utf-8")
 
 
 def _history(main: Callable[[list[str]], int], capsys: pytest.CaptureFixture[str]) -> list[Any]:

@@ -397,7 +397,7 @@ def test_json_shape(club_report: Report) -> None:
     assert (data["format"], data["version"]) == (JSON_FORMAT, JSON_VERSION)
     assert list(data) == [
         "format", "version", "scope", "league", "event", "provisional_below", "leaderboard",
-        "events", "head_to_head", "entrants", "endings", "rating_history", "footer",
+        "events", "head_to_head", "entrants", "endings", "rating_history", "footer", "season",
     ]  # fmt: skip
     assert list(data["leaderboard"][0]) == [
         "rank", "name", "mu", "sigma", "conservative", "matches", "wins", "win_rate",
@@ -406,10 +406,12 @@ def test_json_shape(club_report: Report) -> None:
     ]  # fmt: skip
     assert list(data["events"][0]) == [
         "name", "format", "table_size", "matches_done", "matches_void", "matches_pending",
-        "tiebreaks", "standings", "crosstable", "played_by", "rounds_total", "rounds",
+        "tiebreaks", "order", "standings", "crosstable", "played_by", "rounds_total", "rounds",
     ]  # fmt: skip
     assert list(data["league"]) == ["name", "title", "rules", "house_rules"]
-    assert list(data["events"][0]["standings"][0])[-2:] == ["status", "membership"]
+    assert list(data["events"][0]["standings"][0])[-6:] == [
+        "status", "membership", "opponents_average", "game_share", "direct", "absent_rounds",
+    ]  # fmt: skip
     round_table = data["events"][0]["rounds"][0]["tables"][0]
     assert list(round_table) == [
         "table", "deal", "status", "ended", "target", "forfeit_reason", "seats",

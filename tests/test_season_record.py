@@ -339,7 +339,11 @@ def test_the_audit_trail_records_every_change(club: Club) -> None:
     tables = c.sheet("evening-1")["tables"]
     a, b = tables[0]["seats"][0], tables[1]["seats"][0]
     c.ok("event", "swap", "evening-1", a, b)
-    c.ok("event", "move", "evening-1", a, "--table", "3")
+    _, err = c.ok("event", "swap", "evening-1", b.lower(), a.upper())
+    assert err.startswith(f"swapped {b} and {a}\n")
+    c.ok("event", "swap", "evening-1", a, b)
+    _, err = c.ok("event", "move", "evening-1", a.lower(), "--table", "3")
+    assert err.startswith(f"moved {a} to table 3\n")
     c.ok("event", "publish", "evening-1")
     tables = c.sheet("evening-1")["tables"]
     for t in tables:
@@ -353,13 +357,13 @@ def test_the_audit_trail_records_every_change(club: Club) -> None:
     c.ok("players", "reinstate", "Ada")
     trail = c.json("result", "history", "evening-1", "--json")
     assert [h["action"] for h in trail] == [
-        "unpair", "swap", "move", "publish", "add", "add", "add", "void", "add",
+        "unpair", "swap", "swap", "swap", "move", "publish", "add", "add", "add", "void", "add",
         "withdraw", "reinstate",
     ]  # fmt: skip
     swap = trail[1]
     assert swap["subject"] == f"{a} ↔ {b}" and swap["round"] == 1
     assert swap["before"]["tables"]["1"][0] == a and swap["after"]["tables"]["1"][0] == b
-    assert trail[3]["after"]["tables"] == {str(t["table"]): t["seats"] for t in tables}
+    assert trail[5]["after"]["tables"] == {str(t["table"]): t["seats"] for t in tables}
     out = c.ok("result", "history", "evening-1")[0]
     assert "reinstate" in out and f"{a} ↔ {b}" in out
     # A swap of a player with themself changes nothing.
@@ -400,3 +404,144 @@ def test_the_league_file_read_again_after_a_rename_adds_nobody(club: Club) -> No
     # A new player may take a former name: it is free again.
     c.ok("players", "add", "Łukasz")
     assert len(c.json("players", "list", "--json")) == 12
+
+
+# -- the club's evenings in the same record ----------------------------------------------------
+
+
+def test_check_in_unfinished_and_unpublish_leave_evening_one_as_it_was(club: Club) -> None:
+    """An absence, a stopped match and a round taken back are kept in the one history and
+    the one audit trail, told in the same words everywhere, and change no earlier event."""
+    c = club
+    c.play_evening("evening-1")
+    first = evening_one(c)
+
+    # Evening 2: Dev does not come at all, Eli misses round 2 only.
+    _, err = c.ok("event", "absent", "evening-2", "dev")
+    assert err == "Dev absent from round 1 of evening-2 on\n"
+    _, err = c.ok("event", "absent", "evening-2", "Eli", "--round", "2")
+    assert err == "Eli absent in round 2 of evening-2\n"
+    c.refused("Eli is already absent in round 2 of evening-2",
+              "event", "absent", "evening-2", "eli", "--round", "2")  # fmt: skip
+    c.refused("Fay is not absent from round 1 or later of 'evening-2'",
+              "event", "present", "evening-2", "Fay")  # fmt: skip
+    one = c.play_round("evening-2")
+    assert "Dev" not in {n for t in one for n in t["seats"]}
+    # Round 2 is published, then taken back before any result: Ben must go.
+    c.ok("event", "pair", "evening-2")
+    c.ok("event", "publish", "evening-2")
+    _, err = c.ok("event", "unpublish", "evening-2")
+    assert "round 2 of evening-2 is a draft again" in err
+    c.ok("players", "withdraw", "Ben")
+    c.ok("event", "unpair", "evening-2")
+    c.ok("event", "pair", "evening-2")
+    c.ok("event", "publish", "evening-2")
+    two = c.sheet("evening-2")
+    seated = {n for t in two["tables"] for n in t["seats"]}
+    assert not seated & {"Ben", "Dev", "Eli"} and two["absent"] == ["Dev", "Eli"]
+    # A match stopped at closing time, then the rest.
+    stopped, *rest = two["tables"]
+    scores = ",".join(f"{n}={90 - 20 * i}" for i, n in enumerate(stopped["seats"]))
+    c.ok("result", "add", "evening-2", "--table", str(stopped["table"]), "--scores", scores,
+         "--unfinished")  # fmt: skip
+    for t in rest:
+        c.ok("result", "add", "evening-2", "--table", str(t["table"]), "--scores", scores_for(t))
+    c.refused("round 2 of 'evening-2' has results",
+              "event", "unpublish", "evening-2")  # fmt: skip
+    c.play_round("evening-2")
+    assert evening_one(c) == first
+    c.play_evening("evening-3")
+    assert evening_one(c) == first
+
+    # In evening 2's standings, report and page: the same words.
+    rows = {r["name"]: r for r in c.json("event", "standings", "evening-2", "--json")}
+    assert rows["Dev"]["membership"] == "absent in rounds 1, 2 and 3 of evening-2"
+    assert rows["Dev"]["absent_rounds"] == [1, 2, 3] and rows["Dev"]["status"] == "active"
+    assert rows["Eli"]["membership"] == "absent in round 2 of evening-2"
+    assert rows["Ben"]["membership"] == "withdrew after round 1 of evening-2"
+    said = "Eli (absent in round 2 of evening-2)"
+    assert said in c.ok("event", "standings", "evening-2")[0]
+    assert said in c.ok("report", "evening-2")[0]
+    assert said in c.ok("report", "evening-2", "--format", "html")[0]
+    report = c.json("report", "evening-2", "--format", "json")
+    (dev,) = [s for s in report["events"][0]["standings"] if s["name"] == "Dev"]
+    assert dev["membership"] == "absent in rounds 1, 2 and 3 of evening-2"
+    # Evening 3 did not hear of it: Dev plays, and nobody is absent there.
+    three = {r["name"]: r for r in c.json("event", "standings", "evening-3", "--json")}
+    assert three["Dev"]["matches"] + three["Dev"]["byes"] == 3
+    assert all(r["absent_rounds"] == [] for r in three.values())
+
+    # One audit trail: check-in, the round taken back, the stopped match.
+    trail = c.json("result", "history", "evening-2", "--json")
+    checks = [(h["action"], h["subject"], h["round"], h["note"]) for h in trail
+              if h["action"] in ("absent", "present", "unpublish")]  # fmt: skip
+    assert checks == [
+        ("absent", "Dev", 1, "absent from round 1 of evening-2 on"),
+        ("absent", "Eli", 2, "absent in round 2 of evening-2"),
+        ("unpublish", "round 2", 2, ""),
+    ]
+    (add,) = [h for h in trail if h["action"] == "add" and h["after"]["ended"] == "unfinished"]
+    assert add["table"] == stopped["table"]
+    shown = c.ok("result", "history", "evening-2")[0]
+    assert "(unfinished)" in shown and "absent in round 2 of evening-2" in shown
+    assert [h["action"] for h in c.json("league", "history", "season", "--json")].count(
+        "absent"
+    ) == 2
+
+
+def test_check_in_is_kept_in_the_membership_history(club: Club) -> None:
+    """Present after absent, a merge carries the check-in, a removal forgets it."""
+    c = club
+    c.ok("event", "absent", "evening-1", "Ada")
+    c.play_round("evening-1")
+    _, err = c.ok("event", "present", "evening-1", "Ada")
+    assert err == "Ada present from round 2 of evening-1 on\n"
+    c.refused("Ada is not absent from round 2 or later of 'evening-1'",
+              "event", "present", "evening-1", "Ada")  # fmt: skip
+    c.refused("'evening-1' has 3 rounds, not 4",
+              "event", "absent", "evening-1", "Ada", "--round", "4")  # fmt: skip
+    c.refused("round 1 of 'evening-1' is published",
+              "event", "absent", "evening-1", "Ben", "--round", "1")  # fmt: skip
+    c.refused("no player named 'Adda' (did you mean Ada?",
+              "event", "absent", "evening-1", "Adda")  # fmt: skip
+    c.play_round("evening-1")
+    rows = {r["name"]: r for r in c.json("event", "standings", "evening-1", "--json")}
+    assert rows["Ada"]["membership"] == "absent in round 1 of evening-1"
+    # A late entry absent from round 3 is merged into Ada: Ada keeps both words.
+    c.ok("players", "add", "Ada B.", "--league", "season")
+    c.ok("event", "absent", "evening-1", "Ada B.", "--round", "3")
+    c.ok("players", "merge", "Ada", "Ada B.")
+    c.play_round("evening-1")
+    rows = {r["name"]: r for r in c.json("event", "standings", "evening-1", "--json")}
+    assert rows["Ada"]["absent_rounds"] == [1, 3]
+    assert rows["Ada"]["membership"] == "absent in rounds 1 and 3 of evening-1"
+    # A member without results is removed with their check-in.
+    c.ok("players", "add", "Zed", "--league", "season")
+    c.ok("event", "absent", "evening-2", "Zed")
+    _, err = c.ok("players", "remove", "Zed")
+    assert "player Zed deleted" in err
+
+
+def test_a_database_of_version_4_keeps_its_history_and_takes_check_in(
+    db_kind: str, new_database: Callable[[str], str], tmp_path: Path, capsys: Capture
+) -> None:
+    from dbs import load_old_schema
+
+    url = new_database(db_kind)
+    load_old_schema(url, Path(__file__).parent / "fixtures" / "schema_v4.sql", tmp_path)
+    c = Club(url, capsys)
+    members = {p["name"]: p for p in c.json("players", "list", "--league", "club", "--json")}
+    assert members["Ada"]["membership"] == "withdrew after round 1 of thursday"
+    assert members["Zoë"]["membership"] == "joined after round 1 of thursday"
+    # The league keeps the tie-breaks it had; the event its pairing rules.
+    assert c.json("report", "thursday", "--format", "json")["events"][0]["tiebreaks"] == [
+        "opponents-total", "game-points", "wins",
+    ]  # fmt: skip
+    c.ok("event", "absent", "thursday", "zoe", "--round", "3")
+    for t in c.sheet("thursday")["tables"]:
+        c.ok("result", "add", "thursday", "--table", str(t["table"]), "--scores", scores_for(t))
+    c.ok("event", "pair", "thursday")
+    sheet = c.sheet("thursday")
+    assert sheet["absent"] == ["Zoë"]
+    trail = [h["action"] for h in c.json("result", "history", "thursday", "--json")]
+    assert trail[:4] == ["publish", "add", "add", "edit"] and "absent" in trail

@@ -5,6 +5,8 @@ from __future__ import annotations
 import gc
 import sys
 
+from c8league.interrupts import exit_status, signal_of, stop_signals, stopped_by
+
 GC_THRESHOLD = 10_000
 """The cyclic garbage collector's first threshold for a command (Python's default is
 700). A command imports a few hundred modules, creating objects by the million: at the
@@ -13,8 +15,9 @@ command's time. Collections still happen, fewer of them."""
 
 
 def run() -> None:
-    """Console-script entry point. Ctrl-C while the command line is still loading ends
-    with one line too (``c8league.cli.main`` handles it once a command runs).
+    """Console-script entry point. Ctrl-C, SIGTERM or SIGHUP while the command line is
+    still loading ends with one line too (``c8league.cli.main`` handles them once a
+    command runs).
 
     At the end, every object left is frozen out of the collector (:func:`gc.freeze`): the
     interpreter's collections at exit would otherwise traverse them all again, for a
@@ -24,12 +27,13 @@ def run() -> None:
     a connection and SQLite's write-ahead log is folded back into the database file."""
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
-        from c8league.cli.main import main
+        with stop_signals():
+            from c8league.cli.main import main
 
-        code = main()
-    except KeyboardInterrupt:
-        sys.stderr.write("interrupted\n")
-        code = 130
+            code = main()
+    except KeyboardInterrupt as exc:
+        sys.stderr.write(f"{stopped_by(exc)}\n")
+        code = exit_status(signal_of(exc))
     finally:
         gc.freeze()
     sys.exit(code)

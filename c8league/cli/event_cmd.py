@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
+from rich.console import Console
+from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
@@ -24,29 +26,40 @@ from c8league.cli.options import (
 from c8league.cli.output import err, out, print_json
 from c8league.cli.result_cmd import ROUND_MAX, TABLE_MAX
 
+if TYPE_CHECKING:
+    from c8league.club import Sheet
+
 app = typer.Typer(help="Events: pair, run, resume, status, standings.", no_args_is_help=True)
 
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
 LeagueOpt = Annotated[str | None, typer.Option(help="The league, if the event name is ambiguous.")]
+FormatOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--format",
+        help="terminal, csv, html or json (default: from the --out suffix, .txt .csv .html "
+        ".json; else terminal).",
+    ),
+]
+OutOpt = Annotated[str | None, typer.Option("--out", help="Write to this file.")]
 
 
 @app.command("pair")
 def pair(
     event: EventArg,
     league: LeagueOpt = None,
-    fmt: Annotated[
-        str, typer.Option("--format", help="Sheet format: terminal, csv, html or json.")
-    ] = "terminal",
-    path: Annotated[str | None, typer.Option("--out", help="Write the sheet to this file.")] = None,
+    fmt: FormatOpt = None,
+    path: OutOpt = None,
 ) -> None:
     """Pair the next round of an event and print its pairing sheet."""
     from c8league import events
 
+    chosen = sheet_output(fmt, path)
     paired = events.pair_round(state.database(), event, league)
     err.print(f"{paired.event}: round {paired.round} paired")
     for line in paired.warnings:
         err.print(f"[yellow]warning:[/] {line}", highlight=False)
-    show_sheet(paired.event, paired.round, fmt, path)
+    show_sheet(paired.event, paired.round, chosen, path)
 
 
 def _run(
@@ -247,6 +260,11 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "matches": r.standing.matches,
                     "byes": r.standing.byes,
                     **r.status.to_dict(),
+                    "membership": r.note,
+                    "absent_rounds": list(r.absent),
+                    "opponents_average": r.standing.opponents_average,
+                    "game_share": r.standing.game_share,
+                    "direct": r.standing.direct,
                 }
                 for r in rows
             ]
@@ -257,32 +275,86 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
 
 def _print_standings(event: str, league: str | None) -> None:
     from c8league import events
-    from c8league.standings import TIEBREAKS
+    from c8league.standings import TIEBREAKS, explain_tiebreaks
 
-    rows = events.event_standings(state.database(), event, league)
-    table = Table(title=f"Standings: {event}", caption="Order: " + ", ".join(TIEBREAKS))
-    for column in ("#", "entrant", "points", "opp. points", "game points", "wins", "matches"):
+    db = state.database()
+    rows = events.event_standings(db, event, league)
+    tiebreaks = events.event_tiebreaks(db, event, league)
+    table = Table(title=f"Standings: {event}")
+    headings = ["#", "entrant", "points", *(TIEBREAKS[t].heading for t in tiebreaks), "matches"]
+    for column in headings:
         table.add_column(column, justify="right" if column != "entrant" else "left")
     for r in rows:
         s = r.standing
         table.add_row(
             str(s.rank),
-            r.name + (f" ({r.status.note})" if r.status.note else ""),
+            r.label,
             f"{s.match_points:.2f}".rstrip("0").rstrip("."),
-            f"{s.opponents_points:.2f}",
-            str(s.game_points),
-            str(s.wins),
+            *(s.shown(t) for t in tiebreaks),
             str(s.matches + s.byes),
         )
     out.print(table)
+    for line in explain_tiebreaks(tiebreaks):
+        out.print(line, style="dim", highlight=False)
 
 
-FormatOpt = Annotated[str, typer.Option("--format", help="terminal, csv, html or json.")]
-OutOpt = Annotated[str | None, typer.Option("--out", help="Write to this file.")]
+def _sheet_table(sheet: Sheet) -> Table:
+    draft = "" if sheet.published else "DRAFT — "
+    table = Table(
+        title=f"{draft}{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
+        title_style="bold red" if draft else "bold",
+        caption=f"seat 1 deals first · {sheet.rules_line}",
+    )
+    table.add_column("table", justify="right")
+    table.add_column("play to", justify="right")
+    width = max((len(t.seats) for t in sheet.tables), default=2)
+    for seat in range(1, width + 1):
+        table.add_column(f"seat {seat}" + (" (deals)" if seat == 1 else ""))
+    table.add_column("result")
+    for t in sheet.tables:
+        table.add_row(
+            str(t.table),
+            str(t.target),
+            *t.seats,
+            *[""] * (width - len(t.seats)),
+            t.result_text(),
+        )
+    return table
+
+
+def _print_sheet(sheet: Sheet, console: Console) -> None:
+    """The sheet as the terminal shows it: the tables, byes, the draft warning, and the
+    "where do I sit" list."""
+    console.print(_sheet_table(sheet))
+    if sheet.byes:
+        console.print("bye: " + ", ".join(sheet.byes), markup=False, highlight=False)
+    if sheet.absent:
+        console.print("absent: " + ", ".join(sheet.absent), markup=False, highlight=False)
+    if not sheet.published:
+        console.print(
+            f"[bold red]DRAFT:[/] not published; the tables may still change "
+            f"(c8league event publish {sheet.event} fixes them)"
+        )
+    console.print()
+    console.print("[bold]Where do I sit?[/]")
+    for w in sheet.where():
+        place = f"table {w.table}, seat {w.seat}" if w.table is not None else "bye"
+        console.print(f"  {w.name} · {place}", markup=False, highlight=False)
+
+
+def sheet_output(fmt: str | None, path: str | None) -> str:
+    """The format a sheet is written in (``--format``, else the suffix of ``--out``), after
+    checking that ``path`` can be written: before anything is stored."""
+    from c8league.club import check_out, sheet_format
+
+    if path is not None:
+        check_out(path)
+    return sheet_format(fmt, path)
 
 
 def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:
-    """Print (or write) a round's pairing sheet."""
+    """Print (or write) a round's pairing sheet in ``fmt`` (checked by sheet_output)."""
+    import io
     import json
     from pathlib import Path
 
@@ -291,49 +363,26 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
 
     sheet = club.pairing_sheet(state.database(), event, round_number)
     if fmt == "terminal" and path is None:
-        draft = "" if sheet.published else "DRAFT — "
-        table = Table(
-            title=f"{draft}{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
-            title_style="bold red" if draft else "bold",
-            caption=f"seat 1 deals first · {sheet.rules_line}",
-        )
-        table.add_column("table", justify="right")
-        table.add_column("play to", justify="right")
-        width = max((len(t.seats) for t in sheet.tables), default=2)
-        for seat in range(1, width + 1):
-            table.add_column(f"seat {seat}" + (" (deals)" if seat == 1 else ""))
-        table.add_column("result")
-        for t in sheet.tables:
-            table.add_row(
-                str(t.table),
-                str(t.target),
-                *t.seats,
-                *[""] * (width - len(t.seats)),
-                t.result_text(),
-            )
-        out.print(table)
-        if sheet.byes:
-            out.print("bye: " + ", ".join(sheet.byes))
-        if not sheet.published:
-            out.print(
-                f"[bold red]DRAFT:[/] not published; the tables may still change "
-                f"(c8league event publish {sheet.event} fixes them)"
-            )
+        _print_sheet(sheet, out)
         return
-    renderers = {
-        "csv": club.sheet_csv,
-        "html": club.sheet_html,
-        "json": lambda s: json.dumps(s.to_dict(), indent=2) + "\n",
-        "terminal": None,
-    }
-    if fmt not in renderers or renderers[fmt] is None:
-        raise UsageError(f"unknown format {fmt!r}; formats: terminal, csv, html, json")
-    text = renderers[fmt](sheet)  # type: ignore[misc]
+    if fmt == "terminal":
+        buffer = io.StringIO()
+        _print_sheet(sheet, Console(file=buffer, width=120, color_system=None))
+        text = buffer.getvalue()
+    elif fmt == "csv":
+        text = club.sheet_csv(sheet)
+    elif fmt == "html":
+        text = club.sheet_html(sheet)
+    else:
+        text = json.dumps(sheet.to_dict(), indent=2, ensure_ascii=False) + "\n"
     if path is None:
         out.file.write(text)
-    else:
-        Path(path).write_text(text, encoding="utf-8")
-        err.print(f"pairing sheet written to {path}")
+        return
+    try:
+        Path(path).write_text(text, encoding="utf-8-sig" if fmt == "csv" else "utf-8")
+    except OSError as exc:
+        raise UsageError(f"cannot write {path}: {exc.strerror or exc}") from None
+    err.print(f"pairing sheet written to {path}", highlight=False, markup=False)
 
 
 @app.command("sheet")
@@ -343,11 +392,12 @@ def sheet(
         int | None,
         typer.Option("--round", help="Round (default: latest).", min=1, max=ROUND_MAX),
     ] = None,
-    fmt: FormatOpt = "terminal",
+    fmt: FormatOpt = None,
     path: OutOpt = None,
 ) -> None:
-    """The pairing sheet of a round: tables, seats in order, first dealer, target score."""
-    show_sheet(event, round_number, fmt, path)
+    """The pairing sheet of a round: tables, seats in order, first dealer, target score,
+    where everyone sits, and (HTML) a score sheet per table."""
+    show_sheet(event, round_number, sheet_output(fmt, path), path)
 
 
 @app.command("swap")
@@ -362,7 +412,7 @@ def swap(
     result = club.swap(state.database(), event, first, second)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    err.print(f"swapped {first} and {second}")
+    err.print(f"swapped {' and '.join(result.names)}", markup=False, highlight=False)
     show_sheet(event, None, "terminal", None)
 
 
@@ -380,7 +430,7 @@ def move(
     result = club.move(state.database(), event, name, table)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
-    err.print(f"moved {name} to table {table}")
+    err.print(f"moved {result.names[0]} to table {table}", markup=False, highlight=False)
     show_sheet(event, None, "terminal", None)
 
 
@@ -403,18 +453,68 @@ def publish(event: EventArg) -> None:
     err.print(f"round {number} of {event} published")
 
 
+@app.command("absent")
+def absent(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="A member of the event's league.")],
+    round_number: Annotated[
+        int | None,
+        typer.Option(
+            "--round",
+            help="Only this round (default: every round from the next one, until event present).",
+            min=1,
+            max=ROUND_MAX,
+        ),
+    ] = None,
+) -> None:
+    """A member will not come: not paired this evening (or in one round), still a member."""
+    from c8league import club
+
+    done = club.absent(state.database(), event, name, round_number)
+    for line in done.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+    err.print(f"{done.name} {done.text}", highlight=False, markup=False)
+
+
+@app.command("present")
+def present(
+    event: EventArg,
+    name: Annotated[str, typer.Argument(help="A member said to be absent.")],
+) -> None:
+    """A member said to be absent comes after all: paired again from the next round."""
+    from c8league import club
+
+    done = club.present(state.database(), event, name)
+    for line in done.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
+    err.print(f"{done.name} {done.text}", highlight=False, markup=False)
+
+
+@app.command("unpublish")
+def unpublish(event: EventArg) -> None:
+    """Take back the published round while none of its tables has a result: it is a
+    draft again (then event unpair, swap or move, and publish)."""
+    from c8league import club
+
+    number = club.unpublish(state.database(), event)
+    err.print(
+        f"round {number} of {event} is a draft again: change it (event swap, move) or "
+        f"discard it (c8league event unpair {event}), then publish it"
+    )
+
+
 @app.command("balance")
 def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """How often each pair met and each entrant took each seat, over the rounds so far."""
     from c8league import events
 
     report = events.event_balance(state.database(), event, league)
-    rows = report.rows()
     if as_json:
+        header, records = report.records()
         print_json(
             {
-                "summary": dict(report.summary_rows()),
-                "entrants": [dict(zip(rows[0], r, strict=True)) for r in rows[1:]],
+                "summary": report.summary(),
+                "entrants": [dict(zip(header, r, strict=True)) for r in records],
                 "pairs": [
                     {"a": a, "b": b, "meetings": m}
                     for (a, b), m in sorted(report.pair_meetings.items())
@@ -422,6 +522,7 @@ def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False)
             }
         )
         return
+    rows = report.rows()
     table = Table(title=f"Balance: {event}")
     for column in rows[0]:
         table.add_column(

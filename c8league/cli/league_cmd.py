@@ -74,6 +74,28 @@ def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
     out.print(table)
 
 
+@app.command("standings")
+def standings(
+    name: Annotated[str, typer.Argument(help="League name.")],
+    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
+) -> None:
+    """Season standings over all the league's events, by the league's season rule
+    (total, best-of:N or points:25,18,15,...)."""
+    from c8league import events
+    from c8league.reports.terminal import table_of
+    from c8league.reports.views import season_view
+
+    season = events.season_table(state.database(), name)
+    if as_json:
+        print_json(season.to_dict())
+        return
+    view = season_view(season)
+    view.title = f"{season.title}: season standings"
+    out.print(table_of(view))
+    for line in view.notes:
+        out.print(line, style="dim", markup=False, highlight=False)
+
+
 @app.command("show")
 def show(
     name: Annotated[str, typer.Argument(help="League name.")],
@@ -89,6 +111,12 @@ def show(
         return
     out.print(f"[bold]{escape(data['name'])}[/] {escape(data['title'])}")
     out.print(rules_line(data["preset"], data["house_rules"]), markup=False)
+    out.print(
+        f"Swiss round 1: {data['first_round']} · tie-breaks: {', '.join(data['tiebreaks'])} · "
+        f"season: {data['season']}",
+        markup=False,
+        highlight=False,
+    )
     table = Table(title="Entrants")
     for column in ("name", "kind", "plugin", "status"):
         table.add_column(column)

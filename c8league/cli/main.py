@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Sequence
 from pathlib import Path
-from types import FrameType
 from typing import Annotated
 
 import typer
@@ -19,6 +16,13 @@ from c8league.cli import state
 from c8league.cli.lazy import lazy_group
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError, Interrupted
+from c8league.interrupts import (
+    exit_status,
+    signal_of,
+    stop_signals,
+    stopped_by,
+    stopped_by_signal,
+)
 
 INTERRUPTED = Interrupted.exit_code
 
@@ -88,41 +92,24 @@ def _root(
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line with ``argv``; returns the exit status instead of exiting."""
+    """Run the command line with ``argv``; returns the exit status instead of exiting.
+    SIGTERM and SIGHUP stop a command as Ctrl-C does (``c8league.interrupts``): one line
+    says so, and the status is 128 + the signal's number."""
     _install_notice()
-    with _noting_interrupts() as interrupts:
+    with stop_signals() as seen:
         try:
-            code = _main(argv)
+            code, told = _main(argv)
         finally:
-            state.close_all()
-        if code == INTERRUPTED and interrupts:
-            # Typer turns a KeyboardInterrupt inside a command into this exit status.
-            err.print("[bold red]interrupted[/]", markup=True)
+            state.close_all()  # (a stop meanwhile raises once the databases are closed)
+    if seen and not told and code == INTERRUPTED:
+        # Typer turns a KeyboardInterrupt inside a command into this status, silently.
+        err.print(f"[bold red]{stopped_by_signal(seen[0])}[/]", markup=True)
+        code = exit_status(seen[0])
     return code
 
 
-@contextmanager
-def _noting_interrupts() -> Iterator[list[int]]:
-    """Count Ctrl-Cs during the block (each still raises KeyboardInterrupt)."""
-    seen: list[int] = []
-    previous = signal.getsignal(signal.SIGINT)
-    main_thread = threading.current_thread() is threading.main_thread()
-    if not main_thread or previous is not signal.default_int_handler:
-        yield seen
-        return
-
-    def note(signum: int, frame: FrameType | None) -> None:
-        seen.append(signum)
-        raise KeyboardInterrupt
-
-    signal.signal(signal.SIGINT, note)
-    try:
-        yield seen
-    finally:
-        signal.signal(signal.SIGINT, previous)
-
-
-def _main(argv: Sequence[str] | None) -> int:
+def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
+    """The exit status, and whether a line said that the command was stopped."""
     command = typer.main.get_command(app)
     try:
         result = command.main(
@@ -132,17 +119,28 @@ def _main(argv: Sequence[str] | None) -> int:
         )
     except Interrupted as exc:
         err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
-        return exc.exit_code
+        return exc.exit_code, True
+    except typer.Abort as exc:  # click's word for Ctrl-C, or the end of input, at a prompt
+        cause = exc.__cause__ or exc.__context__
+        if isinstance(cause, EOFError):
+            err.print(
+                "[bold red]error:[/] the input ended where an answer was expected: nothing done",
+                markup=True,
+            )
+            return 1, False
+        signum = signal_of(cause) if cause is not None else signal.SIGINT
+        err.print(f"[bold red]{stopped_by(cause or exc)}[/]", markup=True)
+        return exit_status(signum), True
     except C8LeagueError as exc:
         err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
-        return exc.exit_code
+        return exc.exit_code, False
     except typer.Exit as exc:
-        return int(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        err.print("[bold red]interrupted[/]", markup=True)
-        return INTERRUPTED
+        return int(exc.exit_code), False
+    except KeyboardInterrupt as exc:
+        err.print(f"[bold red]{stopped_by(exc)}[/]", markup=True)
+        return exit_status(signal_of(exc)), True
     except BrokenPipeError:
-        return 0
+        return 0, False
     except Exception as exc:
         # Usage errors of the command-line parser (bad option, missing argument, …).
         code = getattr(exc, "exit_code", None)
@@ -150,12 +148,12 @@ def _main(argv: Sequence[str] | None) -> int:
         if not isinstance(code, int) or not callable(message):
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
-            return 0  # the help has been printed
+            return 0, False  # the help has been printed
         ctx = getattr(exc, "ctx", None)
         hint = f" (see: {ctx.command_path} --help)" if ctx is not None else ""
         err.print(f"[bold red]error:[/] {escape(message())}{hint}", markup=True, highlight=False)
-        return code
-    return result if isinstance(result, int) else 0
+        return code, False
+    return (result if isinstance(result, int) else 0), False
 
 
 def _install_notice() -> None:

@@ -12,6 +12,7 @@ from rich.text import Text
 
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
+from c8league.interrupts import exit_status, signal_of
 
 if TYPE_CHECKING:
     from c8league.players.base import Player
@@ -92,6 +93,7 @@ def play(
     from c8league.engine.rules import Rules, parse_assignments
     from c8league.names import check_name
     from c8league.players import registry
+    from c8league.players.containment import kept
     from c8league.players.terminal import TerminalPlayer
     from c8league.runner.loop import play_match
 
@@ -122,10 +124,11 @@ def play(
         )
     )
     try:
-        outcome = play_match(rule_set, seats, seed)
-    except KeyboardInterrupt:
+        with kept():
+            outcome = play_match(rule_set, seats, seed)
+    except KeyboardInterrupt as exc:
         err.print(Text("match abandoned", style="bold red"))
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_status(signal_of(exc))) from None
     if outcome.forfeit is not None:
         f = outcome.forfeit
         out.print(
@@ -142,6 +145,7 @@ def _play_event(event: str, name: str) -> None:
     from c8league.cli import state
     from c8league.engine.rules import Rules
     from c8league.players import registry
+    from c8league.players.containment import kept
     from c8league.players.terminal import TerminalPlayer
     from c8league.runner.loop import play_match
 
@@ -170,10 +174,11 @@ def _play_event(event: str, name: str) -> None:
         )
     )
     try:
-        outcome = play_match(rule_set, players, seated.seed)
-    except KeyboardInterrupt:
+        with kept():
+            outcome = play_match(rule_set, players, seated.seed)
+    except KeyboardInterrupt as exc:
         err.print(Text("match abandoned: nothing stored", style="bold red"))
-        raise typer.Exit(130) from None
+        raise typer.Exit(exit_status(signal_of(exc))) from None
     club.store_played(db, seated, outcome)
     order = sorted(range(len(seated.names)), key=lambda i: outcome.result.placements[i])
     out.print(

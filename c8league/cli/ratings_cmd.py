@@ -60,7 +60,7 @@ def show(
     elif as_csv:
         sys.stdout.write(render_csv(CSV_HEADERS["leaderboard"], leaderboard_records(rows)))
     else:
-        view = leaderboard_view(rows, provisional)
+        view = leaderboard_view(rows, provisional, bots=board.bots)
         view.title = f"{board.title or board.league}: ratings ({board.model.version()})"
         out.print(table_of(view))
         out.print(view.caption, style="dim")

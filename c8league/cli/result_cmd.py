@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import TYPE_CHECKING, Annotated
 
 import typer
@@ -64,6 +66,22 @@ BlockedOpt = Annotated[
     typer.Option("--blocked", help="Countdown: the match ended blocked, before anyone reached 0."),
 ]
 NoteOpt = Annotated[str, typer.Option("--note", help="Why (kept in the audit trail).")]
+UnfinishedOpt = Annotated[
+    bool,
+    typer.Option(
+        "--unfinished",
+        help="The match stopped before anyone reached the target (closing time): placed "
+        "by the --scores when it stopped.",
+    ),
+]
+PlacesOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--places",
+        help='An unfinished match placed without scores, best first: "Ada,Ben,Cleo" '
+        '("Ben=Cleo" share a place).',
+    ),
+]
 
 
 def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
@@ -88,9 +106,10 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
     while True:
         for name in info.seats:
             while True:
-                text = typer.prompt(
-                    f"  {name}", default=scores.get(name), show_default=name in scores, err=True
-                )
+                with _answering():
+                    text = typer.prompt(
+                        f"  {name}", default=scores.get(name), show_default=name in scores, err=True
+                    )
                 try:
                     value = int(str(text).strip())
                     if not 0 <= value <= high:
@@ -110,23 +129,44 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
             err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
             err.print("type the scores again (Enter keeps a score)")
             continue
-        if not typer.confirm(_placed(checked) + " — store?", default=True, err=True):
-            raise ResultError("nothing stored")
+        with _answering():
+            store = typer.confirm(_placed(checked) + " — store?", default=True, err=True)
+        if not store:
+            err.print("not stored: type the scores again (Enter keeps a score; Ctrl-C stops)")
+            continue
         return candidate
+
+
+@contextmanager
+def _answering() -> Iterator[None]:
+    """Around a prompt: the end of the input (no one is typing) stores nothing and says
+    so (Ctrl-C stays an interruption)."""
+    from c8league.errors import NoInput
+
+    try:
+        yield
+    except typer.Abort as exc:
+        if isinstance(exc.__context__, EOFError):
+            err.print()  # end the prompt's line
+            raise NoInput("no result typed: nothing stored") from None
+        raise
 
 
 def _placed(checked: object) -> str:
     from c8league.club import CheckedResult
+    from c8league.results import UNFINISHED
 
     assert isinstance(checked, CheckedResult)
     result = checked.result
     left = set(checked.forfeited)
     order = sorted(range(len(checked.seats)), key=lambda i: result.placements[i])
+    scored = result.ended != "places"
     return " · ".join(
-        f"{result.placements[i]}. {checked.seats[i]} {result.scores[i]}"
+        f"{result.placements[i]}. {checked.seats[i]}"
+        + (f" {result.scores[i]}" if scored else "")
         + (" (forfeit)" if checked.seats[i] in left else "")
         for i in order
-    )
+    ) + (" (unfinished)" if result.ended in UNFINISHED else "")
 
 
 def _show(change: Change, what: str) -> None:
@@ -148,6 +188,8 @@ def _enter(
     forfeit: list[str] | None,
     blocked: bool,
     note: str,
+    unfinished: bool = False,
+    places: str | None = None,
 ) -> None:
     from c8league import club
 
@@ -157,9 +199,11 @@ def _enter(
         tuple(club.parse_names(forfeit or [])),
         note,
         blocked,
+        unfinished,
+        club.parse_places(places) if places is not None else None,
     )
     db = state.database()
-    if scores is None and hands is None:
+    if scores is None and hands is None and places is None:
         info = club.table_info(db, event, table, round_number, edit=action == "edit")
         entry = _ask_scores(info, entry)
         round_number = info.round
@@ -180,11 +224,16 @@ def add(
     forfeit: ForfeitOpt = None,
     blocked: BlockedOpt = False,
     note: NoteOpt = "",
+    unfinished: UnfinishedOpt = False,
+    places: PlacesOpt = None,
 ) -> None:
     """Enter a table's final scores (or hand-by-hand scores; totals are computed).
-    Without --scores or --hands, the scores are asked for, player by player. A voided
-    table is entered again the same way."""
-    _enter("add", event, table, round_number, scores, hands, forfeit, blocked, note)
+    Without --scores or --hands, the scores are asked for, player by player. A match
+    stopped before anyone reached the target: --scores ... --unfinished, or --places.
+    A voided table is entered again the same way."""
+    _enter(
+        "add", event, table, round_number, scores, hands, forfeit, blocked, note, unfinished, places
+    )
 
 
 @app.command("edit")
@@ -197,9 +246,23 @@ def edit(
     forfeit: ForfeitOpt = None,
     blocked: BlockedOpt = False,
     note: NoteOpt = "",
+    unfinished: UnfinishedOpt = False,
+    places: PlacesOpt = None,
 ) -> None:
     """Correct a stored result; standings and ratings are recomputed from it on."""
-    _enter("edit", event, table, round_number, scores, hands, forfeit, blocked, note)
+    _enter(
+        "edit",
+        event,
+        table,
+        round_number,
+        scores,
+        hands,
+        forfeit,
+        blocked,
+        note,
+        unfinished,
+        places,
+    )
 
 
 @app.command("void")

@@ -42,17 +42,21 @@ def _where(row: dict[str, Any]) -> str:
 
 
 def values_text(values: dict[str, Any] | None) -> str:
-    """Values of the trail in words: a result as ``Ada 150, Ben 100, Max 40 (forfeit)``,
+    """Values of the trail in words: a result as ``Ada 150, Ben 100, Max 40 (forfeit)``
+    (``Ada 90, Ben 60 (unfinished)``, ``placed 1. Ada, 2. Ben (unfinished)``),
     tables as ``1: Ada, Ben · 2: Cy, Dev``, a name as it was."""
     if not values:
         return ""
+    if values.get("ended") == "places" and isinstance(values.get("placements"), dict):
+        placed = sorted(values["placements"].items(), key=lambda item: item[1])
+        return "placed " + ", ".join(f"{p}. {name}" for name, p in placed) + " (unfinished)"
     if isinstance(values.get("scores"), dict):
         lost = values.get("forfeit")
         left = {lost} if isinstance(lost, str) else set(lost or [])
         return ", ".join(
             f"{name} {score}" + (" (forfeit)" if name in left else "")
             for name, score in values["scores"].items()
-        )
+        ) + (" (unfinished)" if values.get("ended") == "unfinished" else "")
     if isinstance(values.get("tables"), dict):
         return " · ".join(f"{t}: {', '.join(names)}" for t, names in values["tables"].items())
     if isinstance(values.get("names"), list):

@@ -1,6 +1,7 @@
 """Changes to a drafted round before it is published: swapping two entrants, moving one
 to another table (a warning names any repeat meeting this creates), discarding the
-draft to pair it again, and publishing."""
+draft to pair it again, and publishing; and taking a published round without results
+back to a draft."""
 
 from __future__ import annotations
 
@@ -20,6 +21,8 @@ from c8league.storage.rounds import Tables
 @dataclass
 class ChangeResult:
     warnings: list[str] = field(default_factory=list)
+    names: tuple[str, ...] = ()
+    """The players changed, as the league writes their names."""
 
 
 def _draft(session: Session, event: Event, why: str = "") -> Round:
@@ -106,15 +109,18 @@ def swap(db: Database, event_name: str, first: str, second: str) -> ChangeResult
         before = {t: list(tables[t]) for t in (ta, tb)}
         tables[ta][ia], tables[tb][ib] = tables[tb][ib], tables[ta][ia]
         names = entrant_names(session, [a or 0, b or 0])
-        return _rewrite(
+        named = (names.get(a or 0, first), names.get(b or 0, second))
+        result = _rewrite(
             session,
             event,
             round_row,
             {ta: tables[ta], tb: tables[tb]},
             action="swap",
-            subject=f"{names.get(a or 0, first)} ↔ {names.get(b or 0, second)}",
+            subject=" ↔ ".join(named),
             before=before,
         )
+        result.names = named
+        return result
 
 
 def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
@@ -150,6 +156,7 @@ def move(db: Database, event_name: str, name: str, table: int) -> ChangeResult:
             before=before,
         )
         result.warnings += _size_warnings(event, rules, tables, (table, source))
+        result.names = (entrant.name,)
         return result
 
 
@@ -181,12 +188,43 @@ def unpair(db: Database, event_name: str) -> int:
         _, event = get_event(session, event_name)
         if event.id is None or not stored_rounds.event_rounds(session, event.id):
             raise UsageError(f"{event.name!r} has no round to discard")
+        latest = stored_rounds.get_round(session, event, None)
+        with_results = stored_rounds.tables_with_results(session, latest.id)
         round_row = _draft(
-            session, event, " (results are corrected with c8league result edit or void)"
+            session,
+            event,
+            " (results are corrected with c8league result edit or void)"
+            if with_results
+            else f" (c8league event unpublish {event.name} makes it a draft again)",
         )
         tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
         _record(session, "unpair", event, round_row, f"round {round_row.number}", tables, None)
         stored_rounds.delete_round(session, round_row)
+        return round_row.number
+
+
+def unpublish(db: Database, event_name: str) -> int:
+    """Take the latest round back to a draft, as long as none of its tables has a result
+    (then unpair, swap and move act on it as on any draft). Returns its number."""
+    with db.writing() as session:
+        _, event = get_event(session, event_name)
+        if event.played_by != "people":
+            raise UsageError(f"{event.name!r} is played by bots: its rounds are not published")
+        round_row = stored_rounds.get_round(session, event, None)
+        if not round_row.published:
+            raise UsageError(f"round {round_row.number} of {event.name!r} is not published")
+        done = stored_rounds.tables_with_results(session, round_row.id)
+        if done:
+            which = "table" if len(done) == 1 else "tables"
+            raise UsageError(
+                f"round {round_row.number} of {event.name!r} has results ({which} "
+                f"{', '.join(map(str, done))}): it stays published (correct results with "
+                "c8league result edit or void)"
+            )
+        stored_rounds.publish(session, round_row, published=False)
+        assert event.id is not None
+        tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
+        _record(session, "unpublish", event, round_row, f"round {round_row.number}", tables, None)
         return round_row.number
 
 

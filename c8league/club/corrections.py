@@ -22,6 +22,7 @@ from c8league.club.entry import CheckedResult, Entry, check_result
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import NotFoundError, ResultError, UsageError
+from c8league.names import name_key
 from c8league.ratings.update import rebuild_ratings, record_results
 from c8league.storage import Session, audit
 from c8league.storage import results as stored_results
@@ -61,6 +62,8 @@ class TableInfo:
             hands=entry.hands,
             forfeits=entry.forfeits,
             blocked=entry.blocked,
+            unfinished=entry.unfinished,
+            places=entry.places,
             where=f"round {self.round}, table {self.table}",
         )
 
@@ -82,8 +85,8 @@ def _names(match: Match, session: Session) -> list[str]:
 
 
 def _sits(session: Session, match: Match, names: Sequence[str]) -> bool:
-    seated = {n.casefold() for n in _names(match, session)}
-    return all(name.casefold() in seated for name in names)
+    seated = {name_key(n) for n in _names(match, session)}
+    return all(name_key(name) in seated for name in names)
 
 
 def _rounds_text(numbers: Sequence[int]) -> str:

@@ -15,6 +15,10 @@ A result entered by hand is accepted exactly when the engine could have produced
 - A player who leaves the table forfeits: the match ends there, before anyone reached
   the target. Several may leave: they share the last place, below everyone who stayed,
   who are placed by their totals.
+- A match stopped before anyone reached the target (closing time) is *unfinished*: it
+  is placed by the scores at the time it stopped (``unfinished``), or by placements
+  alone, given in order (``places``, no scores). It counts for standings and ratings
+  by its placements, and is marked as unfinished wherever it is shown.
 """
 
 from __future__ import annotations
@@ -28,7 +32,7 @@ from c8league.engine import Rules
 from c8league.engine.match import placements as rank_places
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import ResultError
-from c8league.names import printable, same_name
+from c8league.names import name_key, printable, same_name
 from c8league.results import Forfeit, HandReport, Result
 
 
@@ -53,12 +57,18 @@ class Entry:
     forfeits: Sequence[str] = field(default_factory=tuple)
     note: str = ""
     blocked: bool = False
+    unfinished: bool = False
+    """The match stopped before anyone reached the target: placed by the scores."""
+    places: Sequence[Sequence[str]] | None = None
+    """Placements alone, best first; names in one group share the place."""
 
     def names(self) -> list[str]:
-        """Every name the entry gives (scores, hands and forfeits)."""
+        """Every name the entry gives (scores, hands, places and forfeits)."""
         found = list(self.scores or {})
         for hand in self.hands or ():
             found += list(hand.points)
+        for group in self.places or ():
+            found += list(group)
         return found + list(self.forfeits)
 
 
@@ -109,6 +119,20 @@ def parse_hands(text: str) -> list[EnteredHand]:
     return hands
 
 
+def parse_places(text: str) -> list[list[str]]:
+    """``"Ada,Ben=Cleo,Dev"`` → ``[["Ada"], ["Ben", "Cleo"], ["Dev"]]``: names best first,
+    ``=`` joining those who share a place."""
+    groups = []
+    for item in [p.strip() for p in text.split(",") if p.strip()]:
+        names = [same_name(n.strip()) for n in item.split("=")]
+        if not all(names):
+            raise ResultError(f"--places: a name is missing in {printable(item[:60])!r}")
+        groups.append(names)
+    if not groups:
+        raise ResultError('--places: no names given (best first: "Ada,Ben,Cleo")')
+    return groups
+
+
 def parse_names(items: Sequence[str]) -> list[str]:
     """Names given to a repeatable option, each possibly a comma-separated list."""
     return [same_name(n.strip()) for item in items for n in item.split(",") if n.strip()]
@@ -142,29 +166,31 @@ class CheckedResult:
 
 class _Names:
     """The names seated at a table, found as people type them: exactly, or else
-    regardless of case; an unknown name gets the nearest seated one as a suggestion."""
+    regardless of case and accents (``lukasz`` for ``Łukasz``, by
+    :func:`c8league.names.name_key`); an unknown name gets the
+    nearest seated one as a suggestion."""
 
     def __init__(self, seats: Sequence[str], where: str) -> None:
         self.seats = list(seats)
         self.where = where
-        folded: dict[str, list[str]] = {}
+        by_key: dict[str, list[str]] = {}
         for name in seats:
-            folded.setdefault(name.casefold(), []).append(name)
-        self.folded = folded
+            by_key.setdefault(name_key(name), []).append(name)
+        self.by_key = by_key
 
     def find(self, given: str) -> str | None:
         if given in self.seats:
             return given
-        matches = self.folded.get(given.casefold(), [])
+        matches = self.by_key.get(name_key(given), [])
         return matches[0] if len(matches) == 1 else None
 
     def unknown(self, given: Sequence[str], what: str) -> ResultError:
         """The error for names not seated, suggesting the nearest seated ones."""
         near: list[str] = []
         for name in given:
-            close = difflib.get_close_matches(name.casefold(), list(self.folded), n=1, cutoff=0.6)
-            if close and self.folded[close[0]][0] not in near:
-                near.append(self.folded[close[0]][0])
+            close = difflib.get_close_matches(name_key(name), list(self.by_key), n=1, cutoff=0.6)
+            if close and self.by_key[close[0]][0] not in near:
+                near.append(self.by_key[close[0]][0])
         hint = f"did you mean {', '.join(near)}? " if near else ""
         return ResultError(
             f"{self.where}: {what}{', '.join(printable(n) for n in given)} not seated at this "
@@ -194,15 +220,19 @@ def check_result(
     hands: Sequence[EnteredHand] | None = None,
     forfeits: Sequence[str] = (),
     blocked: bool = False,
+    unfinished: bool = False,
+    places: Sequence[Sequence[str]] | None = None,
     where: str = "result",
 ) -> CheckedResult:
     """Validate an entered result for a table seating ``seats`` (in order); raises
     :class:`ResultError` naming the problem. Accepts exactly the results the engine can
-    produce (see the module's docstring)."""
+    produce, and matches stopped unfinished (see the module's docstring)."""
     names = _Names(seats, where)
     n = len(seats)
     countdown = rules.countdown
     target = COUNTDOWN_START if countdown else rules.target_for(n)
+    if places is not None or unfinished:
+        return _unfinished(names, rules, target, scores, hands, forfeits, blocked, places)
 
     if scores is not None and hands is not None:
         raise ResultError(f"{where}: give final scores or hand-by-hand scores, not both")
@@ -234,19 +264,80 @@ def check_result(
                 f"{where}: Countdown scores run from 8 down to 0 ({', '.join(high)} above 8)"
             )
     if left:
-        ended, places, lost = _forfeited(seats, final, left, countdown, target, where)
+        ended, placed, lost = _forfeited(seats, final, left, countdown, target, where)
     else:
         ended = _ending(seats, final, countdown, target, blocked, len(reports), rules, where)
-        places = rank_places(final, higher_is_better=not countdown)
+        placed = rank_places(final, higher_is_better=not countdown)
         lost = None
     result = Result(
-        tuple(places),
+        tuple(placed),
         tuple(final),
         ended,
         tuple(reports),
         forfeit=lost,
         entered_by="hand",
     )
+    return CheckedResult(tuple(seats), result)
+
+
+def _unfinished(
+    names: _Names,
+    rules: Rules,
+    target: int,
+    scores: Mapping[str, int] | None,
+    hands: Sequence[EnteredHand] | None,
+    forfeits: Sequence[str],
+    blocked: bool,
+    places: Sequence[Sequence[str]] | None,
+) -> CheckedResult:
+    """A match stopped before anyone reached the target: placed by the scores at the
+    time (``scores``) or by ``places`` alone."""
+    where, seats = names.where, names.seats
+    if forfeits or blocked or hands is not None:
+        what = "--forfeit" if forfeits else "--blocked" if blocked else "--hands"
+        raise ResultError(
+            f"{where}: an unfinished match is entered with the scores when it stopped "
+            f"(--scores ... --unfinished) or --places, not {what}"
+        )
+    if places is not None:
+        if scores is not None:
+            raise ResultError(f"{where}: give --places or --scores ... --unfinished, not both")
+        order: dict[str, int] = {}
+        for place, group in enumerate(places, start=1):
+            for typed in group:
+                seated = names.find(typed)
+                if seated is None:
+                    raise names.unknown([typed], "places: ")
+                if seated in order:
+                    raise ResultError(f"{where}: places: {seated} is given twice")
+                order[seated] = place
+        missing = [x for x in seats if x not in order]
+        if missing:
+            raise ResultError(f"{where}: places: no place for {', '.join(missing)}")
+        ranked = sorted(order.values())
+        placements = tuple(ranked.index(order[name]) + 1 for name in seats)
+        result = Result(placements, (0,) * len(seats), "places", entered_by="hand")
+        return CheckedResult(tuple(seats), result)
+    if scores is None:
+        raise ResultError(f"{where}: --unfinished needs the scores when the match stopped")
+    given = names.resolve({same_name(k): v for k, v in scores.items()}, "scores")
+    _check_values(given, "scores", where)
+    missing = [x for x in seats if x not in given]
+    if missing:
+        raise ResultError(f"{where}: scores: no score for {', '.join(missing)}")
+    final = [given[name] for name in seats]
+    countdown = rules.countdown
+    over = [seats[i] for i, s in enumerate(final) if (s <= 0 if countdown else s >= target)]
+    if countdown and any(s > COUNTDOWN_START for s in final):
+        raise ResultError(f"{where}: Countdown scores run from 8 down to 0")
+    if over:
+        what = "reached 0" if countdown else f"reached the target {target}"
+        raise ResultError(
+            f"{where}: {', '.join(over)} {what}: the match was finished; enter it "
+            "without --unfinished"
+        )
+    placements = rank_places(final, higher_is_better=not countdown)
+    result = Result(tuple(placements), tuple(final), "unfinished", entered_by="hand")
     return CheckedResult(tuple(seats), result)
 
 
@@ -361,7 +452,7 @@ def _ending(
         return "hand_cap"
     raise ResultError(
         f"{where}: nobody reached the target {target} (reached: nobody); a match ends when "
-        "someone does (or someone left: --forfeit NAME)"
+        "someone does (someone left: --forfeit NAME; stopped early: --unfinished)"
     )
 
 

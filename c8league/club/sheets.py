@@ -4,17 +4,29 @@ results so far; printed for the tables as CSV or a page of HTML."""
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
+from c8league.errors import UsageError
 from c8league.events.pairing import planned_rounds
+from c8league.events.status import standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
-from c8league.results import forfeit_seats
+from c8league.league.status import check_ins
+from c8league.names import name_key
+from c8league.results import UNFINISHED, forfeit_seats
+from c8league.standings import TIEBREAKS, explain_tiebreaks
+from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
+from c8league.storage.models import Event, League
+
+TALLY_ROWS = 12
+"""Hands the tally grid of a score sheet has room for (a match to 200 rarely needs more)."""
 
 SHEET_TEMPLATE = "sheet.html.j2"
 """The page's template, beside the report's (``c8league/reports/templates``)."""
@@ -33,17 +45,36 @@ class SheetTable:
     """(name, place, score) by place, when done."""
     forfeited: tuple[str, ...] = ()
     """The names of those who left the table (forfeited), when done."""
+    ended: str | None = None
+    """How the match ended, when done (``unfinished`` or ``places``: stopped early)."""
     match_id: int = 0
     """The match's id (its first deal's), as ``match show`` takes it."""
 
+    @property
+    def unfinished(self) -> bool:
+        return self.ended in UNFINISHED
+
     def result_text(self) -> str:
-        """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status."""
+        """``1. Ada 150 · 2. Ben 100 · 3. Max 40 (forfeit)``, or the status; a match
+        stopped early is marked ``(unfinished)``, placed without scores it shows none."""
         if not self.result:
             return self.status
+        scored = self.ended != "places"
         return " · ".join(
-            f"{p}. {n} {s}" + (" (forfeit)" if n in self.forfeited else "")
+            f"{p}. {n}"
+            + (f" {s}" if scored else "")
+            + (" (forfeit)" if n in self.forfeited else "")
             for n, p, s in self.result
-        )
+        ) + (" (unfinished)" if self.unfinished else "")
+
+
+@dataclass(frozen=True)
+class Seat:
+    """Where one entrant sits this round (``table`` None for a bye)."""
+
+    name: str
+    table: int | None
+    seat: int | None
 
 
 @dataclass(frozen=True)
@@ -60,11 +91,30 @@ class Sheet:
     byes: tuple[str, ...]
     house_rules: tuple[str, ...] = ()
     """Every rule that differs from the preset, in words."""
+    absent: tuple[str, ...] = ()
+    """Members who said they would not come to this round (not paired)."""
+    standings: tuple[tuple[str, ...], ...] = ()
+    """The event's standings so far, as printed: a header row (#, name, points, each
+    tie-break), then one row per entrant; empty before the first result."""
+    order: tuple[str, ...] = ()
+    """The lines under the standings: the order, and one line per tie-break."""
 
     @property
     def rules_line(self) -> str:
         """``Rules: pagat; house rules: …`` for the top of the sheet."""
         return rules_line(self.rules, self.house_rules)
+
+    @property
+    def hands(self) -> int:
+        """The rows of the tally grid on each table's score sheet (one per hand)."""
+        return TALLY_ROWS
+
+    def where(self) -> list[Seat]:
+        """Everyone of the round, alphabetically (ignoring case and accents), with their
+        table and seat: the "where do I sit" list."""
+        seated = [Seat(n, t.table, i) for t in self.tables for i, n in enumerate(t.seats, 1)]
+        seated += [Seat(n, None, None) for n in self.byes]
+        return sorted(seated, key=lambda s: (name_key(s.name), s.name))
 
     def to_dict(self) -> dict[str, Any]:
         return {
@@ -83,14 +133,22 @@ class Sheet:
                     "first_dealer": t.seats[0],
                     "target": t.target,
                     "status": t.status,
+                    "unfinished": t.unfinished,
                     "result": [
-                        {"name": n, "place": p, "score": s, "forfeit": n in t.forfeited}
+                        {
+                            "name": n,
+                            "place": p,
+                            "score": None if t.ended == "places" else s,
+                            "forfeit": n in t.forfeited,
+                        }
                         for n, p, s in t.result
                     ],
                 }
                 for t in self.tables
             ],
             "byes": list(self.byes),
+            "absent": list(self.absent),
+            "where": [{"name": w.name, "table": w.table, "seat": w.seat} for w in self.where()],
         }
 
 
@@ -102,7 +160,9 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
         assert round_row.id is not None
         tables = stored_rounds.round_tables(session, round_row.id)
         byes = json.loads(round_row.byes)
-        names = entrant_names(session, [s.entrant_id for _, seats in tables for s in seats] + byes)
+        there = {s.entrant_id for _, seats in tables for s in seats} | set(byes)
+        away = sorted(check_ins(session, event).absent_in(round_row.number) - there)
+        names = entrant_names(session, [*there, *away])
         sheet_tables = []
         for match, seats in tables:
             result: tuple[tuple[str, int, int], ...] = ()
@@ -126,6 +186,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     target,
                     result,
                     forfeited,
+                    match.ended if match.status == "done" else None,
                     match.id or 0,
                 )
             )
@@ -140,7 +201,31 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             tables=tuple(sheet_tables),
             byes=tuple(names[b] for b in byes),
             house_rules=tuple(house_rules(Rules.from_json(league.rules), league.preset)),
+            absent=tuple(sorted((names[a] for a in away), key=name_key)),
+            standings=_standings(session, league, event),
+            order=tuple(explain_tiebreaks(tiebreaks_of(league))),
         )
+
+
+def _standings(session: Session, league: League, event: Event) -> tuple[tuple[str, ...], ...]:
+    """The standings so far as rows of text (none before the first result)."""
+    rows = standings_in(session, league, event)
+    if not any(r.standing.matches or r.standing.byes for r in rows):
+        return ()
+    tiebreaks = tiebreaks_of(league)
+    header = ("#", "name", "points", *(TIEBREAKS[t].heading for t in tiebreaks))
+    return (
+        header,
+        *(
+            (
+                str(r.standing.rank),
+                r.label,
+                f"{r.standing.match_points:.2f}".rstrip("0").rstrip("."),
+                *(r.standing.shown(t) for t in tiebreaks),
+            )
+            for r in rows
+        ),
+    )
 
 
 def sheet_csv(sheet: Sheet) -> str:
@@ -171,3 +256,39 @@ def sheet_html(sheet: Sheet) -> str:
         loader=jinja2.PackageLoader("c8league.reports", "templates"), autoescape=True
     )
     return env.get_template(SHEET_TEMPLATE).render(s=sheet)
+
+
+SHEET_FORMATS = ("terminal", "csv", "html", "json")
+_SHEET_SUFFIXES = {".txt": "terminal", ".csv": "csv", ".html": "html", ".htm": "html",
+                   ".json": "json"}  # fmt: skip
+
+
+def sheet_format(given: str | None, path: str | None) -> str:
+    """The format of a sheet: ``given``, else the one the suffix of ``path`` names, else
+    terminal; a :class:`UsageError` for an unknown one."""
+    if given is not None:
+        if given not in SHEET_FORMATS:
+            raise UsageError(f"unknown format {given!r}; formats: {', '.join(SHEET_FORMATS)}")
+        return given
+    if path is None:
+        return "terminal"
+    suffix = Path(path).suffix.lower()
+    if suffix not in _SHEET_SUFFIXES:
+        raise UsageError(
+            f"--out {path}: the suffix does not say which format (.txt, .csv, .html or "
+            ".json; or give --format)"
+        )
+    return _SHEET_SUFFIXES[suffix]
+
+
+def check_out(path: str) -> None:
+    """Refuse, before anything is stored, a file that cannot be written: a folder, a
+    file in a folder that does not exist, or a place without write permission."""
+    target = Path(path)
+    if target.is_dir():
+        raise UsageError(f"--out {path} is a folder; give a file name")
+    folder = target.parent if str(target.parent) else Path(".")
+    if not folder.is_dir():
+        raise UsageError(f"--out {path}: folder {folder} does not exist")
+    if not os.access(target if target.exists() else folder, os.W_OK):
+        raise UsageError(f"--out {path}: no permission to write there")

@@ -35,6 +35,7 @@ from c8league.errors import (
     StorageError,
     UsageError,
 )
+from c8league.interrupts import signal_of, stopped_by
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
@@ -229,10 +230,11 @@ def run_duel(
                 _start_bots(db, duel_id, duel_name, settings, runner)
                 streaks = ForfeitStreaks(max_forfeits)
                 _play(db, duel_id, settings, tally, runner, summary, progress, streaks)
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         raise Interrupted(
-            f"interrupted: {summary.pairs} pairs stored by this run, each whole; the duel "
-            f"goes on with: c8league duel resume {duel_name}"
+            f"{stopped_by(exc)}: {summary.pairs} pairs stored by this run, each whole; the "
+            f"duel goes on with: c8league duel resume {duel_name}",
+            signal_of(exc),
         ) from None
     except ExecutorLost as exc:
         again = resume_command("duel", duel_name, executor, address)

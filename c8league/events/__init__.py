@@ -18,6 +18,7 @@ if TYPE_CHECKING:
         check_match_seconds,
         run_event,
     )
+    from c8league.events.season import SeasonTable, season_table
     from c8league.events.status import (
         EventStatus,
         StandingRow,
@@ -25,6 +26,7 @@ if TYPE_CHECKING:
         event_standings,
         event_status,
         event_status_in,
+        event_tiebreaks,
     )
 
 # The names above by module, imported on first use: ``event standings`` needs the
@@ -39,11 +41,13 @@ _HOMES = {
         "check_match_seconds",
         "run_event",
     ),
+    "season": ("SeasonTable", "season_table"),
     "status": (
         "EventStatus",
         "StandingRow",
         "event_balance",
         "event_standings",
+        "event_tiebreaks",
         "event_status",
         "event_status_in",
     ),
@@ -61,14 +65,17 @@ __all__ = [
     "MAX_MATCH_SECONDS",
     "EventStatus",
     "RunSummary",
+    "SeasonTable",
     "StandingRow",
     "check_match_seconds",
     "event_balance",
     "event_standings",
     "event_status",
     "event_status_in",
+    "event_tiebreaks",
     "pair_next_round",
     "pair_round",
     "planned_rounds",
     "run_event",
+    "season_table",
 ]

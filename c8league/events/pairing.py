@@ -4,23 +4,33 @@ functions of ``c8league.schedule``, and the round's tables written as match rows
 A round-robin's rounds are fixed by the entrants of its first round (a withdrawn
 entrant's seats are left empty): its schedule is computed once, when that round is
 paired, and stored with it (``storage.schedules``); every later pairing reads it. A
-Swiss round is paired from the standings so far.
-Every match's seed is derived from the event seed and the match's identity (round,
-table), so the same event gives the same matches whenever and however it is paired.
+Swiss round is paired from the standings so far, without the members said to be absent
+from it; its first round in an order drawn from the event's seed (or by rating, as the
+league chooses). Meetings, smaller tables, byes and seats are remembered over the
+league's earlier events too, and the smaller tables rotate. An event paired before these
+rules (``pairing`` 1) keeps its first rules: round 1 in the order of entry, only its own
+rounds remembered. Every match's seed is derived from the event seed and the match's
+identity (round, table), so the same event gives the same matches whenever and however
+it is paired.
 """
 
 from __future__ import annotations
 
+import random
 from collections.abc import Collection
 from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
 from c8league.events.status import event_results
+from c8league.league.status import check_ins
+from c8league.ratings import RatingSettings
 from c8league.schedule import cycle_length, round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
-from c8league.standings import standings
+from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session, schedules
+from c8league.storage import leagues as stored_leagues
+from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event, league_members
@@ -60,17 +70,70 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
         # seats are left empty (a table left with one player gives that player a bye).
         (planned,) = _schedule(session, event, ids, number, number)
         return _kept(planned, set(ids))
-    tables, byes = event_results(session, event.id)
-    table = standings(ids, tables, byes)
-    order = [s.entrant for s in table]
-    scores = {s.entrant: s.match_points for s in table}
+    rules = StandingRules.from_json(league.standing)
+    away = check_ins(session, event).absent_in(number)
+    ids = [e for e in ids if e not in away]
+    if len(ids) < 2:
+        raise UsageError(
+            f"event {event.name!r} needs at least two entrants present in round {number}"
+        )
+    if event.pairing < 2:
+        # Paired by the first rules: round 1 in the order of entry, only the event's
+        # own rounds remembered, sitting short again a cost only.
+        tables, byes = event_results(session, event.id)
+        table = standings(ids, tables, byes, LEGACY_TIEBREAKS)
+        return swiss_round(
+            {s.entrant: s.match_points for s in table},
+            history_of(session, event.id),
+            event.table_size,
+            seed=derive_seed(event.seed, "swiss", number),
+            order=[s.entrant for s in table],
+        )
+    if number == 1:
+        scores, order = first_round_scores(session, league, event, ids, rules.first_round)
+    else:
+        tables, byes = event_results(session, event.id)
+        table = standings(ids, tables, byes, rules.tiebreaks)
+        scores = {s.entrant: s.match_points for s in table}
+        order = [s.entrant for s in table]
     return swiss_round(
         scores,
-        history_of(session, event.id),
+        season_history(session, league, event),
         event.table_size,
         seed=derive_seed(event.seed, "swiss", number),
         order=order,
+        rotate_short=True,
     )
+
+
+def first_round_scores(
+    session: Session, league: League, event: Event, ids: list[int], how: str
+) -> tuple[dict[int, float], list[int]]:
+    """The scores and order a Swiss event's first round is paired by: everyone level
+    and in an order drawn from the event's seed, or (``rating``) each by the league's
+    conservative rating (μ − 3σ; a new entrant at the league's starting rating), those
+    level in the order drawn."""
+    drawn = sorted(ids)
+    random.Random(derive_seed(event.seed, "first round")).shuffle(drawn)
+    if how != "rating":
+        return dict.fromkeys(drawn, 0.0), drawn
+    assert league.id is not None
+    settings = RatingSettings.from_json(league.rating)
+    rated = stored_ratings.current(session, league.id, ids)
+    start = settings.mu - 3 * settings.sigma
+    scores = {e: round(rated[e][0] - 3 * rated[e][1], 6) if e in rated else start for e in drawn}
+    return scores, drawn
+
+
+def season_history(session: Session, league: League, event: Event) -> list[PlannedRound[int]]:
+    """The rounds of the league's events created before ``event``, then the event's
+    own: who met whom, who sat short, who had a bye and who sat where this season."""
+    assert league.id is not None and event.id is not None
+    history: list[PlannedRound[int]] = []
+    for earlier in stored_leagues.league_events(session, league.id):
+        if earlier.id is not None and earlier.id < event.id:
+            history.extend(history_of(session, earlier.id))
+    return history + history_of(session, event.id)
 
 
 def _schedule(

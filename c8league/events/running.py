@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from c8league.errors import BotStopped, ExecutorLost, Interrupted, PluginError, UsageError
 from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
+from c8league.interrupts import signal_of, stopped_by
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
@@ -117,10 +118,11 @@ def run_event(
             options,
             starts,
         )
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as exc:
         raise Interrupted(
-            f"interrupted: {summary.played} matches stored by this run, each whole; "
-            f"the rest are played by: c8league event resume {event_name}"
+            f"{stopped_by(exc)}: {summary.played} matches stored by this run, each whole; "
+            f"the rest are played by: c8league event resume {event_name}",
+            signal_of(exc),
         ) from None
     except ExecutorLost as exc:
         again = resume_command("event", event_name, executor, address)

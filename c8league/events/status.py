@@ -11,10 +11,19 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
-from c8league.league.status import ACTIVE, MemberStatus, event_members
+from c8league.engine.rules import COUNTDOWN_START
+from c8league.league.status import ACTIVE, EventMembers, MemberStatus, event_members
+from c8league.results import UNFINISHED
 from c8league.schedule import BalanceReport, balance_report
 from c8league.schedule.model import Round as PlannedRound
-from c8league.standings import SeatResult, Standing, TableResult, field_of, standings
+from c8league.standings import (
+    SeatResult,
+    Standing,
+    StandingRules,
+    TableResult,
+    field_of,
+    standings,
+)
 from c8league.storage import Session
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
@@ -96,27 +105,45 @@ def event_status_in(session: Session, league: League, event: Event) -> EventStat
 # -- standings ---------------------------------------------------------------------------
 
 
-def is_countdown(session: Session, event_id: int) -> bool:
-    """Whether the event's results were played under Countdown rules (scores count down,
-    so game points are the points shed)."""
-    return any(
-        Rules.from_json(rules).countdown for rules in stored_results.played_rules(session, event_id)
-    )
+def played_rules(session: Session, event_id: int) -> Rules | None:
+    """The rules the event's results were played under (one set: a league's rules cannot
+    change once it has results), or None before its first result."""
+    found = stored_results.played_rules(session, event_id)
+    return Rules.from_json(found[0]) if found else None
 
 
-def table_results(played: Sequence[PlayedMatch], countdown: bool) -> list[TableResult]:
-    """Finished matches as the standings read them (every deal of a duplicate table)."""
-    return [
-        TableResult(tuple(SeatResult(e, place, score) for _, e, place, score in p.seats), countdown)
-        for p in played
-    ]
+def table_results(played: Sequence[PlayedMatch], rules: Rules | None) -> list[TableResult]:
+    """Finished matches as the standings read them (every deal of a duplicate table),
+    each with its target (in Countdown the points to shed, 8) and whether it stopped
+    unfinished."""
+    countdown = rules is not None and rules.countdown
+    result = []
+    for p in played:
+        target = 0
+        if rules is not None:
+            target = COUNTDOWN_START if countdown else rules.target_for(len(p.seats))
+        result.append(
+            TableResult(
+                tuple(SeatResult(e, place, score) for _, e, place, score in p.seats),
+                countdown,
+                target,
+                p.ended in UNFINISHED,
+                scored=p.ended != "places",
+            )
+        )
+    return result
 
 
 def event_results(session: Session, event_id: int) -> tuple[list[TableResult], list[int]]:
     """The event's finished tables and its byes (one entrant id per bye)."""
     played = stored_results.played(session, [event_id])
-    tables = table_results(played, is_countdown(session, event_id))
+    tables = table_results(played, played_rules(session, event_id))
     return tables, stored_rounds.byes(session, [event_id])[event_id]
+
+
+def tiebreaks_of(league: League) -> tuple[str, ...]:
+    """The league's tie-breaks, in order."""
+    return StandingRules.from_json(league.standing).tiebreaks
 
 
 @dataclass(frozen=True)
@@ -125,25 +152,59 @@ class StandingRow:
     name: str
     status: MemberStatus = ACTIVE
     """What changed for the entrant while the event ran (a withdrawal, a late entry)."""
+    absent: tuple[int, ...] = ()
+    """The rounds paired without the entrant, who said they would not come."""
+    note: str = ""
+    """What to tell of the entrant in this event, in words (``withdrew after round 2 of
+    evening-2; absent in round 1 of evening-2``); empty when nothing."""
+
+    @property
+    def label(self) -> str:
+        """The name, with what to tell: ``Ada (absent in round 2 of evening-1)``."""
+        return self.name + (f" ({self.note})" if self.note else "")
+
+
+def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple[str, ...]:
+    """The tie-breaks the event's standings are ordered by (its league's), in order."""
+    with db.session() as session:
+        lg, _ = get_event(session, name, league)
+        return tiebreaks_of(lg)
 
 
 def event_standings(db: Database, name: str, league: str | None = None) -> list[StandingRow]:
     """The event's standings: match points by placement, with tiebreaks. The field is
     the league's members during the event (see :func:`c8league.league.status.event_members`)
     and anyone else who played in it."""
-    from c8league.events.pairing import planned_rounds
-
     with db.session() as session:
         lg, ev = get_event(session, name, league)
-        assert ev.id is not None and lg.id is not None
-        during = event_members(session, lg, ev, planned_rounds(session, lg, ev))
-        tables, byes = event_results(session, ev.id)
-        entrants = field_of(during.members, (), tables, byes)
-        names = entrant_names(session, entrants)
-        return [
-            StandingRow(r, names[r.entrant], during.statuses.get(r.entrant, ACTIVE))
-            for r in standings(entrants, tables, byes)
-        ]
+        return standings_in(session, lg, ev)
+
+
+def standings_in(session: Session, lg: League, ev: Event) -> list[StandingRow]:
+    """:func:`event_standings` in the caller's session."""
+    from c8league.events.pairing import planned_rounds
+
+    assert ev.id is not None and lg.id is not None
+    during = event_members(session, lg, ev, planned_rounds(session, lg, ev))
+    tables, byes = event_results(session, ev.id)
+    entrants = field_of(during.members, (), tables, byes)
+    names = entrant_names(session, entrants)
+    return [
+        standing_row(r, names[r.entrant], during)
+        for r in standings(entrants, tables, byes, tiebreaks_of(lg))
+    ]
+
+
+def standing_row(standing: Standing, name: str, during: EventMembers) -> StandingRow:
+    """A line of the standings with what the event's membership tells of the entrant."""
+    entrant = standing.entrant
+    return StandingRow(
+        standing,
+        name,
+        during.statuses.get(entrant, ACTIVE),
+        during.absent.get(entrant, ()),
+        during.note(entrant),
+    )
 
 
 def event_balance(db: Database, name: str, league: str | None = None) -> BalanceReport[str]:

@@ -17,9 +17,10 @@ from typing import Any, Literal
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
 from c8league.engine.rules import Rules
-from c8league.errors import C8LeagueError, LeagueFileError
+from c8league.errors import C8LeagueError, LeagueFileError, UsageError
 from c8league.names import check_name, name_key, printable
 from c8league.ratings import RatingModel, RatingSettings
+from c8league.standings import SeasonRule, StandingRules, check_tiebreaks
 
 OPTIONS_DEPTH = 8
 """How deeply a bot's options may nest lists and tables."""
@@ -169,11 +170,60 @@ class LeagueFile(_Model):
     events: list[EventSpec] = Field(
         default_factory=list, description="The events, `[[events]]` (below)."
     )
+    first_round: Literal["random", "rating"] | None = Field(
+        default=None,
+        description="How a Swiss event's first round is drawn: `random` (default: from the "
+        "event's seed) or `rating` (by the league's ratings, best together, ties drawn "
+        "from the seed). Left out: as before (a new league: `random`).",
+    )
+    tiebreaks: list[str] | None = Field(
+        default=None,
+        description="Ties in match points are broken by these, in order: `opponents` "
+        "(average match points of the opponents met), `game-share` (points as a share of "
+        "the target), `wins`, `direct` (direct encounter), `opponents-total`, "
+        '`game-points`. Default `["opponents", "game-share", "wins", "direct"]`; '
+        "left out: as before.",
+    )
+    season: str | None = Field(
+        default=None,
+        description="How the events add up to the season standings (`c8league league "
+        "standings`): `total` (default: all match points), `best-of:N` (each member's "
+        "best N events) or `points:25,18,15,...` (points by rank in each event). Left "
+        "out: as before.",
+    )
 
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:
         return EntrantSpec._name(value)
+
+    @field_validator("tiebreaks")
+    @classmethod
+    def _tiebreaks(cls, value: list[str] | None) -> list[str] | None:
+        if value is not None:
+            try:
+                check_tiebreaks(value)
+            except UsageError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    @field_validator("season")
+    @classmethod
+    def _season(cls, value: str | None) -> str | None:
+        if value is not None:
+            try:
+                SeasonRule.parse(value)
+            except UsageError as exc:
+                raise ValueError(str(exc)) from None
+        return value
+
+    def standing_rules(self, stored: StandingRules) -> StandingRules:
+        """The league's choices: the file's where it states them, else ``stored``."""
+        return StandingRules(
+            first_round=self.first_round or stored.first_round,
+            tiebreaks=stored.tiebreaks if self.tiebreaks is None else tuple(self.tiebreaks),
+            season=stored.season if self.season is None else SeasonRule.parse(self.season),
+        )
 
     @model_validator(mode="after")
     def _unique(self) -> LeagueFile:

@@ -12,6 +12,7 @@ from c8league.errors import StorageError
 from c8league.league.house_rules import house_rules
 from c8league.league.players import ImportSummary, enter_entrant, join_league
 from c8league.league.status import member_statuses
+from c8league.standings import StandingRules
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage.database import Database
@@ -45,6 +46,7 @@ def import_league(
                 table_sizes=sizes,
                 rating=rating,
                 source=source,
+                standing=league_file.standing_rules(StandingRules()).to_json(),
             )
             stored_leagues.add(session, league)
             summary.created.append(f"league {league.name}")
@@ -61,12 +63,32 @@ def import_league(
                     "(ratings are only comparable under the same rules); "
                     "import it as a new league instead"
                 )
-            fields_ = (league_file.title, league_file.rules.preset, rules, sizes, rating)
-            current = (league.title, league.preset, league.rules, league.table_sizes, league.rating)
+            standing = league_file.standing_rules(StandingRules.from_json(league.standing))
+            fields_ = (
+                league_file.title,
+                league_file.rules.preset,
+                rules,
+                sizes,
+                rating,
+                standing.to_json(),
+            )
+            current = (
+                league.title,
+                league.preset,
+                league.rules,
+                league.table_sizes,
+                league.rating,
+                StandingRules.from_json(league.standing).to_json(),
+            )
             if fields_ != current:
-                (league.title, league.preset, league.rules, league.table_sizes, league.rating) = (
-                    fields_
-                )
+                (
+                    league.title,
+                    league.preset,
+                    league.rules,
+                    league.table_sizes,
+                    league.rating,
+                    league.standing,
+                ) = fields_
                 summary.updated.append(f"league {league.name}")
             else:
                 summary.unchanged.append(f"league {league.name}")
@@ -139,6 +161,14 @@ def list_leagues(db: Database) -> list[dict[str, Any]]:
         ]
 
 
+def _standing(rules: StandingRules) -> dict[str, Any]:
+    return {
+        "first_round": rules.first_round,
+        "tiebreaks": list(rules.tiebreaks),
+        "season": str(rules.season),
+    }
+
+
 def show_league(db: Database, name: str) -> dict[str, Any]:
     """A league's rules, rating settings, entrants and events."""
     with db.session() as session:
@@ -153,6 +183,7 @@ def show_league(db: Database, name: str) -> dict[str, Any]:
             "rules": json.loads(lg.rules),
             "house_rules": house_rules(Rules.from_json(lg.rules), lg.preset),
             "rating": json.loads(lg.rating),
+            **_standing(StandingRules.from_json(lg.standing)),
             "entrants": [
                 {
                     "name": e.name,

@@ -12,6 +12,13 @@ was then.
 A change is described one way everywhere: "withdrew after round 2 of evening-2",
 "joined after round 3 of evening-1", "came back after round 1 of evening-3" (or
 "... before the first round" when the league had no round yet).
+
+Check-in is part of the same history: ``absent`` and ``present`` are kept against the
+event they concern (and how many of its rounds were published when said), for one of
+its rounds or from the next one on. They never change the membership; an event reads
+only its own, so nothing said of a later event changes it. In words: "absent in round
+2 of evening-2", "absent from round 2 of evening-2 on", "present from round 3 of
+evening-2 on".
 """
 
 from __future__ import annotations
@@ -28,8 +35,12 @@ from c8league.storage.models import Event, League, MembershipChange
 
 __all__ = [
     "ACTIVE",
+    "CheckIns",
     "EventMembers",
     "MemberStatus",
+    "absence_text",
+    "check_in_text",
+    "check_ins",
     "describe",
     "event_members",
     "member_statuses",
@@ -136,6 +147,73 @@ def _event_names(session: Session, league_id: int) -> dict[int, str]:
     }
 
 
+def rounds_text(numbers: Sequence[int]) -> str:
+    """``round 2``, ``rounds 1 and 3``, ``rounds 1, 2 and 3``."""
+    listed = [str(n) for n in numbers]
+    if len(listed) == 1:
+        return f"round {listed[0]}"
+    return "rounds " + ", ".join(listed[:-1]) + " and " + listed[-1]
+
+
+def absence_text(rounds: Sequence[int], event: str) -> str:
+    """``absent in round 2 of evening-2``: the rounds of an event paired without a member
+    who said they would not come."""
+    return f"absent in {rounds_text(rounds)} of {event}"
+
+
+def check_in_text(action: str, event: str, first: int, *, only: bool = False) -> str:
+    """A check-in in words: ``absent in round 3 of evening-2`` (``only`` that round),
+    ``absent from round 2 of evening-2 on``, ``present from round 2 of evening-2 on``."""
+    if only:
+        return f"{action} in round {first} of {event}"
+    return f"{action} from round {first} of {event} on"
+
+
+@dataclass(frozen=True, slots=True)
+class CheckInEntry:
+    """One ``absent`` or ``present`` of an event: for round ``only``, or from round
+    ``first`` on (``only`` None)."""
+
+    entrant: int
+    action: str
+    first: int
+    only: int | None
+
+    def covers(self, number: int) -> bool:
+        return number == self.only if self.only is not None else number >= self.first
+
+
+@dataclass(frozen=True)
+class CheckIns:
+    """Who said they would not come to an event's rounds, and who came after all, in
+    the order it was said: the latest word that concerns a round holds for it."""
+
+    said: tuple[CheckInEntry, ...] = ()
+
+    def absent(self, entrant: int, number: int) -> bool:
+        """Whether ``entrant`` is not to be paired in round ``number``."""
+        state = False
+        for c in self.said:
+            if c.entrant == entrant and c.covers(number):
+                state = c.action == "absent"
+        return state
+
+    def absent_in(self, number: int) -> set[int]:
+        """The entrants not to be paired in round ``number``."""
+        return {c.entrant for c in self.said if self.absent(c.entrant, number)}
+
+
+def check_ins(session: Session, event: Event) -> CheckIns:
+    """The event's check-in, from the membership history."""
+    assert event.id is not None
+    return CheckIns(
+        tuple(
+            CheckInEntry(c.entrant_id, c.action, c.after_round + 1, c.round)
+            for c in stored_membership.check_ins(session, event.id)
+        )
+    )
+
+
 @dataclass(frozen=True)
 class EventMembers:
     """The league's members as an event saw them."""
@@ -148,6 +226,18 @@ class EventMembers:
     left out)."""
     inactive: set[int] = field(default_factory=set)
     """Members withdrawn by the event's last round (or now, while it runs)."""
+    absent: dict[int, tuple[int, ...]] = field(default_factory=dict)
+    """The rounds paired so far without a member who said they would not come."""
+    event: str = ""
+
+    def note(self, entrant: int) -> str:
+        """What to tell of the entrant in this event, in the words used everywhere
+        (``withdrew after round 2 of evening-2; absent in round 1 of evening-2``); empty
+        when nothing."""
+        notes = [self.statuses.get(entrant, ACTIVE).note]
+        if entrant in self.absent:
+            notes.append(absence_text(self.absent[entrant], self.event))
+        return "; ".join(n for n in notes if n)
 
 
 def event_members(
@@ -166,8 +256,7 @@ def event_members(
         inactive = stored_leagues.inactive_entrants(session, league.id)
         return EventMembers(
             [e.id for e in members if e.id is not None and e.id not in inactive],
-            {},
-            set(),
+            event=event.name,
         )
     order = {
         e.id: index for index, e in enumerate(stored_leagues.league_events(session, league.id))
@@ -185,7 +274,7 @@ def event_members(
             -1 if change.event_id is None else order.get(change.event_id, -1)
         ), change.after_round
 
-    result = EventMembers()
+    result = EventMembers(absent=_missed(session, event), event=event.name)
     for entrant in members:
         entrant_id = entrant.id
         assert entrant_id is not None
@@ -214,3 +303,17 @@ def _state_at(
         if at(change) < where:
             state = _STATES[change.action]
     return state
+
+
+def _missed(session: Session, event: Event) -> dict[int, tuple[int, ...]]:
+    """For each member said to be absent, the rounds paired so far without them."""
+    assert event.id is not None
+    said = check_ins(session, event)
+    if not said.said:
+        return {}
+    found: dict[int, list[int]] = {}
+    for number, (tables, byes) in enumerate(stored_rounds.stored_rounds(session, event.id), 1):
+        there = {e for t in tables for e in t} | set(byes)
+        for entrant in sorted(said.absent_in(number) - there):
+            found.setdefault(entrant, []).append(number)
+    return {e: tuple(rounds) for e, rounds in found.items()}

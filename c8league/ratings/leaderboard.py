@@ -12,7 +12,7 @@ from c8league.ratings.update import model_for
 from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
-from c8league.storage.leagues import inactive_entrants, league_by_id, only_league
+from c8league.storage.leagues import inactive_entrants, league_by_id, league_members, only_league
 from c8league.storage.results import placement_stats
 
 #: An entrant with fewer rated matches than this is marked provisional.
@@ -122,6 +122,8 @@ class Leaderboard:
     title: str
     model: RatingModel
     rows: list[LeaderboardRow]
+    bots: bool = False
+    """Whether every member of the league is a bot (a duel can then decide between two)."""
 
     def header(self, provisional: int) -> dict[str, Any]:
         """The league, rating system and parameters, as ``ratings show --json`` opens."""
@@ -143,4 +145,6 @@ def league_leaderboard(
         assert found.id is not None
         model = model_for(found)
         rows = leaderboard(session, found.id, model=model, provisional=provisional)
-    return Leaderboard(found.name, found.title, model, rows)
+        members = league_members(session, found.id)
+        bots = bool(members) and all(e.kind == "bot" for e in members)
+    return Leaderboard(found.name, found.title, model, rows, bots)

@@ -21,9 +21,10 @@ from operator import itemgetter
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
 from c8league.events.pairing import planned_rounds
-from c8league.events.status import is_countdown, table_results
+from c8league.events.season import season_in
+from c8league.events.status import played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
-from c8league.league.status import ACTIVE, EventMembers, event_members
+from c8league.league.status import EventMembers, event_members
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for
@@ -43,7 +44,7 @@ from c8league.reports.model import (
     StandingEntry,
 )
 from c8league.results import forfeit_seats
-from c8league.standings import TIEBREAKS, field_of, standings
+from c8league.standings import field_of, standings
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
@@ -121,7 +122,7 @@ def build_report(
             history = _history(stored_ratings.history(session, league.id, upto), board, names)
             footer = _footer(session, league, model, generated, upto)
             byes = stored_rounds.byes(session, event_ids)
-            countdown = {e: is_countdown(session, e) for e in event_ids}
+            rules_of = {e: played_rules(session, e) for e in event_ids}
             with_rounds = [
                 ev.id
                 for ev in scope_events
@@ -129,6 +130,7 @@ def build_report(
             ]
             round_rows = stored_rounds.rounds_of(session, with_rounds) if with_rounds else []
             changes = tuple(house_rules(Rules.from_json(league.rules), league.preset))
+            season = season_in(session, league) if event is None else None
 
         sections = tuple(
             _event_section(
@@ -138,7 +140,8 @@ def build_report(
                 during[ev.id or 0],
                 names,
                 status_counts,
-                countdown.get(ev.id or 0, False),
+                rules_of.get(ev.id or 0),
+                tiebreaks_of(league),
                 [r for r in round_rows if r.event_id == ev.id],
                 totals.get(ev.id or 0, 0) if ev.id in with_rounds else 0,
             )
@@ -164,6 +167,7 @@ def build_report(
             endings=endings,
             history=history,
             footer=footer,
+            season=season,
         )
 
 
@@ -248,7 +252,8 @@ def _event_section(
     during: EventMembers,
     names: dict[int, str],
     status_counts: dict[tuple[int, str], int],
-    countdown: bool,
+    rules: Rules | None,
+    tiebreaks: tuple[str, ...],
     round_rows: list[RoundRow],
     rounds_total: int,
 ) -> EventSection:
@@ -256,9 +261,9 @@ def _event_section(
     standings`` shows them), its rounds and, at tables of two, its cross-table."""
     assert event.id is not None
     mine = [p for p in played if p.event_id == event.id]
-    tables = table_results(mine, countdown)
+    tables = table_results(mine, rules)
     entrants = field_of(during.members, (), tables, byes)
-    rows = standings(entrants, tables, byes)
+    rows = standings(entrants, tables, byes, tiebreaks)
     entries = tuple(
         StandingEntry(
             rank=r.rank,
@@ -270,7 +275,11 @@ def _event_section(
             matches=r.matches,
             byes=r.byes,
             status="withdrawn" if r.entrant in during.inactive else "active",
-            membership=during.statuses.get(r.entrant, ACTIVE).note,
+            membership=during.note(r.entrant),
+            opponents_average=r.opponents_average,
+            game_share=r.game_share,
+            direct=r.direct,
+            absent_rounds=during.absent.get(r.entrant, ()),
         )
         for r in rows
     )
@@ -284,7 +293,7 @@ def _event_section(
         matches_done=status_counts.get((event.id, "done"), 0),
         matches_void=status_counts.get((event.id, "void"), 0),
         matches_pending=status_counts.get((event.id, "pending"), 0),
-        tiebreaks=TIEBREAKS,
+        tiebreaks=tiebreaks,
         standings=entries,
         crosstable=crosstable,
         played_by=event.played_by,

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import io
 from collections.abc import Sequence
-from typing import Literal
+from typing import Any, Literal
 
 from c8league.reports.model import HistorySeries, Report
 
@@ -52,9 +52,10 @@ def rating_chart(
 ) -> bytes | None:
     """The league's rating-history chart as SVG or PNG bytes (``None`` without history).
 
-    ``narrow`` draws it for a phone's width: taller than wide, so that its text stays
-    readable when the page shrinks it. The same report always gives the same bytes:
-    no dates or random ids are embedded.
+    ``narrow`` draws it for a phone's width: one small panel per entrant, stacked,
+    each with its own name and current μ, so that no band hides another and the text
+    stays readable when the page shrinks it. The same report always gives the same
+    bytes: no dates or random ids are embedded.
     """
     chosen: Sequence[HistorySeries] = [h for h in report.history if h.sequences][:entrants]
     if not chosen or entrants < 1:
@@ -72,11 +73,12 @@ def rating_chart(
             "font.size": 10,
         }
     ):
-        size = (4.4, 4.8) if narrow else (8.0, 4.4)
-        figure = Figure(figsize=size, dpi=100, layout="constrained")
+        palette = matplotlib.colormaps["tab10"]
+        if narrow:
+            return _panels(report, chosen, last, palette, image)
+        figure = Figure(figsize=(8.0, 4.4), dpi=100, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
-        palette = matplotlib.colormaps["tab10"]
         for index, series in enumerate(chosen):
             xs, mus, sigmas = _steps(series, report.initial_mu, report.initial_sigma, last)
             colour = palette(index % palette.N)
@@ -89,9 +91,48 @@ def rating_chart(
         axes.set_title(f"Top {len(chosen)} of {len(report.history)}")
         axes.grid(True, alpha=0.3)
         axes.margins(x=0.01)
-        columns = min(2 if narrow else 3, len(chosen))
+        columns = min(3, len(chosen))
         figure.legend(loc="outside lower center", frameon=False, ncols=columns)
         buffer = io.BytesIO()
         metadata = {"Date": None} if image == "svg" else {"Software": None}
         figure.savefig(buffer, format=image, metadata=metadata, dpi=100 if image == "svg" else 150)
+    return buffer.getvalue()
+
+
+PANEL_HEIGHT = 1.05
+"""Inches per entrant in the narrow chart."""
+
+
+def _panels(
+    report: Report,
+    chosen: Sequence[HistorySeries],
+    last: int,
+    palette: Any,
+    image: str,
+) -> bytes:
+    """The narrow chart: one panel per entrant, sharing both axes."""
+    from matplotlib.backends.backend_agg import FigureCanvasAgg
+    from matplotlib.figure import Figure
+
+    figure = Figure(figsize=(4.2, 0.7 + PANEL_HEIGHT * len(chosen)), dpi=100, layout="constrained")
+    FigureCanvasAgg(figure)
+    grid = figure.subplots(len(chosen), 1, sharex=True, sharey=True, squeeze=False)
+    for index, series in enumerate(chosen):
+        axes = grid[index][0]
+        xs, mus, sigmas = _steps(series, report.initial_mu, report.initial_sigma, last)
+        colour = palette(index % palette.N)
+        low = [m - 2.0 * s for m, s in zip(mus, sigmas, strict=True)]
+        high = [m + 2.0 * s for m, s in zip(mus, sigmas, strict=True)]
+        axes.fill_between(xs, low, high, step="post", color=colour, alpha=0.18, linewidth=0)
+        axes.step(xs, mus, where="post", color=colour, linewidth=1.8)
+        axes.set_title(
+            f"{index + 1}. {series.name}   μ {mus[-1]:.1f}", loc="left", fontsize=10, pad=2
+        )
+        axes.grid(True, alpha=0.3)
+        axes.margins(x=0.01)
+        axes.tick_params(labelsize=8)
+    grid[-1][0].set_xlabel("league match number (band: μ ± 2σ)")
+    buffer = io.BytesIO()
+    metadata = {"Date": None} if image == "svg" else {"Software": None}
+    figure.savefig(buffer, format=image, metadata=metadata, dpi=100 if image == "svg" else 150)
     return buffer.getvalue()

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import base64
 
-from c8league.reports.charts import CHART_ENTRANTS, rating_chart
+from c8league.reports.charts import CHART_ENTRANTS, PANEL_HEIGHT, rating_chart
 from c8league.reports.model import Report
 from c8league.reports.text import footer_lines
 from c8league.reports.views import MATRIX_SIZE, Cell, Column, report_sections
@@ -20,7 +20,7 @@ def _column_class(column: Column) -> str:
     """The cells' class: how they align, and which screens leave them out (``p2``,
     ``p3``: secondary columns a phone's page drops; see the template's styles)."""
     kind = "num" if column.numeric else "text"
-    base = "name" if column.header in ("entrant", "player") else kind
+    base = "name" if column.header in ("entrant", "player", "member") else kind
     return base if column.priority <= 1 else f"{base} p{column.priority}"
 
 
@@ -53,6 +53,7 @@ def render_html(
         sections=report_sections(report, matrix=matrix),
         chart=_data_uri(wide),
         chart_narrow=_data_uri(narrow),
+        chart_narrow_size=(420, round(100 * (0.7 + PANEL_HEIGHT * max(shown, 1)))),
         chart_entrants=shown,
         footer=footer_lines(report),
         column_class=_column_class,

@@ -27,6 +27,8 @@ def _table(view: TableView) -> list[str]:
         lines.append("| " + " | ".join(_cell(cell) for cell in row) + " |")
     if view.caption:
         lines += ["", f"*{_escape(view.caption)}*"]
+    if view.notes:
+        lines += [""] + [f"{_escape(note)}  " for note in view.notes]
     lines.append("")
     return lines
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from c8league.events.season import SeasonTable
 from c8league.league.house_rules import rules_line
 from c8league.ratings.leaderboard import LeaderboardRow
 
@@ -26,7 +27,13 @@ class StandingEntry:
     """``active`` or ``withdrawn`` by the event's last round."""
     membership: str = ""
     """What changed while the event ran, in words (``withdrew after round 2 of
-    evening-2``, ``joined after round 1 of evening-1``); empty when nothing did."""
+    evening-2``, ``joined after round 1 of evening-1``, ``absent in round 2 of
+    evening-1``; several joined by ``; ``); empty when nothing did."""
+    opponents_average: float = 0.0
+    game_share: float = 0.0
+    direct: float | None = None
+    absent_rounds: tuple[int, ...] = ()
+    """The rounds paired without the entrant, who said they would not come."""
 
     @property
     def status_text(self) -> str:
@@ -95,6 +102,7 @@ class EventSection:
     matches_void: int
     matches_pending: int
     tiebreaks: tuple[str, ...]
+    """The league's tie-breaks, in order (names of ``c8league.standings.TIEBREAKS``)."""
     standings: tuple[StandingEntry, ...]
     crosstable: CrossTable | None
     """Only for events at tables of two."""
@@ -219,6 +227,8 @@ class Report:
     endings: Endings
     history: tuple[HistorySeries, ...]
     footer: Footer
+    season: SeasonTable | None = None
+    """The league's season standings (a league's report only)."""
 
     @property
     def rules_line(self) -> str:

@@ -23,6 +23,7 @@ from c8league.reports.model import (
     Report,
     RoundSection,
 )
+from c8league.standings import explain_tiebreaks
 
 __all__ = [
     "CSV_TABLES",
@@ -34,7 +35,7 @@ __all__ = [
 ]
 
 JSON_FORMAT = "c8league-report"
-JSON_VERSION = 3
+JSON_VERSION = 4
 
 Record = dict[str, Any]
 
@@ -92,6 +93,7 @@ def _event(section: EventSection) -> Record:
         "matches_void": section.matches_void,
         "matches_pending": section.matches_pending,
         "tiebreaks": list(section.tiebreaks),
+        "order": explain_tiebreaks(section.tiebreaks),
         "standings": [
             {
                 "rank": s.rank,
@@ -104,6 +106,10 @@ def _event(section: EventSection) -> Record:
                 "byes": s.byes,
                 "status": s.status,
                 "membership": s.membership,
+                "opponents_average": s.opponents_average,
+                "game_share": s.game_share,
+                "direct": s.direct,
+                "absent_rounds": list(s.absent_rounds),
             }
             for s in section.standings
         ],
@@ -232,17 +238,41 @@ def report_document(report: Report) -> Record:
             "entrants": [_history(h) for h in report.history],
         },
         "footer": _footer(report.footer),
+        "season": report.season.to_dict() if report.season is not None else None,
     }
 
 
 # -- CSV tables -------------------------------------------------------------------------------
 
 
+def _season_rows(report: Report) -> list[Record]:
+    """One row per member: rank, name, season points, wins, matches, then each event's
+    season points (empty where the member did not play; ``(x)`` where not counted)."""
+    if report.season is None:
+        return []
+    rows: list[Record] = []
+    for row in report.season.rows:
+        record: Record = {
+            "rank": row.rank,
+            "name": row.name,
+            "points": row.points,
+            "wins": row.wins,
+            "matches": row.matches,
+        }
+        for event, score in zip(report.season.events, row.events, strict=True):
+            record[event] = "" if score is None else score.points
+            if score is not None and not score.counted:
+                record[event] = f"({score.points:g})"
+        rows.append(record)
+    return rows
+
+
 def _standings_rows(report: Report) -> list[Record]:
     rows: list[Record] = []
     for section in report.events:
         for entry in _event(section)["standings"]:
-            rows.append({"event": section.name, **entry})
+            absent = " ".join(map(str, entry["absent_rounds"]))
+            rows.append({"event": section.name, **entry, "absent_rounds": absent})
     return rows
 
 
@@ -323,6 +353,7 @@ def _history_rows(report: Report) -> list[Record]:
 CSV_TABLES: dict[str, Callable[[Report], list[Record]]] = {
     "leaderboard": lambda r: leaderboard_records(r.leaderboard),
     "standings": _standings_rows,
+    "season": _season_rows,
     "rounds": _round_rows,
     "head-to-head": lambda r: [_pair(p) for p in r.head_to_head],
     "entrants": _entrant_rows,
@@ -339,8 +370,10 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
-        "wins", "matches", "byes", "status", "membership",
+        "wins", "matches", "byes", "status", "membership", "opponents_average", "game_share",
+        "direct", "absent_rounds",
     ),
+    "season": ("rank", "name", "points", "wins", "matches"),
     "rounds": (
         "event", "round", "table", "deal", "seat", "name", "score", "place", "forfeit", "status",
     ),

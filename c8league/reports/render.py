@@ -22,6 +22,9 @@ FORMATS = ("terminal", "csv", "json", "md", "html")
 _SUFFIXES = {".txt": "terminal", ".csv": "csv", ".json": "json", ".md": "md", ".html": "html",
              ".htm": "html"}  # fmt: skip
 
+CSV_ENCODING = "utf-8-sig"
+"""CSV files start with a byte-order mark, so that a spreadsheet reads "Zoë" as written."""
+
 #: The width of a terminal report written to a file.
 TERMINAL_WIDTH = 120
 
@@ -93,7 +96,7 @@ def write_report(
         written = []
         for name in CSV_TABLES:
             path = out / f"{name}.csv"
-            path.write_text(render(report, "csv", table=name), encoding="utf-8")
+            path.write_text(render(report, "csv", table=name), encoding=CSV_ENCODING)
             written.append(path)
         return written
     if out.is_dir():
@@ -111,5 +114,5 @@ def write_report(
     text = render(
         report, fmt, table=table, matrix=matrix, chart_entrants=chart_entrants, chart_link=link
     )
-    out.write_text(text, encoding="utf-8")
+    out.write_text(text, encoding=CSV_ENCODING if fmt == "csv" else "utf-8")
     return [out, *written]

@@ -59,6 +59,7 @@ def render_terminal(report: Report, console: Console, *, matrix: int = MATRIX_SI
             parts.append(table_of(view))
             if view.caption:
                 parts.append(Text(view.caption, style="dim"))
+            parts.extend(Text(note, style="dim") for note in view.notes)
         console.print(Padding(Group(*parts), (1, 0, 0, 0)))
     console.print()
     for line in footer_lines(report):

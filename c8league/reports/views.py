@@ -6,8 +6,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 
+from c8league.events.season import SeasonTable
 from c8league.ratings.leaderboard import LeaderboardRow
-from c8league.reports.model import CrossTable, EventSection, Report, RoundSection
+from c8league.reports.model import CrossTable, EventSection, Report, RoundSection, StandingEntry
 from c8league.reports.text import (
     fixed,
     history_by_name,
@@ -19,6 +20,8 @@ from c8league.reports.text import (
     results_text,
     sparkline,
 )
+from c8league.results import UNFINISHED
+from c8league.standings import TIEBREAKS, explain_tiebreaks
 
 __all__ = [
     "MATRIX_SIZE",
@@ -40,6 +43,8 @@ ENDED_LABELS = {
     "blocked": "blocked hand (Countdown)",
     "turn_cap": "turn cap reached (Countdown)",
     "forfeit": "forfeit",
+    "unfinished": "stopped unfinished, placed by the scores then",
+    "places": "stopped unfinished, placed without scores",
 }
 HAND_LABELS = {
     "out": "a player went out",
@@ -83,6 +88,8 @@ class TableView:
     caption: str = ""
     wide: bool = False
     """A matrix: as many columns as rows."""
+    notes: list[str] = field(default_factory=list)
+    """Lines shown under the table, each on its own (how the standings are ordered)."""
 
 
 @dataclass
@@ -91,6 +98,8 @@ class Section:
     title: str
     tables: list[TableView] = field(default_factory=list)
     intro: str = ""
+    nav: str = ""
+    """The section's label in the page's menu (default: its title up to a colon)."""
 
 
 def _points(value: float) -> str:
@@ -98,8 +107,11 @@ def _points(value: float) -> str:
     return f"{value:.0f}" if abs(value - round(value)) < 1e-9 else f"{value:.2f}"
 
 
-def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> TableView:
-    """The leaderboard as a table view (also used by ``c8league ratings show``)."""
+def leaderboard_view(
+    rows: Sequence[LeaderboardRow], provisional_below: int, *, bots: bool = False
+) -> TableView:
+    """The leaderboard as a table view (also used by ``c8league ratings show``); for a
+    pool of ``bots`` the footnote names the duel, which decides between two bots."""
     table = TableView(
         "leaderboard",
         "Leaderboard",
@@ -130,7 +142,12 @@ def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> 
             f"Sorted by μ − 3σ. ? provisional (fewer than {provisional_below} "
             "matches); † no longer plays. P(> next): the probability that an entrant's skill "
             "exceeds the next one's; ≈ marks a gap the ratings cannot tell from noise "
-            "(P(> next) between 5% and 95%): more matches, or a duel (c8league duel), would tell."
+            "(P(> next) between 5% and 95%): "
+            + (
+                "more matches, or a duel (c8league duel), would tell."
+                if bots
+                else "more matches would tell."
+            )
         ),
     )
     for row in rows:
@@ -155,28 +172,34 @@ def leaderboard_view(rows: Sequence[LeaderboardRow], provisional_below: int) -> 
 
 
 def _standings(section: EventSection) -> TableView:
+    columns = [
+        Column("#"),
+        Column("entrant", numeric=False),
+        Column("points", title="match points: the share of opponents finished ahead of"),
+    ]
+    for number, name in enumerate(section.tiebreaks):
+        tiebreak = TIEBREAKS[name]
+        columns.append(
+            Column(
+                tiebreak.heading,
+                title=tiebreak.explanation,
+                short=tiebreak.heading.replace(" ", "\n", 1),
+                priority=1 if number == 0 else 2 if number == 1 else 3,
+            )
+        )
+    columns += [Column("matches", short="played", priority=3), Column("byes", priority=3)]
     table = TableView(
         f"standings-{section.name}",
         f"Standings: {section.name}",
-        [
-            Column("#"),
-            Column("entrant", numeric=False),
-            Column("points", title="match points: the share of opponents finished ahead of"),
-            Column("opp. points", title="opponents' match points", short="opp.\npoints"),
-            Column("game points", short="game\npoints", priority=2),
-            Column("wins", priority=3),
-            Column("matches", short="played", priority=3),
-            Column("byes", priority=3),
-        ],
+        columns,
         caption=(
             f"{section.format.replace('_', '-')} at tables of {section.table_size}: "
             f"{section.matches_done} matches played"
             + (f", {section.matches_void} void" if section.matches_void else "")
             + (f", {section.matches_pending} to play" if section.matches_pending else "")
-            + ". Order: "
-            + ", ".join(section.tiebreaks)
             + "."
         ),
+        notes=explain_tiebreaks(section.tiebreaks),
     )
     for s in section.standings:
         table.rows.append(
@@ -184,13 +207,50 @@ def _standings(section: EventSection) -> TableView:
                 str(s.rank),
                 s.name + (f" ({s.status_text})" if s.status_text else ""),
                 _points(s.match_points),
-                fixed(s.opponents_match_points),
-                str(s.game_points),
-                str(s.wins),
+                *(_tiebreak_value(s, name) for name in section.tiebreaks),
                 str(s.matches),
                 str(s.byes),
             ]
         )
+    return table
+
+
+def _tiebreak_value(entry: StandingEntry, tiebreak: str) -> str:
+    """An entry's value for a tie-break, as standings show it."""
+    values = {
+        "opponents": entry.opponents_average,
+        "opponents-total": entry.opponents_match_points,
+        "direct": entry.direct,
+    }
+    if values.get(tiebreak, 0.0) is None:
+        return "–"
+    if tiebreak == "wins":
+        return str(entry.wins)
+    if tiebreak == "game-points":
+        return str(entry.game_points)
+    if tiebreak == "game-share":
+        return f"{entry.game_share * 100:.0f}%"
+    return fixed(values[tiebreak] or 0.0)
+
+
+def season_view(season: SeasonTable) -> TableView:
+    """The season standings as a table view (also ``c8league league standings``): one
+    narrow column per event, numbered; the lines under it say the rule and the events."""
+    columns = [Column("#"), Column("member", numeric=False), Column("points")]
+    columns += [Column(str(i), title=name) for i, name in enumerate(season.events, start=1)]
+    columns += [Column("wins", priority=2), Column("matches", short="played", priority=3)]
+    table = TableView("season", "Season standings", columns, notes=season.lines())
+    for row in season.rows:
+        cells: list[str | Cell] = [str(row.rank), row.name, _points(row.points)]
+        for score in row.events:
+            if score is None:
+                cells.append("–")
+            elif score.counted:
+                cells.append(_points(score.points))
+            else:
+                cells.append(f"({_points(score.points)})")
+        cells += [str(row.wins), str(row.matches)]
+        table.rows.append(cells)
     return table
 
 
@@ -233,7 +293,7 @@ def _round(section: EventSection, round_: RoundSection) -> TableView:
                     label if index == 0 else "",
                     str(seat.seat),
                     seat.name + forfeit,
-                    str(seat.score),
+                    "–" if t.ended == "places" else str(seat.score),
                     str(seat.place),
                 ]
             else:
@@ -245,6 +305,12 @@ def _round(section: EventSection, round_: RoundSection) -> TableView:
         notes.append("Bye: " + ", ".join(round_.byes) + " (1 match point).")
     if any(s.forfeit for t in round_.tables for s in t.seats):
         notes.append("Who left or forfeited is placed last.")
+    for t in round_.tables:
+        if t.status == "done" and t.ended in UNFINISHED:
+            how = (
+                "placed by the scores then" if t.ended == "unfinished" else "placed without scores"
+            )
+            notes.append(f"Table {t.table} stopped before the target: {how} (unfinished).")
     table.caption = " ".join(n for n in notes if n)
     return table
 
@@ -410,14 +476,27 @@ def report_sections(
     ratings = Section(
         "ratings",
         f"Ratings: league {report.league}",
-        [leaderboard_view(report.leaderboard, report.provisional_below)],
+        [
+            leaderboard_view(
+                report.leaderboard,
+                report.provisional_below,
+                bots=bool(report.events) and all(e.played_by == "bots" for e in report.events),
+            )
+        ],
     )
     sections = [] if report.scope == "event" else [ratings]
+    if report.season is not None and report.season.events:
+        season = Section("season", "Season standings", [season_view(report.season)])
+        # A club reads its season first; a pool of bots its ratings.
+        people = any(e.played_by == "people" for e in report.events)
+        sections.insert(0 if people else 1, season)
     for event in report.events:
         tables = [_standings(event)]
         if event.crosstable is not None and event.crosstable.entrants:
             tables.append(_crosstable(event.name, event.crosstable))
-        sections.append(Section(f"event-{event.name}", f"Event {event.name}", tables))
+        sections.append(
+            Section(f"event-{event.name}", f"Event {event.name}", tables, nav=event.name)
+        )
         if event.rounds:
             sections.append(
                 Section(
@@ -426,6 +505,7 @@ def report_sections(
                     [_round(event, r) for r in event.rounds],
                     intro="Each table's seats in order (seat 1 dealt first), final scores "
                     "and places.",
+                    nav=f"{event.name} rounds",
                 )
             )
     if report.scope == "event":

@@ -47,6 +47,7 @@ from typing import Any
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, derive_seed
 from c8league.players import registry
 from c8league.players.base import Player
+from c8league.players.containment import Keeper
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.conformance_defaults import CHECK_MATCH_SECONDS as CHECK_MATCH_SECONDS
@@ -55,6 +56,9 @@ from c8league.runner.conformance_defaults import DEFAULT_PRESETS as DEFAULT_PRES
 from c8league.runner.loop import MatchOutcome, describe, play_match, user_interrupt
 from c8league.runner.tasks import PLAYING, STARTING
 from c8league.runner.worker import Slot, Worker, can_fork, fork_worker, supervise
+
+MACHINE_RETRIES = 3
+"""A game the machine held up (its process found stopped) is played again this often."""
 
 CHECKS: tuple[str, ...] = ("legal", "crash", "deterministic", "time")
 """The kinds of fault: an illegal move, an exception, different choices on a replay of
@@ -327,16 +331,23 @@ class _Games:
     def __call__(self, index: int, opponents: tuple[str, ...], seat: int, seed: int) -> _Played:
         if not can_fork():
             return self._play((0, index, opponents, seat, seed), None, None)
-        for _ in range(2):  # again in a fresh process if this one was gone before the game
+        for _ in range(MACHINE_RETRIES + 1):
+            # again in a fresh process if this one was gone before the game, or if the
+            # machine held the game up (its process was found stopped)
             if self.worker is None:
                 self.worker = fork_worker(self._play)
             key = next(self.keys)
             self.worker.send((key, index, opponents, seat, seed))
             result = supervise(self.worker, key, self.match_seconds)
-            if result.snapshot is None or result.snapshot.job == key:
+            if result.kind != "machine" and (result.snapshot is None or result.snapshot.job == key):
                 break
             self.worker.kill()
             self.worker = None
+        if result.kind == "machine":
+            raise RuntimeError(
+                f"the check could not play a game: the machine held it up "
+                f"{MACHINE_RETRIES + 1} times ({result.value})"
+            )
         if result.kind == "done":
             played: _Played = result.value
             return played
@@ -366,6 +377,7 @@ class _Games:
         key, index, opponents, seat, seed = job
         if slot is not None:
             slot.phase, slot.turn = STARTING, seat
+            Keeper.here().dirty = True  # what the bot starts is ended after the game
         try:
             tested = _Timed(self.make())
         except BaseException as exc:

@@ -11,9 +11,14 @@ A match may be given a time limit (``match_seconds``): a timer interrupts a play
 that is still deciding when the limit passes (one stuck in a loop, say), and that
 player forfeits with ``timeout``. The timer interrupts players only, never the engine
 between two player calls, so a match cut short is always a consistent position (see
-:class:`_Deadline` for how, and its limits). A process that supervises the match from
-outside (``runner.worker``) reads its progress from a :class:`Watch`, and can replay it
-to a given player call with a :class:`Stop`.
+:class:`_Deadline` for how, and its limits). The limit is on the match's clock
+(:class:`~c8league.runner.clock.Clock`), which counts only time in which the process
+could run: not time it was stopped (``SIGSTOP``, a suspended machine) or waited for a
+processor. A player whose own process is found stopped when its time runs out (see
+:func:`held_up`) does not forfeit: :class:`~c8league.errors.MachineFault` goes
+through, and the runner plays the match again. A process that supervises the match
+from outside (``runner.worker``) reads its progress from a :class:`Watch`, and can
+replay it to a given player call with a :class:`Stop`.
 """
 
 from __future__ import annotations
@@ -27,17 +32,14 @@ from typing import Any, Protocol
 
 from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
 from c8league.engine.match import MatchRecord, placements
-from c8league.errors import PlayerFault
+from c8league.errors import MachineFault, PlayerFault
 from c8league.players.base import Player
 from c8league.results import Forfeit as Forfeit  # re-export
+from c8league.runner.clock import TICK_SECONDS, Clock, ClockWatch
 
 HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
 """The player calls, by the number a :class:`Watch` records in ``hook``."""
 START_MATCH, START_HAND, CHOOSE, END_HAND = 0, 1, 2, 3
-
-RETRY_SECONDS = 0.1
-"""After the match limit, a player that swallowed the interruption is interrupted again
-this often (in the main thread)."""
 
 
 @dataclass(frozen=True)
@@ -55,9 +57,10 @@ class MatchOutcome:
 HandCallback = Callable[[int, HandResult], None]
 
 
-class Watch(Protocol):
+class Watch(ClockWatch, Protocol):
     """Where the loop writes which player it is calling, for a process that watches the
-    match from outside (e.g. shared memory). Written before and after every call."""
+    match from outside (e.g. shared memory). Written before and after every call; the
+    match's clock writes what it left out (:class:`~c8league.runner.clock.ClockWatch`)."""
 
     turn: int
     """The seat being called; ``-1 - seat`` once that call has returned."""
@@ -144,20 +147,34 @@ class _Turns:
             self.watch.turn = -1 - seat
 
 
+def held_up(player: object) -> str:
+    """Why ``player``'s own process cannot run now (a bot's process found stopped), if
+    it says so (an optional ``held_up()`` method); ``""`` otherwise."""
+    method = getattr(player, "held_up", None)
+    if method is None:
+        return ""
+    try:
+        return str(method() or "")
+    except Exception:
+        return ""
+
+
 class _Deadline:
-    """A timer that interrupts the player being called once ``seconds`` have passed (none
-    without a limit), by raising :class:`_MatchTimeout` in its call.
+    """A timer that interrupts the player being called once the match has had
+    ``seconds`` of time (none without a limit), by raising :class:`_MatchTimeout` in its
+    call.
 
     In the main thread of a POSIX process (the worker processes of a run, or of
-    ``bots check``) it is ``SIGALRM``, which also cuts a blocking call such as a long
-    ``sleep`` short, and repeats every :data:`RETRY_SECONDS` for a player that swallows
-    the interruption. In any other thread a timer thread sets the exception
-    asynchronously in this one; that takes effect at the next Python instruction, so it
-    stops a player looping in Python but not one blocked in C. The limit passing while
-    the engine runs marks it as passed: the next player called forfeits. A player that
-    is stuck for good (in C, or swallowing every interruption) is beyond any timer in
-    its own process: the runner's worker processes are watched from outside for that
-    (``runner.worker``).
+    ``bots check``) it is ``SIGALRM`` every :data:`TICK_SECONDS`, and the time is the
+    match's clock (:class:`~c8league.runner.clock.Clock`); the signal also cuts a
+    blocking call such as a long ``sleep`` short, and keeps interrupting a player that
+    swallows the interruption. In any other thread a timer thread sets the exception
+    asynchronously in this one after ``seconds`` of wall-clock time; that takes effect
+    at the next Python instruction, so it stops a player looping in Python but not one
+    blocked in C. The limit passing while the engine runs marks it as passed: the next
+    player called forfeits. A player that is stuck for good (in C, or swallowing every
+    interruption) is beyond any timer in its own process: the runner's worker processes
+    are watched from outside for that (``runner.worker``).
     """
 
     def __init__(self, seconds: float | None, turns: _Turns) -> None:
@@ -173,22 +190,35 @@ class _Deadline:
         self._previous: Any = None
         self._done = False
         self._timer: threading.Timer | None = None
+        self._clock: Clock | None = None
 
     def __enter__(self) -> None:
         if self.seconds is None:
             return
         seconds = max(self.seconds, 1e-3)
         if self.mode == "signal":
+            self._clock = Clock(self.turns.watch).__enter__()
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
-            signal.setitimer(signal.ITIMER_REAL, seconds, RETRY_SECONDS)
+            self._arm(min(seconds, TICK_SECONDS))
         else:
             self._timer = threading.Timer(seconds, self._fire)
             self._timer.daemon = True
             self._timer.start()
 
+    def _arm(self, seconds: float) -> None:
+        assert self._clock is not None
+        self._clock.expect(seconds)
+        signal.setitimer(signal.ITIMER_REAL, seconds, TICK_SECONDS)
+
     def _on_alarm(self, signum: int, frame: FrameType | None) -> None:
         turns = self.turns
-        turns.fired = True
+        if not turns.fired:
+            assert self._clock is not None and self.seconds is not None
+            remaining = max(self.seconds, 1e-3) - self._clock.look()
+            if remaining > 0:
+                self._arm(min(remaining, TICK_SECONDS))
+                return
+            turns.fired = True
         # Never in the frames that enter and leave a call: the call's bookkeeping would
         # be left half done (the call itself raises the timeout once it has left).
         if turns.seat >= 0 and frame is not None and frame.f_code not in _WRAPPER_CODES:
@@ -213,6 +243,8 @@ class _Deadline:
                 signal.setitimer(signal.ITIMER_REAL, 0)
             finally:
                 signal.signal(signal.SIGALRM, self._previous)
+                if self._clock is not None:
+                    self._clock.__exit__()
         elif self._timer is not None:
             self._timer.cancel()
             assert self.turns.lock is not None
@@ -370,6 +402,9 @@ def _play(
                         lambda s: (match.hand.observation(s),),
                     )
     except _MatchTimeout:
+        why = held_up(players[seat])
+        if why:
+            raise MachineFault(why) from None
         detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
         forfeit = Forfeit(seat, "timeout", decisions[seat], detail)
     except _SeatFault as fault:
@@ -377,6 +412,8 @@ def _play(
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
     except PlayerFault as fault:
         forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
+    except MachineFault:
+        raise
     except Exception as exc:  # a player's own bug: it forfeits, the event goes on
         forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
     except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from a player
@@ -433,9 +470,14 @@ def _tell(
         try:
             turns.call(seat, hook, decisions[seat], method, *args(seat))
         except _MatchTimeout:
+            why = held_up(player)
+            if why:
+                raise MachineFault(why) from None
             raise _SeatFault(seat, "timeout", f"{name}: still running at the time limit") from None
         except PlayerFault as fault:
             raise _SeatFault(seat, fault.reason, fault.detail) from None
+        except MachineFault:
+            raise
         except Exception as exc:
             raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
         except BaseException as exc:

@@ -9,18 +9,26 @@ Matches go to the workers in chunks of consecutive tasks, sized to about
 :data:`CHUNK_SECONDS` of play, and each chunk's reports come back in one message: the
 process that runs the event then wakes once a chunk, not twice a match.
 
-No player can take the run down. The reports of a chunk that a worker took down with
-it are not lost results but matches to play again (they are deterministic). A match
-whose worker dies (``os._exit``, a crash in
-native code, the out-of-memory killer, a ``kill``) is played again alone in a fresh
-process: if it plays through, its result stands (the death was not the match's doing);
-if that process dies too, the slot shared with it says which seat was being called, at
-which call, and the match is replayed once more to just before that call, where that
-seat forfeits with ``crash``. A worker still inside a player's call past the match
-limit (plus a grace period) is killed from outside, and the match is replayed to that
-call, where the seat forfeits with ``timeout``, exactly as the in-process timer would
-have made it. Matches are deterministic, so these results are the same with any
-number of workers, on any executor.
+No player can take the run down, nor have another seat blamed. The reports of a chunk
+that a worker took down with it are not lost results but matches to play again (they
+are deterministic). A match whose worker dies (``os._exit``, a crash in native code,
+the out-of-memory killer, a ``kill``) is played again alone in a fresh process: if it
+plays through, its result stands (the death was not the match's doing). A death is
+charged by evidence only, read once the process has exited: the slot shared with it
+says which match of the chunk was being played, which seat's call was in progress, at
+which call. Only when the match's process dies twice at the same call, with no other
+seat's code able to run then (see ``runner.guard``), is that call charged: the match
+is replayed once more to just before it, where that seat forfeits with ``crash``.
+Deaths at different points, or while no player was being called, are the machine's or
+cannot be told: the match is played again, up to :data:`MAX_REPLAYS` times, then it is
+an error that stops the run (resumed, it is played again). A worker whose players left
+threads running ends its chunk after that match (the rest are played elsewhere) and
+exits. A worker still inside a player's call past the match limit (plus a grace
+period) is killed from outside, and the match is replayed to that call, where the seat
+forfeits with ``timeout``, exactly as the in-process timer would have made it; the
+limit is on time the worker could run, and a worker found stopped (``SIGSTOP``) is the
+machine's doing: its match is played again. Matches are deterministic, so these
+results are the same with any number of workers, on any executor.
 """
 
 from __future__ import annotations
@@ -33,6 +41,7 @@ from dataclasses import dataclass, field
 from multiprocessing.connection import wait
 from typing import Any
 
+from c8league.errors import MachineFault
 from c8league.runner import tasks as _tasks
 from c8league.runner.executors import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
@@ -49,6 +58,7 @@ from c8league.runner.tasks import (
 )
 from c8league.runner.worker import (
     CLOSE_SECONDS,
+    EXIT_WAIT_SECONDS,
     POLL_SECONDS,
     Snapshot,
     Worker,
@@ -75,6 +85,9 @@ WINDOW_PER_WORKER = 16
 """How far past the oldest report not yet handed back tasks are sent, per worker (at
 least two chunks each): a long match then holds up its neighbours' workers only after
 this many quick ones."""
+MAX_REPLAYS = 3
+"""A match whose process died (or was held up by the machine) is played again alone at
+most this many times before it is an error."""
 
 
 @dataclass(eq=False)
@@ -92,6 +105,14 @@ class _Job:
     """For ``rebuild``: the forfeit to record if the replay cannot reach the stop."""
     reported: float | None = None
     """When its reports arrived (the worker then closes the last match's players)."""
+    deaths: list[tuple[Snapshot, str]] = field(default_factory=list)
+    """For a job of one task: where and how its processes died (the evidence), oldest
+    first."""
+    held_up: int = 0
+    """For a job of one task: how often the machine held it up (a process found
+    stopped)."""
+    verdict: str = "hung"
+    """Why its worker is overdue: ``hung`` (its player's time is out) or ``machine``."""
 
     @property
     def tasks(self) -> list[MatchTask]:
@@ -221,7 +242,7 @@ class MatchRunner(ClosingRunner):
                 continue
             self._pool.remove(worker)
             del self._jobs[worker]
-            if result.kind == "died":  # perhaps not the bots' doing: once more, alone
+            if result.kind in ("died", "machine"):  # perhaps not the bots' doing: again
                 result = self._start_alone(bots, seconds)
                 if result.kind == "done":
                     problem = problem or _started(result.value)
@@ -232,6 +253,8 @@ class MatchRunner(ClosingRunner):
                 problem = problem or f"starting {names} failed: {last[0]}"
             elif result.kind == "hung":
                 problem = problem or f"starting {names} took more than {seconds:g} s"
+            elif result.kind == "machine":
+                problem = problem or f"starting {names} was held up twice ({result.value})"
             else:
                 problem = problem or f"the process starting {names} {result.how}, twice"
         return problem
@@ -253,7 +276,7 @@ class MatchRunner(ClosingRunner):
             return
         if not self.isolated:
             for task in tasks:
-                yield play_task(task)
+                yield _play_here(task)
             return
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
@@ -308,13 +331,16 @@ class MatchRunner(ClosingRunner):
 
     def _step(self, run: _Run) -> None:
         """Wait for messages, deaths or the next deadline, and handle them."""
-        workers = {w.conn: w for w in [*self._pool, *self._single]}
+        workers: dict[Any, Worker] = {}
+        for worker in [*self._pool, *self._single]:
+            for waitable in worker.waitables():
+                workers[waitable] = worker
         if not workers:  # cannot happen: every task waiting is held by a worker
             raise RuntimeError("no worker process is playing the matches still waiting")
         deadline = self._deadline()
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
-        for conn in wait(list(workers), timeout):
-            worker = workers[conn]  # type: ignore[index]
+        ready = {id(workers[w]): workers[w] for w in wait(list(workers), timeout)}
+        for worker in ready.values():
             messages, dead = worker.receive()
             for message in messages:
                 self._message(worker, message)
@@ -340,18 +366,37 @@ class MatchRunner(ClosingRunner):
             job.reported = time.monotonic()
             self._accept(job, value)
             return
+        if kind == "replay":  # the machine held a match up: it is played again
+            if worker in self._single:
+                del self._single[worker]
+            else:
+                self._jobs[worker].remove(job)
+            why, reports = value
+            self._accept(job, reports)
+            held = len(reports)
+            if len(job.indices) == 1:
+                self._again(job, why)
+            else:
+                alone = _Job(next(self._keys), job.run, (job.indices[held],), "replay")
+                self._again(alone, why)
+                self._unplayed(job, held + 1)
+            return
         if kind == "failed":
             last = str(value).strip().splitlines()[-1:] or ["?"]
             value = [error_report(task, f"playing it failed: {last[0]}") for task in job.tasks]
         if value is not None and job.reported is None:
             self._accept(job, value)
+            self._unplayed(job, len(value))
         job.reported = job.reported or time.monotonic()
         if worker not in self._single:  # (one alone exits by itself: it was sent None)
             self._jobs[worker].remove(job)
 
     def _accept(self, job: _Job, reports: Sequence[MatchReport]) -> None:
+        """Keep the reports of ``job``'s matches, in order. A worker that ended its chunk
+        early (see ``runner.worker.play_match_job``) sends those of the first matches
+        only: the rest are played again, elsewhere (:meth:`_unplayed`)."""
         run = job.run
-        for index, report in zip(job.indices, reports, strict=True):
+        for index, report in zip(job.indices, reports, strict=False):
             run.pace.add(report)
             if job.stage == "rebuild" and report.error is None:
                 assert job.stop is not None and job.fallback is not None
@@ -362,6 +407,12 @@ class MatchRunner(ClosingRunner):
                 ):
                     report = self._fallback(job)
             self._keep(run, index, report)
+
+    @staticmethod
+    def _unplayed(job: _Job, start: int) -> None:
+        """The matches of ``job`` from its ``start``-th on were not played (the worker
+        ended the chunk early): play them again."""
+        job.run.retry.extend(job.indices[start:])
 
     @staticmethod
     def _keep(run: _Run, index: int, report: MatchReport) -> None:
@@ -383,13 +434,15 @@ class MatchRunner(ClosingRunner):
     # -- faults ---------------------------------------------------------------------------
 
     def _died(self, worker: Worker) -> None:
-        snapshot = worker.snapshot()
-        if not worker.reap(5.0):
+        """``worker`` has exited (or, where its exit cannot be watched, closed its pipe):
+        charge the match it was playing by what its slot says once it is gone."""
+        if not worker.reap(EXIT_WAIT_SECONDS):
             worker.kill()
+        snapshot, how = worker.snapshot(), worker.how()
         if worker in self._single:
             job = self._single.pop(worker)
             if job.reported is None:
-                self._failed(job, snapshot, worker.how(), hung=False)
+                self._death(job, snapshot, how)
             return
         if worker not in self._pool:
             return
@@ -402,7 +455,8 @@ class MatchRunner(ClosingRunner):
                 if index == current:
                     # The death may not be the match's doing (or it took the report
                     # with it, being closed): play it again alone.
-                    self._alone(_Job(next(self._keys), job.run, (index,), "replay"))
+                    alone = _Job(next(self._keys), job.run, (index,), "replay")
+                    self._death(alone, snapshot, how)
                 else:
                     job.run.retry.append(index)  # its report was lost, not its fault
 
@@ -415,7 +469,10 @@ class MatchRunner(ClosingRunner):
             return job.indices[snapshot.index]
         return None
 
-    def _hung(self, worker: Worker, job: _Job) -> None:
+    def _hung(self, worker: Worker, job: _Job, verdict: str) -> None:
+        """``worker``, playing ``job``, is overdue (``verdict``, see
+        :func:`~c8league.runner.worker.overrun`): kill it, and find the result of the
+        match it was playing."""
         snapshot = worker.snapshot()
         worker.kill()
         alone = worker in self._single
@@ -429,7 +486,7 @@ class MatchRunner(ClosingRunner):
         if job.reported is not None:
             return  # the results are out: it hung closing the players
         if alone:
-            self._failed(job, snapshot, "", hung=True)
+            self._overran(job, snapshot, verdict)
             return
         current = self._current_index(job, snapshot)
         for index in job.indices:
@@ -438,41 +495,100 @@ class MatchRunner(ClosingRunner):
             elif snapshot.phase == CLOSING:  # its report was held back with the chunk's
                 self._alone(_Job(next(self._keys), job.run, (index,), "replay"))
             else:
-                self._failed(_Job(job.key, job.run, (index,)), snapshot, "", hung=True)
+                self._overran(_Job(job.key, job.run, (index,)), snapshot, verdict)
 
-    def _failed(self, job: _Job, snapshot: Snapshot, how: str, *, hung: bool) -> None:
-        """A job's process (of one task) died (``how``) or hung, twice for a death: find
-        its result."""
-        task, run = job.task, job.run
+    def _overran(self, job: _Job, snapshot: Snapshot, verdict: str) -> None:
+        """The process playing ``job`` (of one task) was killed, overdue: the machine's
+        doing (``verdict`` ``machine``: played again), or a timeout."""
+        if verdict == "machine":
+            self._again(job, "its process was stopped")
+        else:
+            self._timeout(job, snapshot)
+
+    def _again(self, job: _Job, why: str) -> None:
+        """The machine held ``job`` (of one task) up (``why``): play it again alone, up to
+        :data:`MAX_REPLAYS` times."""
+        job.held_up += 1
+        if job.held_up > MAX_REPLAYS:
+            self._error(
+                job,
+                f"the machine held it up {job.held_up} times ({why}): is something stopping "
+                "c8league's processes, or is the machine far too busy?",
+            )
+            return
+        if job.stage != "rebuild":
+            job.stage = "replay"
+        self._alone(job)
+
+    def _death(self, job: _Job, snapshot: Snapshot, how: str) -> None:
+        """A process playing ``job`` (of one task) died: play it again, or, with the
+        evidence of two deaths at the same point, charge the call there."""
         if job.stage == "rebuild":
-            self._keep(run, job.indices[0], self._fallback(job))
+            self._keep(job.run, job.indices[0], self._fallback(job))
+            return
+        job.deaths.append((snapshot, how))
+        if len(job.deaths) >= 2:
+            (last, last_how), (first, first_how) = job.deaths[-1], job.deaths[-2]
+            if last.same_point(first) and last_how == first_how:
+                self._charge(job, last, how)
+                return
+        if len(job.deaths) > MAX_REPLAYS:
+            self._error(
+                job,
+                f"the process playing it ended {len(job.deaths)} times, at different points "
+                f"({'; '.join(sorted({h for _, h in job.deaths}))}), and which player ended "
+                "it cannot be told",
+            )
+            return
+        job.stage = "replay"
+        self._alone(job)
+
+    def _charge(self, job: _Job, snapshot: Snapshot, how: str) -> None:
+        """Two deaths of ``job``'s process at the same point: the call in progress there
+        ended it (or, none being in progress, the match cannot be played)."""
+        task = job.task
+        if snapshot.phase == STARTING and 0 <= snapshot.turn < len(task.seats):
+            plugin = task.seats[snapshot.turn].plugin
+            self._error(job, f"player {plugin!r} {how} starting")
+            return
+        if not snapshot.busy:
+            self._error(job, f"the process playing it {how} while no player was being called")
+            return
+        seat = snapshot.seat
+        prefix = "" if snapshot.call_name == "choose" else f"{snapshot.call_name}: "
+        detail = (
+            f"{prefix}the process playing the match {how} during its turn, "
+            "and again when the match was played alone"
+        )
+        stop = Stop(snapshot.calls, seat, "crash", detail)
+        fallback = Forfeit(seat, "crash", snapshot.move, detail)
+        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
+
+    def _timeout(self, job: _Job, snapshot: Snapshot) -> None:
+        """``job``'s process (of one task) was killed past the match limit: the call in
+        progress then forfeits with ``timeout``."""
+        task = job.task
+        if job.stage == "rebuild":
+            self._keep(job.run, job.indices[0], self._fallback(job))
             return
         limit = task.match_seconds or 0.0
         if snapshot.phase == STARTING and 0 <= snapshot.turn < len(task.seats):
             plugin = task.seats[snapshot.turn].plugin
-            what = f"did not finish starting within {limit:g} s" if hung else f"{how} starting"
-            self._error(job, f"player {plugin!r} {what}")
+            self._error(job, f"player {plugin!r} did not finish starting within {limit:g} s")
             return
-        if not snapshot.busy and (hung or snapshot.calls == 0):
-            what = f"did not end within its limit of {limit:g} s" if hung else how
-            self._error(job, f"the process playing it {what} while no player was being called")
+        if not snapshot.busy and snapshot.calls == 0:
+            self._error(
+                job,
+                f"the process playing it did not end within its limit of {limit:g} s "
+                "while no player was being called",
+            )
             return
         seat = snapshot.seat
         prefix = "" if snapshot.call_name == "choose" else f"{snapshot.call_name}: "
-        if hung:
-            stop = Stop(snapshot.calls, seat, "timeout")
-            detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
-            fallback = Forfeit(seat, "timeout", snapshot.move, detail)
-        else:
-            when = "during its turn" if snapshot.busy else "just after its turn"
-            detail = (
-                f"{prefix}the process playing the match {how} {when}, "
-                "and again when the match was played alone"
-            )
-            stop = Stop(snapshot.calls, seat, "crash", detail)
-            fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        rebuild = _Job(next(self._keys), run, job.indices, "rebuild", stop, fallback)
-        self._alone(rebuild)
+        stop = Stop(snapshot.calls, seat, "timeout")
+        detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
+        fallback = Forfeit(seat, "timeout", snapshot.move, detail)
+        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
 
     def _error(self, job: _Job, text: str) -> None:
         self._keep(job.run, job.indices[0], error_report(job.task, text))
@@ -505,8 +621,10 @@ class MatchRunner(ClosingRunner):
             closed = slot.since + CLOSE_SECONDS
             return (job if now > closed else None), min(closed, now + POLL_SECONDS)
         task = job.run.tasks[job.indices[min(max(slot.index, 0), len(job.indices) - 1)]]
-        late, end = overrun(slot, task.match_seconds, now)
-        return (job if late else None), end
+        verdict, end = overrun(worker, task.match_seconds, now)
+        if verdict:
+            job.verdict = verdict
+        return (job if verdict else None), end
 
     def _deadline(self) -> float | None:
         now = time.monotonic()
@@ -518,7 +636,7 @@ class MatchRunner(ClosingRunner):
         for worker in [*self._pool, *self._single]:
             job, _ = self._overdue(worker, now)
             if job is not None:
-                self._hung(worker, job)
+                self._hung(worker, job, job.verdict)
 
     def _abandon(self, run: _Run) -> None:
         """The caller stopped taking reports (an error, Ctrl-C): stop the run's matches."""
@@ -542,6 +660,18 @@ def _started(value: Any) -> str | None:
 
 def _fork_matches() -> Worker:
     return fork_worker(play_match_job)
+
+
+def _play_here(task: MatchTask) -> MatchReport:
+    """Play ``task`` in this process (where none can be forked), again if the machine
+    held it up, up to :data:`MAX_REPLAYS` times."""
+    why = ""
+    for _ in range(MAX_REPLAYS):
+        try:
+            return play_task(task)
+        except MachineFault as exc:
+            why = str(exc)
+    return error_report(task, f"the machine held it up {MAX_REPLAYS} times ({why})")
 
 
 def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:

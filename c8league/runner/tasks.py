@@ -22,6 +22,7 @@ from c8league.results import Forfeit
 from c8league.results import HandReport as HandReport  # re-export
 from c8league.results import MatchReport as MatchReport
 from c8league.runner.clock import MoveClock, with_move_limit
+from c8league.runner.guard import guard
 from c8league.runner.loop import (
     MatchOutcome,
     Stop,
@@ -37,9 +38,11 @@ IDLE, STARTING, PLAYING, CLOSING = 0, 1, 2, 3
 
 
 class TaskWatch(Watch, Protocol):
-    """A :class:`~c8league.runner.loop.Watch` that also records the task's phase."""
+    """A :class:`~c8league.runner.loop.Watch` that also records the task's phase, and
+    the seats whose threads outlived their calls (see ``runner.guard``)."""
 
     phase: int
+    owners: int
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,7 +82,11 @@ def play_task(
 
     ``watch``, ``stop`` and ``reported`` are for a process that supervises the match
     (see :func:`~c8league.runner.loop.play_match`); ``reported`` gets the report as soon
-    as the result is known, before the players are closed."""
+    as the result is known, before the players are closed. With a ``watch`` (in a
+    worker), players that do not come with c8league are guarded (``runner.guard``).
+
+    A :class:`~c8league.errors.MachineFault` (the machine held the match up) goes
+    through: the match is to be played again."""
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
     players: list[Player] = []
@@ -89,7 +96,9 @@ def play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-            players.append(create_player(spec, task.move_seconds))
+                players.append(create_player(spec, task.move_seconds, _guard(seat, watch)))
+            else:
+                players.append(create_player(spec, task.move_seconds))
     except PluginError as exc:
         for p in players:
             _close(p)
@@ -146,17 +155,27 @@ def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
     )
 
 
-def create_player(spec: SeatSpec, move_seconds: float | None = None) -> Player:
-    """A seat's player, held to ``move_seconds`` a decision if given (see
-    ``runner.clock``); a factory that fails in any way (``SystemExit`` included) is a
+def create_player(
+    spec: SeatSpec,
+    move_seconds: float | None = None,
+    wrap: Callable[[Player], Player] | None = None,
+) -> Player:
+    """A seat's player, given to ``wrap`` if given (a guard, see ``runner.guard``), then
+    held to ``move_seconds`` a decision if given (see ``runner.clock``); a factory that
+    fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
     try:
         options = _options(spec.options)
-        if move_seconds is None:
-            return registry.create(spec.plugin, options)
-        if with_move_limit(options, list(registry.get(spec.plugin).options()), move_seconds):
-            return registry.create(spec.plugin, options)
-        return MoveClock(registry.create(spec.plugin, options), move_seconds)
+        timed = move_seconds is not None and not with_move_limit(
+            options, list(registry.get(spec.plugin).options()), move_seconds
+        )
+        player = registry.create(spec.plugin, options)
+        if wrap is not None:
+            player = wrap(player)
+        if timed:
+            assert move_seconds is not None
+            return MoveClock(player, move_seconds)
+        return player
     except PluginError:
         raise
     except BaseException as exc:
@@ -164,6 +183,11 @@ def create_player(spec: SeatSpec, move_seconds: float | None = None) -> Player:
             raise
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         raise PluginError(f"player {spec.plugin!r} failed to start: {detail}") from None
+
+
+def _guard(seat: int, watch: TaskWatch) -> Callable[[Player], Player]:
+    """What guards the player of ``seat``, noting on ``watch`` (see ``runner.guard``)."""
+    return lambda player: guard(player, seat, watch)
 
 
 def hand_reports(outcome: MatchOutcome) -> tuple[HandReport, ...]:

@@ -7,6 +7,9 @@ worker processes, and the supervising process (the runner, ``bots check``) watch
 them through a :class:`Slot` in shared memory, where the match loop writes which player
 it is calling (see :class:`~c8league.runner.loop.Watch`). A worker that dies or hangs
 is killed and replaced; the slot says which seat was being called, at which call.
+Its death is known from its exit (a pidfd, where Linux has one): the end of its pipe
+alone decides nothing, since a player may close the worker's files and go on, and the
+slot is read once the worker has exited.
 
 A worker is a fork of its supervisor (players registered in-process come along) or,
 with :func:`exec_worker`, a fresh interpreter (for processes that must not fork, such as
@@ -14,13 +17,21 @@ a Dask worker with its threads). Either way it
 
 * dies with its supervisor: on Linux through the parent-death signal (``prctl``), and
   elsewhere through a thread that watches the parent's process id;
-* ignores SIGINT: a Ctrl-C at the terminal reaches the whole process group, and
-  interrupting the run is the supervisor's business (a ``KeyboardInterrupt`` in a
-  worker therefore always comes from a player, see ``runner.loop.user_interrupt``);
+* ignores SIGINT, SIGTERM and SIGHUP: a Ctrl-C at the terminal (or ``timeout``, or
+  the terminal closing) reaches the whole process group, and stopping the run is the
+  supervisor's business (a ``KeyboardInterrupt`` in a worker therefore always comes
+  from a player, see ``runner.loop.user_interrupt``);
+* keeps what its players start (:class:`~c8league.players.containment.Keeper`): after
+  each job it ends what they left running; after it exits its supervisor ends what it
+  left (:func:`~c8league.players.containment.released`);
 * reads jobs from a pipe and answers with messages: ``("report", key, value)`` as soon
   as a result is known (the reports of a chunk of matches, before the last match's
-  players are closed), then ``("done", key, value)``, or ``("failed", key, traceback)``
-  if the job itself broke.
+  players are closed), then ``("done", key, value)``, ``("failed", key, traceback)``
+  if the job itself broke, or ``("replay", key, (why, reports))`` if the machine held
+  a match up (see :class:`~c8league.errors.MachineFault`; the reports are those of the
+  chunk's matches before it). A worker whose players left threads running ends its
+  chunk after that match and exits once its job is done (they could not harm a later
+  match).
 """
 
 from __future__ import annotations
@@ -42,7 +53,11 @@ from multiprocessing import Pipe
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
+from c8league.errors import MachineFault
+from c8league.players.containment import Keeper, process_state, released
 from c8league.players.external import keep
+from c8league.runner import guard
+from c8league.runner.clock import run_delay
 from c8league.runner.loop import HOOKS, Stop
 from c8league.runner.tasks import (
     IDLE,
@@ -63,6 +78,9 @@ STRAY_SECONDS = 4
 periods before it is killed (it is usually just sending its report)."""
 POLL_SECONDS = 0.05
 """How often a worker's progress is looked at while it may be about to overrun."""
+EXIT_WAIT_SECONDS = 5.0
+"""How long a worker that closed its end of the pipe is waited for where its exit cannot
+be watched (no pidfd) before it is killed."""
 
 _PR_SET_PDEATHSIG = 1
 
@@ -84,6 +102,10 @@ class Slot(ctypes.Structure):
         ("move", ctypes.c_int32),
         ("hook", ctypes.c_int32),
         ("index", ctypes.c_int32),
+        ("lost", ctypes.c_double),
+        ("ticked", ctypes.c_double),
+        ("delay", ctypes.c_double),
+        ("owners", ctypes.c_int32),
     ]
     job: int
     """The key of the job being run."""
@@ -97,6 +119,15 @@ class Slot(ctypes.Structure):
     hook: int
     index: int
     """Which match of the job's chunk is being played (from 0)."""
+    lost: float
+    """Seconds of the match in which the worker could not run (``runner.clock.Clock``)."""
+    ticked: float
+    delay: float
+    """The worker's time waiting for a processor when its clock last looked (-1: not
+    yet in this match)."""
+    owners: int
+    """The seats (a bit each) of guarded players whose threads outlived their calls
+    (``runner.guard``), in the match being played."""
 
 
 @dataclass(frozen=True)
@@ -111,6 +142,7 @@ class Snapshot:
     move: int
     hook: int
     index: int = 0
+    owners: int = 0
 
     @property
     def busy(self) -> bool:
@@ -125,6 +157,19 @@ class Snapshot:
     @property
     def call_name(self) -> str:
         return HOOKS[self.hook] if 0 <= self.hook < len(HOOKS) else "a call"
+
+    def same_point(self, other: Snapshot) -> bool:
+        """Whether two deaths of a match's process happened at the same point, with no
+        other seat's code able to run then: the evidence that the call there ended it."""
+        if (self.phase, self.busy, self.seat, self.calls) != (
+            other.phase,
+            other.busy,
+            other.seat,
+            other.calls,
+        ):
+            return False
+        others = (self.owners | other.owners) & ~(1 << self.seat if self.seat >= 0 else 0)
+        return not others
 
 
 Handler = Callable[[Any, Slot, Callable[[object], None]], object]
@@ -142,6 +187,16 @@ class Worker:
         self.slot = slot
         self._memory = memory
         self.returncode: int | None = None
+        self.pipe_closed = False
+        """The worker closed its end of the pipe (it is exiting, or a player closed it)."""
+        self.suspect: float | None = None
+        """When the worker was first seen past its time (see :func:`overrun`)."""
+        self.pidfd = -1
+        """Readable once the worker has exited (Linux), -1 where there is none."""
+        if hasattr(os, "pidfd_open"):
+            with contextlib.suppress(OSError):
+                self.pidfd = os.pidfd_open(pid)
+        Keeper.here().keep(pid)
         _ENDS.add(conn)
 
     def __repr__(self) -> str:
@@ -156,18 +211,50 @@ class Worker:
         return True
 
     def receive(self) -> tuple[list[tuple[Any, ...]], bool]:
-        """The messages waiting, and whether the worker has closed its end (has died)."""
+        """The messages waiting, and whether the worker has exited (or, where its exit
+        cannot be watched, closed its end of the pipe)."""
         messages: list[tuple[Any, ...]] = []
-        try:
-            while self.conn.poll():
-                messages.append(self.conn.recv())
-        except (EOFError, OSError):
-            return messages, True
-        return messages, False
+        if not self.pipe_closed:
+            try:
+                while self.conn.poll():
+                    messages.append(self.conn.recv())
+            except (EOFError, OSError):
+                self.pipe_closed = True
+        if self.pidfd >= 0:
+            return messages, self.exited()
+        return messages, self.pipe_closed
+
+    def waitables(self) -> list[Connection | int]:
+        """What to wait on for this worker's messages and exit."""
+        found: list[Connection | int] = [] if self.pipe_closed else [self.conn]
+        if self.pidfd >= 0:
+            found.append(self.pidfd)
+        return found
+
+    def exited(self) -> bool:
+        """Whether the worker has exited (its pidfd is readable); never waits."""
+        if self.returncode is not None:
+            return True
+        if self.pidfd < 0:
+            return False
+        return bool(wait([self.pidfd], 0))
+
+    def stopped(self) -> bool:
+        """Whether the worker is stopped (``SIGSTOP``, a debugger): not running by its own
+        doing (Linux; False elsewhere)."""
+        return self.returncode is None and process_state(self.pid) in ("T", "t")
+
+    def waited(self) -> float:
+        """Seconds the worker has waited for a processor since its match clock last looked
+        (Linux; 0.0 elsewhere, or before its clock first looked)."""
+        last = self.slot.delay
+        if last < 0:
+            return 0.0
+        return max(0.0, run_delay(self.pid) - last)
 
     def snapshot(self) -> Snapshot:
         s = self.slot
-        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index)
+        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index, s.owners)
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""
@@ -195,6 +282,7 @@ class Worker:
                 return False
             time.sleep(0.005)
         self.close()
+        released(self.pid)  # what it left running: its players' processes
         return True
 
     def stop(self, timeout: float = 5.0) -> None:
@@ -207,11 +295,17 @@ class Worker:
     def close(self) -> None:
         _ENDS.discard(self.conn)
         self.conn.close()
+        if self.pidfd >= 0:
+            with contextlib.suppress(OSError):
+                os.close(self.pidfd)
+            self.pidfd = -1
         with contextlib.suppress(BufferError, ValueError):
             self._memory.close()
 
     def how(self) -> str:
         """How the worker ended, in words: ``exited with code 7``, ``was killed by SIGSEGV``."""
+        if self.returncode == guard.FILES_CLOSED_EXIT:
+            return "lost its pipe to c8league (a player closed its files)"
         return exit_words(self.returncode)
 
 
@@ -260,6 +354,7 @@ def fork_worker(handler: Handler) -> Worker:
     slot = Slot.from_buffer(memory)
     here, there = _pipe()
     parent = os.getpid()
+    Keeper.here()  # chosen before the first worker: it may adopt what a worker leaves
     with interrupts_blocked():
         pid = os.fork()
     if pid == 0:  # the worker
@@ -294,6 +389,7 @@ def exec_worker() -> Worker:
         memory = mmap.mmap(fd, size)
         here, there = _pipe()
         argv = [str(there.fileno()), str(fd), str(os.getpid())]
+        Keeper.here()
         with interrupts_blocked():  # the blocked mask outlives exec until the worker is set up
             proc = subprocess.Popen(
                 [sys.executable, "-m", "c8league.runner.worker", *argv],
@@ -315,17 +411,24 @@ def _temp_fd() -> int:
     return fd
 
 
+STOP_SIGNALS: tuple[signal.Signals, ...] = tuple(
+    getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
+)
+"""The signals that stop a run (Ctrl-C, ``kill``, a closed terminal): the supervisor's
+to handle, ignored by workers."""
+
+
 @contextlib.contextmanager
 def interrupts_blocked() -> Iterator[None]:
-    """Block SIGINT in this thread for the block: a process started inside it (fork, or
-    fork and exec) begins with SIGINT blocked, so a Ctrl-C that arrives while it starts
-    waits until :func:`become_worker` ignores it, instead of raising in the new process
-    before it is a worker. In this process a Ctrl-C that arrived meanwhile is delivered
-    when the block ends."""
+    """Block the :data:`STOP_SIGNALS` in this thread for the block: a process started
+    inside it (fork, or fork and exec) begins with them blocked, so a Ctrl-C that
+    arrives while it starts waits until :func:`become_worker` ignores it, instead of
+    raising in the new process before it is a worker. In this process a signal that
+    arrived meanwhile is delivered when the block ends."""
     if not hasattr(signal, "pthread_sigmask"):
         yield
         return
-    previous = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    previous = signal.pthread_sigmask(signal.SIG_BLOCK, set(STOP_SIGNALS))
     try:
         yield
     finally:
@@ -333,12 +436,16 @@ def interrupts_blocked() -> Iterator[None]:
 
 
 def become_worker(parent: int) -> None:
-    """Set up this process as a worker of ``parent``: die with it, ignore Ctrl-C (the
-    supervisor stops the run), default SIGTERM, no terminal input."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Set up this process as a worker of ``parent``: die with it, ignore the signals
+    that stop a run (the supervisor stops it), no terminal input. SIGTERM and SIGHUP
+    get a handler that does nothing rather than being ignored, so that the programs
+    its players start do not inherit their being ignored."""
+    for number in STOP_SIGNALS:
+        ignored = number == signal.SIGINT  # (see runner.loop.user_interrupt)
+        signal.signal(number, signal.SIG_IGN if ignored else _ignore)
     if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})
-    for number in (signal.SIGTERM, signal.SIGALRM, signal.SIGCHLD):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, set(STOP_SIGNALS))
+    for number in (signal.SIGALRM, signal.SIGCHLD):
         signal.signal(number, signal.SIG_DFL)
     with contextlib.suppress(OSError):
         devnull = os.open(os.devnull, os.O_RDONLY)
@@ -346,6 +453,10 @@ def become_worker(parent: int) -> None:
         os.close(devnull)
     if not die_with_parent(parent):
         threading.Thread(target=_watch_parent, args=(parent,), daemon=True).start()
+
+
+def _ignore(signum: int, frame: object) -> None:
+    """A stop signal in a worker: the supervisor's to handle."""
 
 
 def die_with_parent(parent: int) -> bool:
@@ -372,33 +483,61 @@ def _watch_parent(parent: int) -> None:
 
 
 def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
-    """The worker's loop: run each job sent until the pipe closes or None arrives."""
+    """The worker's loop: run each job sent until the pipe closes or None arrives; after
+    each, end what its players left running. A worker whose pipe a player closed exits
+    with :data:`~c8league.runner.guard.FILES_CLOSED_EXIT`."""
+    keeper = Keeper.here()
+    keeper.hold()
+    guard.watch_pipe(conn.fileno())
 
     def send(message: object) -> None:
-        conn.send(message)
+        try:
+            conn.send(message)
+        except OSError:
+            if guard.pipe_intact():
+                raise
+            os._exit(guard.FILES_CLOSED_EXIT)
 
     while True:
         try:
             job = conn.recv()
         except (EOFError, OSError):
+            if not guard.pipe_intact():
+                os._exit(guard.FILES_CLOSED_EXIT)
             return
         if job is None:
             return
         key = job[0]
-        slot.job, slot.since, slot.phase, slot.turn, slot.calls, slot.index = (
-            key,
-            time.monotonic(),
-            STARTING,
-            -1,
-            0,
-            0,
-        )
+        slot.job, slot.index = key, 0
+        begin(slot)
         try:
             message: tuple[object, ...] = ("done", key, handler(job, slot, send))
+        except MachineFault as exc:
+            done = exc.reports if isinstance(exc, HeldUp) else []
+            message = ("replay", key, (str(exc), done))
         except BaseException:
             message = ("failed", key, traceback.format_exc())
         slot.phase = IDLE
+        keeper.sweep()
         send(message)
+        if slot.owners:  # players' threads still run: they must not reach another match
+            return
+
+
+def begin(slot: Slot) -> None:
+    """A job, or a match of a chunk, begins: its clock and its evidence start afresh."""
+    now = time.monotonic()
+    slot.since, slot.phase, slot.turn, slot.calls = now, STARTING, -1, 0
+    slot.lost, slot.ticked, slot.delay, slot.owners = 0.0, now, -1.0, 0
+
+
+class HeldUp(MachineFault):
+    """The machine held up a match of a chunk (see :func:`play_match_job`): the reports
+    of the chunk's matches before it go with it."""
+
+    def __init__(self, why: str, reports: list[MatchReport]) -> None:
+        super().__init__(why)
+        self.reports = reports
 
 
 @dataclass(frozen=True)
@@ -407,35 +546,61 @@ class Result:
 
     kind: str
     """``done`` (``value`` is what it sent), ``failed`` (``value`` is the traceback),
-    ``died`` or ``hung`` (the worker was killed; ``snapshot`` says where it was)."""
+    ``died`` or ``hung`` (the worker was killed; ``snapshot`` says where it was), or
+    ``machine`` (the machine held the job up: ``value`` says how; play it again)."""
     value: Any = None
     snapshot: Snapshot | None = None
     how: str = ""
     """For ``died``: how the worker ended, in words."""
 
 
-def overrun(slot: Slot, limit: float | None, now: float) -> tuple[bool, float | None]:
-    """For a worker that has started a job limited to ``limit`` seconds: whether it has
-    overrun (to be killed), and when to look again (None: no need).
+CONFIRM_SECONDS = 0.15
+"""A worker that seems to have overrun is looked at again this much later before it is
+killed: time for its match clock to account for a stop that has just ended (the
+supervisor, stopped with it, may wake first)."""
 
+
+def overrun(worker: Worker, limit: float | None, now: float) -> tuple[str, float | None]:
+    """For a worker that has started a job limited to ``limit`` seconds: ``hung`` if it
+    has overrun (to be killed: its player's time is out), ``machine`` if it is found
+    stopped (``SIGSTOP``: not its player's doing), else ``""``; and when to look again
+    (None: no need).
+
+    Its time is its match clock's (``runner.loop.Clock``), the time it could run: the
+    clock's last reading, less the time the worker has waited for a processor since.
     It has overrun when it is still inside a player's call a grace period past the
     limit (the player ignores the match timer), or when it is between calls
-    :data:`STRAY_SECONDS` grace periods past it (it is usually sending its report)."""
+    :data:`STRAY_SECONDS` grace periods past it (it is usually sending its report), in
+    two looks :data:`CONFIRM_SECONDS` apart."""
     if limit is None:
-        return False, None
+        return "", None
+    slot = worker.slot
     g = grace(limit)
-    end = slot.since + limit + g
+    lost = slot.lost
+    end = slot.since + lost + limit + g
     if now <= end:
-        return False, end
-    if slot.turn >= 0:
-        return True, None
-    stray = slot.since + limit + STRAY_SECONDS * g
-    return now > stray, min(stray, now + POLL_SECONDS)
+        worker.suspect = None
+        return "", end
+    if worker.stopped():
+        return "machine", None
+    lost += worker.waited()
+    end = slot.since + lost + limit + g
+    if now <= end:
+        worker.suspect = None
+        return "", end
+    if slot.turn < 0:
+        end = slot.since + lost + limit + STRAY_SECONDS * g
+        if now <= end:
+            return "", min(end, now + POLL_SECONDS)
+    if worker.suspect is None:
+        worker.suspect = now
+    confirm = worker.suspect + CONFIRM_SECONDS
+    return ("hung", None) if now >= confirm else ("", confirm)
 
 
 def supervise(worker: Worker, key: int, limit: float | None) -> Result:
     """Wait for the job ``key`` sent to ``worker``: its first ``report`` or its ``done``
-    (then the end of its closing, up to :data:`CLOSE_SECONDS`), its death, or its
+    (then the end of its closing, up to :data:`CLOSE_SECONDS`), its exit, or its
     overrun of ``limit`` seconds (see :func:`overrun`), when the worker is killed."""
     value: Any = None
     reported: float | None = None
@@ -444,18 +609,21 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
         slot = worker.slot
         end: float | None
         if reported is not None:
-            late, end = now > reported + CLOSE_SECONDS, reported + CLOSE_SECONDS
+            verdict = "hung" if now > reported + CLOSE_SECONDS else ""
+            end = reported + CLOSE_SECONDS
         elif slot.job == key and slot.phase != IDLE:
-            late, end = overrun(slot, limit, now)
+            verdict, end = overrun(worker, limit, now)
         else:
-            late, end = False, now + POLL_SECONDS  # not started yet
-        if late:
+            verdict, end = "", now + POLL_SECONDS  # not started yet
+        if verdict:
             snapshot = worker.snapshot()
             worker.kill()
             if reported is not None:
                 return Result("done", value)
+            if verdict == "machine":
+                return Result("machine", "its process was stopped", snapshot)
             return Result("hung", snapshot=snapshot)
-        if not wait([worker.conn], None if end is None else max(0.0, end - now)):
+        if not wait(worker.waitables(), None if end is None else max(0.0, end - now)):
             continue
         messages, dead = worker.receive()
         for kind, got, message in messages:
@@ -467,13 +635,14 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
                 return Result("done", message if reported is None else value)
             elif kind == "failed":
                 return Result("failed", message)
+            elif kind == "replay":
+                return Result("machine", message[0])
         if dead:
-            snapshot = worker.snapshot()
-            if not worker.reap(5.0):
+            if not worker.reap(EXIT_WAIT_SECONDS):
                 worker.kill()
             if reported is not None:
                 return Result("done", value)
-            return Result("died", snapshot=snapshot, how=worker.how())
+            return Result("died", snapshot=worker.snapshot(), how=worker.how())
 
 
 # -- playing matches --------------------------------------------------------------------------
@@ -489,9 +658,16 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
     """A :data:`Handler` that plays a chunk of match tasks and sends their reports in one
     message as soon as the last result is known, before that match's players are closed
     (the others' are closed as each ends). ``slot.index`` says which match is being
-    played; each starts its clock (``slot.since``) afresh. External bots that play
-    match after match in one process are kept between matches (and jobs) until the
-    worker ends (``players.external.keep``)."""
+    played; each starts its clock and its evidence afresh (:func:`begin`). External
+    bots that play match after match in one process are kept between matches (and
+    jobs) until the worker ends (``players.external.keep``).
+
+    After each match, what its players started and left running is ended (the
+    :class:`~c8league.players.containment.Keeper`'s sweep; a kept bot's own are ended
+    when it is kept). A match whose players left threads running ends the chunk: the
+    reports so far are returned, the rest are played elsewhere, and the worker exits
+    (see :func:`serve`). A match the machine held up raises :class:`HeldUp` with the
+    reports before it."""
     key, tasks, stop, play = job
     keep.enable()  # a worker plays match after match: bots that can may keep their process
     reports: list[MatchReport] = []
@@ -506,27 +682,30 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
             sent = True
         slot.since = time.monotonic()
 
+    keeper = Keeper.here()
     for index, task in enumerate(tasks):
-        slot.index, slot.since, slot.phase, slot.turn, slot.calls = (
-            index,
-            time.monotonic(),
-            STARTING,
-            -1,
-            0,
-        )
+        slot.index = index
+        begin(slot)
         if play is not None:
             reported(play(task))
             continue
         count = len(reports)
         try:
             report = play_task(task, watch=slot, stop=stop, reported=reported)
+        except MachineFault as exc:
+            keeper.sweep()
+            if len(reports) == count:
+                raise HeldUp(str(exc), reports) from None
         except BaseException:
-            if len(reports) > count:
-                continue  # its result is out: closing its players failed, the result stands
-            last_line = traceback.format_exc().strip().splitlines()[-1:] or ["?"]
-            report = error_report(task, f"playing it failed: {last_line[0]}")
+            if len(reports) == count:
+                last_line = traceback.format_exc().strip().splitlines()[-1:] or ["?"]
+                report = error_report(task, f"playing it failed: {last_line[0]}")
+            # (else its result is out: closing its players failed, the result stands)
+        keeper.sweep()
         if len(reports) == count:  # not reported early: it could not be played
             reported(report)
+        if slot.owners:  # its players' threads still run: no other match is played here
+            break
     return None if sent else reports
 
 

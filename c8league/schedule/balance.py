@@ -16,8 +16,8 @@ class BalanceReport(Generic[E]):
 
     ``pair_meetings`` holds every pair that shared a table at least once,
     keyed ``(a, b)`` with ``a`` listed before ``b`` in ``entrants``; pairs not
-    in it never met. ``seat_counts[e][i]`` is how often ``e`` sat in seat
-    ``i`` (seat 0 deals first); ``before_counts[(a, b)]`` how often ``a``
+    in it never met. ``seat_counts[e][i]`` is how often ``e`` sat in the
+    ``i``-th seat (index 0 deals first; shown as seat 1); ``before_counts[(a, b)]`` how often ``a``
     played directly before ``b`` at a table of three or more.
     ``common_seats`` is the size of the smallest table.
     """
@@ -85,11 +85,12 @@ class BalanceReport(Generic[E]):
         """The most times one entrant played directly before the same other one."""
         return max(self.before_counts.values(), default=0)
 
-    def rows(self) -> list[tuple[str, ...]]:
-        """One header row, then one row per entrant, as text cells.
+    def records(self) -> tuple[tuple[str, ...], list[tuple[str | int, ...]]]:
+        """The header, then one row per entrant: the entrant, then numbers.
 
         Columns: entrant, games, byes, smaller tables, distinct opponents,
-        most meetings with one opponent, then the count of each seat.
+        most meetings with one opponent, then the count of each seat,
+        numbered from 1 as the sheets number them (seat 1 deals first).
         """
         width = self.seat_width
         header = (
@@ -99,7 +100,7 @@ class BalanceReport(Generic[E]):
             "short",
             "opponents",
             "most_meetings",
-            *(f"seat{i}" for i in range(width)),
+            *(f"seat{i + 1}" for i in range(width)),
         )
         opponents: dict[E, int] = dict.fromkeys(self.entrants, 0)
         most: dict[E, int] = dict.fromkeys(self.entrants, 0)
@@ -107,36 +108,45 @@ class BalanceReport(Generic[E]):
             for e in (a, b):
                 opponents[e] += 1
                 most[e] = max(most[e], m)
-        rows = [header]
+        rows: list[tuple[str | int, ...]] = []
         for e in self.entrants:
             seats = self.seat_counts.get(e, ())
             rows.append(
                 (
                     str(e),
-                    str(self.games.get(e, 0)),
-                    str(self.bye_counts.get(e, 0)),
-                    str(self.short_table_counts.get(e, 0)),
-                    str(opponents[e]),
-                    str(most[e]),
-                    *(str(seats[i]) if i < len(seats) else "0" for i in range(width)),
+                    self.games.get(e, 0),
+                    self.bye_counts.get(e, 0),
+                    self.short_table_counts.get(e, 0),
+                    opponents[e],
+                    most[e],
+                    *(seats[i] if i < len(seats) else 0 for i in range(width)),
                 )
             )
-        return rows
+        return header, rows
+
+    def rows(self) -> list[tuple[str, ...]]:
+        """:meth:`records` as text cells, the header first."""
+        header, rows = self.records()
+        return [header, *(tuple(str(v) for v in row) for row in rows)]
+
+    def summary(self) -> dict[str, int]:
+        """The summary figures by name."""
+        return {
+            "entrants": len(self.entrants),
+            "rounds": self.rounds,
+            "pairs": self.pair_count,
+            "pairs that met": len(self.pair_meetings),
+            "min pair meetings": self.min_pair_meetings,
+            "max pair meetings": self.max_pair_meetings,
+            "repeat meetings": self.repeat_meetings,
+            "max seat imbalance": self.max_seat_imbalance,
+            "max times before the same entrant": self.max_before,
+            "max byes": max(self.bye_counts.values(), default=0),
+        }
 
     def summary_rows(self) -> list[tuple[str, str]]:
         """The summary figures as ``(name, value)`` text pairs."""
-        return [
-            ("entrants", str(len(self.entrants))),
-            ("rounds", str(self.rounds)),
-            ("pairs", str(self.pair_count)),
-            ("pairs that met", str(len(self.pair_meetings))),
-            ("min pair meetings", str(self.min_pair_meetings)),
-            ("max pair meetings", str(self.max_pair_meetings)),
-            ("repeat meetings", str(self.repeat_meetings)),
-            ("max seat imbalance", str(self.max_seat_imbalance)),
-            ("max times before the same entrant", str(self.max_before)),
-            ("max byes", str(max(self.bye_counts.values(), default=0))),
-        ]
+        return [(name, str(value)) for name, value in self.summary().items()]
 
 
 def balance_report(

@@ -84,6 +84,7 @@ def swiss_round(
     order: Sequence[E] | None = None,
     short: ShortTables | None = None,
     weights: SwissWeights | None = None,
+    rotate_short: bool = False,
 ) -> Round[E]:
     """The next Swiss round for the entrants in ``scores``.
 
@@ -95,9 +96,12 @@ def swiss_round(
     entrants no longer in ``scores``.
 
     ``short`` chooses between smaller tables and byes when the field does not
-    divide (default: byes at 2-player tables, smaller tables otherwise). The
-    top table comes first; byes are listed best-ranked first. The same
-    arguments always give the same round.
+    divide (default: byes at 2-player tables, smaller tables otherwise). With
+    ``rotate_short``, the smaller tables go to those who sat at one least
+    often in ``history``, so that nobody sits short twice before everyone has
+    once, as far as the numbers allow (without it, sitting short again only
+    costs). The top table comes first; byes are listed best-ranked first. The
+    same arguments always give the same round.
     """
     check_table_size(table_size)
     weights = weights or SwissWeights()
@@ -118,10 +122,24 @@ def swiss_round(
         pairs = min_cost_pairs(len(active), lambda i, j: costs.match_cost(active[i], active[j]))
         tables = [[active[i], active[j]] for i, j in pairs]
     else:
+        full = max(layout.sizes, default=0)
+        short_seats = sum(size for size in layout.sizes if size < full)
+        if rotate_short and short_seats:
+            must, may = _due_short([ledger.short[i] for i in active], short_seats)
+            costs.movable = [False] * n
+            for position in may:
+                costs.movable[active[position]] = True
+            # The smaller tables at the bottom hold those due, the lowest-ranked of
+            # those who may be, then the rest in rank order.
+            chosen = set(must) | set(may[len(may) - (short_seats - len(must)) :])
+            lineup = [i for p, i in enumerate(active) if p not in chosen]
+            lineup += [i for p, i in enumerate(active) if p in chosen]
+        else:
+            lineup = active
         tables = []
         start = 0
         for size in layout.sizes:
-            tables.append(active[start : start + size])
+            tables.append(lineup[start : start + size])
             start += size
         _improve(tables, costs, rng)
         tables.sort(key=min)
@@ -130,6 +148,18 @@ def swiss_round(
         tuple(tuple(ranked[i] for i in t) for t in seated),
         tuple(ranked[i] for i in sorted(bye_set)),
     )
+
+
+def _due_short(counts: Sequence[int], seats: int) -> tuple[list[int], list[int]]:
+    """Who must sit at the ``seats`` short seats and who may, by how often each sat
+    short before (``counts``, by position): everyone below the level that fills the
+    seats must, everyone at that level may."""
+    level = 0
+    while sum(1 for c in counts if c <= level) < seats:
+        level += 1
+    must = [p for p, c in enumerate(counts) if c < level]
+    may = [p for p, c in enumerate(counts) if c == level]
+    return must, may
 
 
 def _score_groups(values: Sequence[float]) -> list[int]:
@@ -156,6 +186,12 @@ class _Costs:
         self.spread = weights.spread
         self.repeat = weights.repeat
         self.short_weight = weights.short_table
+        self.movable: list[bool] | None = None
+        """Who may change between a short and a full table (None: everyone)."""
+
+    def may_trade(self, a: int, b: int) -> bool:
+        """Whether ``a`` and ``b`` may trade a short seat for a full one."""
+        return self.movable is None or (self.movable[a] and self.movable[b])
 
     def pair_cost(self, a: int, b: int) -> int:
         gap = self.group[a] - self.group[b]
@@ -251,6 +287,8 @@ def _anneal(
             ib += 1
         ta, tb = tables[ia], tables[ib]
         pa, pb = int(rng.random() * len(ta)), int(rng.random() * len(tb))
+        if is_short[ia] != is_short[ib] and not costs.may_trade(ta[pa], tb[pb]):
+            continue
         d = costs.swap_delta(ta, ta[pa], is_short[ia], tb, tb[pb], is_short[ib])
         if d > 0 and rng.random() >= math.exp(-d / temperature):
             continue
@@ -284,6 +322,8 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
             tb = tables[ib]
             for pa, a in enumerate(ta):
                 for pb, b in enumerate(tb):
+                    if is_short[ia] != is_short[ib] and not costs.may_trade(a, b):
+                        continue
                     d = costs.swap_delta(ta, a, is_short[ia], tb, b, is_short[ib])
                     if d < best:
                         best, choice = d, (ib, pa, pb)

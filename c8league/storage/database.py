@@ -186,8 +186,8 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
     names where it was looked for."""
     url = resolve_url(db)
     path = sqlite_path(url)
-    if path is not None and not create and not path.exists():
-        raise no_database(url)
+    if path is not None:
+        _check_file(url, path, create=create)
     try:
         engine = _engine(url)
         for attempt in range(3):
@@ -210,6 +210,64 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
             f"{str(exc).splitlines()[0]}"
         ) from None
     return Database(url, engine)
+
+
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _check_file(url: str, path: Path, *, create: bool) -> None:
+    """Look at a SQLite database's file before SQLite opens it (opening it for writing
+    sets it to WAL mode, which writes to it and makes ``-wal`` and ``-shm`` files beside
+    it): a file that is not a c8league database (an empty one when none is to be made,
+    one that is not SQLite, another program's database) is refused and left byte for
+    byte as it was; a path the system refuses (too long, say) gets one line."""
+    try:
+        if not path.exists():
+            if not create:
+                raise no_database(url)
+            return
+        if path.stat().st_size == 0:
+            if not create:
+                raise no_database(url)
+            return  # an empty file: the database is made in it
+        with open(path, "rb") as file:
+            head = file.read(100)
+    except OSError as exc:
+        raise StorageError(
+            f"cannot open database {describe_url(url)}: {exc.strerror or exc}"
+        ) from None
+    if not head.startswith(SQLITE_HEADER):
+        raise StorageError(
+            f"{describe_url(url)} is not a c8league database (not a SQLite file): left as it was"
+        )
+    if head[18:20] != b"\x02\x02":  # not in WAL mode, as c8league's databases are: look
+        _check_foreign(url, path)
+
+
+def _check_foreign(url: str, path: Path) -> None:
+    """Refuse a SQLite file that holds another program's tables, looked at read-only."""
+    try:
+        con = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro", uri=True)
+    except sqlite3.Error:
+        return  # the open that follows says what is wrong
+    try:
+        tables = {
+            row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+        }
+        if not tables or "meta" in tables:
+            return
+        ours = set(SQLModel.metadata.tables)
+        if tables <= ours and all(
+            con.execute(f'SELECT 1 FROM "{table}" LIMIT 1').fetchone() is None for table in tables
+        ):
+            return  # what a creation killed half-way leaves: finished on open
+    except sqlite3.Error:
+        return
+    finally:
+        con.close()
+    raise StorageError(
+        f"{describe_url(url)} is not a c8league database (no meta table): left as it was"
+    )
 
 
 def _engine(url: str) -> Engine:

@@ -7,6 +7,7 @@ commits: the caller's transaction does (see ``Database.writing``).
 
 from __future__ import annotations
 
+import difflib
 from collections.abc import Iterable, Sequence
 from typing import Any
 
@@ -185,10 +186,20 @@ def entrants_alike(session: Session, name: str, *, but: int | None = None) -> li
 
 
 def get_entrant(session: Session, name: str) -> Entrant:
+    """The entrant called ``name``: exactly, or else whatever the case and accents
+    (``lukasz`` for ``Łukasz``, by :func:`c8league.names.name_key`) when that names one
+    entrant; an unknown name gets the nearest names as a suggestion."""
     entrant = find_entrant(session, name)
-    if entrant is None:
-        raise NotFoundError(f"no player named {same_name(name)!r} (c8league players list)")
-    return entrant
+    if entrant is not None:
+        return entrant
+    alike = entrants_alike(session, name)
+    if alike:
+        listed = ", ".join(e.name for e in alike)
+        raise NotFoundError(f"{same_name(name)!r} could be {listed}: give the name as written")
+    by_key = {name_key(other): other for other in session.exec(select(Entrant.name)).all()}
+    near = [by_key[k] for k in difflib.get_close_matches(name_key(name), list(by_key), n=3)]
+    hint = f"did you mean {' or '.join(near)}? " if near else ""
+    raise NotFoundError(f"no player named {same_name(name)!r} ({hint}c8league players list)")
 
 
 def entrants_named(session: Session, names: Iterable[str]) -> dict[str, Entrant]:

@@ -65,6 +65,20 @@ def changes(session: Session, league_id: int) -> list[MembershipChange]:
     )
 
 
+def check_ins(session: Session, event_id: int) -> list[MembershipChange]:
+    """The event's check-in (``absent`` and ``present``), in the order it was said."""
+    return list(
+        session.exec(
+            select(MembershipChange)
+            .where(
+                MembershipChange.event_id == event_id,
+                col(MembershipChange.action).in_(["absent", "present"]),
+            )
+            .order_by(col(MembershipChange.id))
+        ).all()
+    )
+
+
 def of_entrant(session: Session, entrant_id: int) -> list[MembershipChange]:
     """Every change of the entrant's memberships, in every league, oldest first."""
     return list(

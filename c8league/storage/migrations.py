@@ -210,6 +210,21 @@ def _v6_schedules(conn: Any) -> None:
     ).create(conn)
 
 
+LEGACY_STANDING = '{"tiebreaks": ["opponents-total", "game-points", "wins"]}'
+"""The tie-breaks of the leagues of a database older than version 7, which stay theirs."""
+
+
+def _v7_standing(conn: Any) -> None:
+    """Version 7: how a league's standings are read, and by which pairing rules each
+    event was paired. Existing leagues keep the tie-breaks they had; events that have
+    rounds keep the pairing they had (round 1 in the order of entry). Check-in (who is
+    absent from which rounds) is kept in ``membership_change``, as of version 4."""
+    conn.execute(text("ALTER TABLE league ADD COLUMN standing TEXT NOT NULL DEFAULT '{}'"))
+    conn.execute(text("UPDATE league SET standing = :s"), {"s": LEGACY_STANDING})
+    conn.execute(text("ALTER TABLE event ADD COLUMN pairing INTEGER NOT NULL DEFAULT 2"))
+    conn.execute(text("UPDATE event SET pairing = 1 WHERE id IN (SELECT event_id FROM round)"))
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -217,6 +232,7 @@ STEPS: dict[int, Step] = {
     4: _v4_season_record,
     5: _v5_game_records,
     6: _v6_schedules,
+    7: _v7_standing,
 }
 
 

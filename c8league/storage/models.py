@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 6
+SCHEMA_VERSION = 7
 
 
 def utcnow() -> datetime:
@@ -63,6 +63,9 @@ class League(_Table, table=True):
     rating: str = Field(sa_column=Column(Text, nullable=False))  # rating settings as JSON
     source: str | None = Field(default=None, max_length=1024)
     created_at: datetime = Field(default_factory=utcnow)
+    standing: str = Field(default="{}", sa_column=Column(Text, nullable=False, default="{}"))
+    """How standings are read (JSON): ``first_round``, ``tiebreaks`` and ``season``; a
+    key left out takes its default (``c8league.league.standing``)."""
 
 
 class LeagueEntrant(_Table, table=True):
@@ -92,6 +95,9 @@ class Event(_Table, table=True):
     table_size: int = Field(default=2)
     played_by: str = Field(default="bots", max_length=16)  # "bots" or "people"
     created_at: datetime = Field(default_factory=utcnow)
+    pairing: int = Field(default=2)
+    """The Swiss pairing rules the event was paired by: 1 for events paired before round 1
+    was drawn from the seed (kept as they were), 2 since."""
 
 
 class ScheduleRound(_Table, table=True):
@@ -211,13 +217,16 @@ class RatingHistory(_Table, table=True):
 class MembershipChange(_Table, table=True):
     """One change of a member's place in a league, kept for good: ``joined``,
     ``withdrew``, ``returned`` (after a withdrawal), and the check-in of an evening,
-    ``absent`` and ``present`` (for one round of ``event_id``, or with ``round`` None
-    for the whole event).
+    ``absent`` and ``present``.
 
     Where it happened in the league's season: after round ``after_round`` of
     ``event_id`` (the latest round published when it was recorded; ``event_id`` None
     and ``after_round`` 0: before the league's first round). A finished event reads
-    only the changes before its end, so later ones never change it."""
+    only the changes before its end, so later ones never change it.
+
+    A check-in concerns one event, ``event_id``, and was said when ``after_round`` of
+    its rounds were published: ``absent`` for round ``round`` only, or (``round``
+    None) from the next round on; ``present`` from the next round on."""
 
     __tablename__ = "membership_change"
     __table_args__ = (Index("ix_membership_change_league_entrant", "league_id", "entrant_id"),)
@@ -228,7 +237,7 @@ class MembershipChange(_Table, table=True):
     action: str = Field(max_length=16)  # joined, withdrew, returned, absent, present
     event_id: int | None = Field(default=None, foreign_key="event.id")
     after_round: int = Field(default=0)
-    round: int | None = Field(default=None)  # absent, present: the round (None: the event)
+    round: int | None = Field(default=None)  # absent: the one round (None: from the next)
     at: datetime = Field(default_factory=utcnow)
 
 

@@ -48,7 +48,7 @@ def get_round(session: Session, event: Event, number: int | None) -> Round:
         query = query.where(Round.number == number)
     row = session.exec(query.order_by(col(Round.number).desc())).first()
     if row is None:
-        what = f"round {number}" if number is not None else "any round"
+        what = f"round {number}" if number is not None else "round"
         raise NotFoundError(f"event {event.name!r} has no {what} yet (c8league event pair)")
     return row
 
@@ -149,9 +149,21 @@ def _table(model: type[SQLModel]) -> Table:
     return SQLModel.metadata.tables[str(model.__tablename__)]
 
 
-def publish(session: Session, round_row: Round) -> None:
-    round_row.published = True
+def publish(session: Session, round_row: Round, published: bool = True) -> None:
+    """Publish the round (or, ``published`` false, take it back to a draft)."""
+    round_row.published = published
     session.add(round_row)
+
+
+def tables_with_results(session: Session, round_id: int | None) -> list[int]:
+    """The tables of the round that have a result, or had one (voided)."""
+    found = session.exec(
+        select(Match.table_no)
+        .where(Match.round_id == round_id, Match.status != "pending")
+        .distinct()
+        .order_by(col(Match.table_no))
+    ).all()
+    return list(found)
 
 
 def delete_round(session: Session, round_row: Round) -> None:

@@ -1,6 +1,8 @@
 """The loop shared by the test bots: read one JSON line, answer the requests.
 
-``BOT_ECHO=1`` in the environment copies every line received to standard error.
+``BOT_ECHO=1`` in the environment copies every line received to standard error;
+``BOT_MATCHES=1`` announces the capability ``match_start``: the bot plays match after
+match in one process, its moves counted afresh in each match.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ def send(message: object) -> None:
 
 def serve(choose: Choose, *, name: str = "testbot", history: str = "full") -> None:
     echo = os.environ.get("BOT_ECHO") == "1"
+    matches = os.environ.get("BOT_MATCHES") == "1"
     moves = 0
     for line in sys.stdin:
         if echo:
@@ -30,7 +33,13 @@ def serve(choose: Choose, *, name: str = "testbot", history: str = "full") -> No
         message = json.loads(line)
         kind = message["type"]
         if kind == "hello":
-            send({"type": "hello", "name": name, "version": "1.0", "history": history})
+            hello = {"type": "hello", "name": name, "version": "1.0", "history": history}
+            if matches:
+                hello["capabilities"] = ["match_start"]
+            send(hello)
+        elif kind == "match_start":
+            moves = 0
+            send({"type": "match_start"})
         elif kind == "move":
             moves += 1
             answer = choose(message, moves)

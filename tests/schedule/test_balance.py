@@ -32,7 +32,7 @@ def test_rows_and_summary() -> None:
     schedule = [Round(((1, 2), (3, 4))), Round(((2, 3), (4, 1)))]
     report = balance_report(schedule)
     rows = report.rows()
-    header = ("entrant", "games", "byes", "short", "opponents", "most_meetings", "seat0", "seat1")
+    header = ("entrant", "games", "byes", "short", "opponents", "most_meetings", "seat1", "seat2")
     assert rows[0] == header
     assert rows[1] == ("1", "2", "0", "0", "2", "1", "1", "1")
     assert len(rows) == 5

@@ -17,7 +17,7 @@ from typing import Any, Literal, NoReturn
 from pydantic import Field, field_validator
 
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules
-from c8league.errors import PlayerFault, PluginError
+from c8league.errors import MachineFault, PlayerFault, PluginError
 from c8league.players.base import BasePlayer, PlayerOptions
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import (
@@ -252,6 +252,14 @@ class ExternalPlayer(BasePlayer):
             self._write_now(protocol.QUIT)
             self._close_input()
 
+    def held_up(self) -> str:
+        """Why the bot cannot run now, not by its own doing: its process is stopped
+        (``SIGSTOP``, a debugger). Its time then is not its own (see ``runner.loop``)."""
+        run = self._run
+        if run is not None and run.process.stopped():
+            return f"the process of bot {self.name!r} was found stopped from outside"
+        return ""
+
     def close(self) -> None:
         """Keep the bot for another match if it may be kept (see :mod:`.keep`); else end
         it: ``quit``, close its input, kill it (and anything it started) if it has not
@@ -481,6 +489,7 @@ class ExternalPlayer(BasePlayer):
         except PipeClosed:
             self._ended_early(f"while sending {what}")
         except Overdue:
+            self._not_held_up()
             self._fail("timeout", f"the bot did not read {what} in time")
 
     def _write_now(self, data: bytes) -> None:
@@ -506,6 +515,7 @@ class ExternalPlayer(BasePlayer):
         except Overdue as overdue:
             if self._reap(0):
                 self._ended_early(when)
+            self._not_held_up()
             self._fail("timeout", late + overdue.hint)
         try:
             return protocol.answer(line, *kinds)
@@ -526,6 +536,14 @@ class ExternalPlayer(BasePlayer):
             )
 
     # -- faults ----------------------------------------------------------------------
+
+    def _not_held_up(self) -> None:
+        """Before a timeout: a bot whose process is stopped is not out of time by its own
+        doing; the match is to be played again."""
+        why = self.held_up()
+        if why:
+            self._stop(0.0)
+            raise MachineFault(why)
 
     def _fail(self, reason: str, detail: str, *, stop: bool = False) -> NoReturn:
         """Record the fault, tell the bot, and raise; a bot that is stuck (or already

@@ -1,11 +1,14 @@
 """The bot's process: starting it with its limits, waiting for it, killing it, and
 saying why it ended.
 
-The bot runs in a process group of its own, killed whole when the bot is closed. So
-that it is killed whatever happens to the process that started it (``kill -9``
-included), each such process has a reaper: a tiny process in a session of its own
-that every bot registers with before it runs, and that kills the registered groups
-when its parent's end of their pipe closes, which happens however the parent ends.
+The bot runs in a process group of its own and in an
+:class:`~c8league.players.containment.Enclosure` (on Linux a cgroup of its own, or its
+process tree), ended whole with everything it started when the bot is closed, however
+those processes left it (``setsid``, a double fork). So that this happens whatever
+happens to the process that started it (``kill -9`` included), each such process has
+a :class:`~c8league.players.containment.Reaper`, a tiny process in a session of its own
+that every bot registers with before it runs, and that ends the registered groups and
+cgroups once that process is gone.
 
 The memory limit is the POSIX data-size limit (``resource``). On Windows the bot runs
 without a memory limit, in a job object that does the reaper's part (see
@@ -21,11 +24,11 @@ import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
+from c8league.players.containment import Enclosure, Keeper, Reaper, process_state
 from c8league.players.external import windows
 
 try:
@@ -48,9 +51,9 @@ _MEMORY_MARKERS = re.compile(
 
 
 class BotProcess:
-    """A bot's running process, in a process group of its own registered with this
-    process's reaper, its data memory limited to ``memory_mb`` MiB (0: no limit) and
-    no core dumps. Its standard input and output are pipes (:attr:`stdin`,
+    """A bot's running process, in a process group and an enclosure of its own registered
+    with this process's reaper, its data memory limited to ``memory_mb`` MiB (0: no
+    limit) and no core dumps. Its standard input and output are pipes (:attr:`stdin`,
     :attr:`stdout`); its standard error goes to the descriptor ``stderr``.
 
     Raises :class:`OSError` or :class:`subprocess.SubprocessError` if it cannot start.
@@ -65,18 +68,33 @@ class BotProcess:
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
     ) -> None:
-        reaper = None if sys.platform == "win32" else _Reaper.here()
-        self._popen = subprocess.Popen(
-            command,
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=stderr,
-            cwd=cwd,
-            env=env,
-            bufsize=0,
-            **_process_options(memory_mb, reaper),
-        )
+        keeper = None if sys.platform == "win32" else Keeper.here()
+        self.enclosure: Enclosure | None = None
+        """Where the bot and what it starts are kept (None on Windows: a job object)."""
+        reaper = None
+        if keeper is not None:
+            self.enclosure = keeper.enclosure()
+            reaper = keeper.reaper()
+            env = {**(os.environ if env is None else env), **self.enclosure.environment}
+        try:
+            self._popen = subprocess.Popen(
+                command,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=stderr,
+                cwd=cwd,
+                env=env,
+                bufsize=0,
+                **_process_options(memory_mb, reaper, self.enclosure),
+            )
+        except BaseException:
+            if self.enclosure is not None:
+                self.enclosure.close()
+            raise
         popen = self._popen
+        if self.enclosure is not None:
+            self.enclosure.started(popen.pid)
+        self._reaper = reaper
         assert popen.stdin is not None and popen.stdout is not None
         self.stdin: IO[bytes] = popen.stdin
         self.stdout: IO[bytes] = popen.stdout
@@ -128,16 +146,15 @@ class BotProcess:
         return self._exited()
 
     def end_children(self) -> int:
-        """Kill the processes the bot started that are still its descendants, leaving the
-        bot itself running (at the end of a match, when its process is kept for the
-        next); how many there were. Linux only (read from ``/proc``); elsewhere, and for
-        what left the bot's process tree, this waits for the bot's end, when its process
-        group is killed whole."""
-        found = _descendants(self.pid)
-        for pid in found:
-            with contextlib.suppress(OSError):
-                os.kill(pid, SIGKILL)
-        return len(found)
+        """End what the bot started and left running, however it left the bot (a double
+        fork, ``setsid``: see its :class:`~c8league.players.containment.Enclosure`),
+        leaving the bot itself running: at the end of a match, when its process is kept
+        for the next. How many processes were ended. On Windows, and on POSIX systems
+        other than Linux for what left the bot's process group, this waits for the
+        bot's end, when its job or group is ended whole."""
+        if self.enclosure is None:
+            return 0
+        return self.enclosure.sweep()
 
     def _exited(self) -> bool:
         """Whether the process has exited, keeping its status (and, where the system
@@ -157,16 +174,22 @@ class BotProcess:
         self.max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
         return True
 
+    def stopped(self) -> bool:
+        """Whether the bot's process is stopped (``SIGSTOP``, a debugger): not running by
+        its own doing (Linux; False elsewhere)."""
+        return self._popen.returncode is None and process_state(self.pid) in ("T", "t")
+
     def kill(self) -> None:
-        """Kill the bot and anything it started (its process group, or on Windows its
-        job); it is then the reaper's concern no more. It still has to be waited for."""
+        """Kill the bot and anything it started (its enclosure and process group, or on
+        Windows its job); it is then the reaper's concern no more. It still has to be
+        waited for."""
         if sys.platform == "win32":
             windows.kill_tree(self.pid, self._job)
             self._job = None
-        else:
-            with contextlib.suppress(OSError):
-                os.killpg(self.pid, SIGKILL)
-        _Reaper.forget(self.pid)
+        elif self.enclosure is not None:
+            self.enclosure.kill()
+        if self._reaper is not None:
+            self._reaper.forget_group(self.pid)
 
     def close(self) -> None:
         """Release what watches the process (once it has been killed and waited for)."""
@@ -174,30 +197,8 @@ class BotProcess:
             with contextlib.suppress(OSError):
                 os.close(self._pidfd)
             self._pidfd = -1
-
-
-def _descendants(pid: int) -> list[int]:
-    """The processes below ``pid`` in the process tree, as Linux's ``/proc`` lists
-    them (none elsewhere)."""
-    if not sys.platform.startswith("linux"):
-        return []
-    found: list[int] = []
-    todo = [pid]
-    while todo:
-        parent = todo.pop()
-        try:
-            threads = os.listdir(f"/proc/{parent}/task")
-        except OSError:
-            continue
-        for thread in threads:
-            try:
-                with open(f"/proc/{parent}/task/{thread}/children", "rb") as listing:
-                    children = [int(child) for child in listing.read().split()]
-            except (OSError, ValueError):
-                continue
-            found.extend(children)
-            todo.extend(children)
-    return found
+        if self.enclosure is not None:
+            self.enclosure.close()
 
 
 def exit_fault(
@@ -238,135 +239,24 @@ def _marker_line(tail: bytes, marker: re.Match[bytes]) -> str:
     return tail[start : end if end >= 0 else len(tail)].decode("utf-8", "replace").strip()[:200]
 
 
-class _Reaper:
-    """This process's reaper (see the module docstring): ``python -I -S -c`` running
-    :data:`_REAPER`, started with the first bot. A bot registers its process group by
-    writing ``+GROUP`` to the reaper's pipe before it runs (so that no moment exists
-    when it runs unregistered), and the player writes ``-GROUP`` once it has killed it.
-    Each process has its own: a fork drops its parent's."""
-
-    _lock = threading.Lock()
-    _current: _Reaper | None = None
-
-    def __init__(self) -> None:
-        read, self.fd = os.pipe()
-        try:
-            self.proc: subprocess.Popen[bytes] | None = subprocess.Popen(
-                [sys.executable, "-I", "-S", "-c", _REAPER, "c8league-reaper"],
-                stdin=read,
-                stdout=subprocess.DEVNULL,
-                stderr=subprocess.DEVNULL,
-                start_new_session=True,
-            )
-        except BaseException:
-            os.close(self.fd)
-            raise
-        finally:
-            os.close(read)
-        self.owner = os.getpid()
-
-    @classmethod
-    def here(cls) -> _Reaper | None:
-        """This process's reaper, started if need be (None if it cannot be)."""
-        with cls._lock:
-            current = cls._current
-            if current is not None and current.proc is not None and current.proc.poll() is None:
-                return current
-            if current is not None:
-                current.drop()
-            while _INHERITED:  # a parent's reaper: let it see its parent's end alone
-                with contextlib.suppress(OSError):
-                    os.close(_INHERITED.pop())
-            try:
-                cls._current = _Reaper()
-            except OSError:
-                cls._current = None
-            return cls._current
-
-    @classmethod
-    def forget(cls, group: int) -> None:
-        """The group has been killed: nothing to do for it any more."""
-        current = cls._current
-        if current is not None and current.fd >= 0:
-            with contextlib.suppress(OSError):
-                os.write(current.fd, b"-%d\n" % group)
-
-    def drop(self) -> None:
-        if self.fd >= 0:
-            with contextlib.suppress(OSError):
-                os.close(self.fd)
-            self.fd = -1
-
-    @classmethod
-    def _after_fork(cls) -> None:
-        """In a forked child: the reaper is the parent's. Its pipe is closed when this
-        process starts a reaper of its own, not now: this may be a bot's process about
-        to register with it (``subprocess`` runs these hooks before ``preexec_fn``)."""
-        current, cls._current = cls._current, None
-        cls._lock = threading.Lock()
-        if current is not None:
-            _INHERITED.append(current.fd)
-            if current.proc is not None:
-                current.proc.returncode = 0  # not this process's child
-                current.proc = None
-
-
-_INHERITED: list[int] = []
-if hasattr(os, "register_at_fork"):  # POSIX
-    os.register_at_fork(after_in_child=_Reaper._after_fork)
-
-_REAPER = """
-import os, signal
-signal.signal(signal.SIGINT, signal.SIG_IGN)
-signal.signal(signal.SIGHUP, signal.SIG_IGN)
-def stop(*args):
-    raise SystemExit
-signal.signal(signal.SIGTERM, stop)
-groups, data = set(), b""
-try:
-    while True:
-        try:
-            chunk = os.read(0, 65536)
-        except InterruptedError:
-            continue
-        except OSError:
-            break
-        if not chunk:
-            break
-        data += chunk
-        *lines, data = data.split(b"\\n")
-        for line in lines:
-            if line[:1] == b"+":
-                groups.add(int(line[1:]))
-            elif line[:1] == b"-":
-                groups.discard(int(line[1:]))
-finally:
-    for group in groups:
-        try:
-            os.killpg(group, signal.SIGKILL)
-        except OSError:
-            pass
-"""
-"""The reaper's program: reads ``+GROUP``/``-GROUP`` lines until its input ends, then
-kills the groups still registered (see :class:`_Reaper`)."""
-
-
-def _process_options(memory_mb: int, reaper: _Reaper | None) -> dict[str, Any]:
-    """How the bot's process is started: in a process group of its own; on POSIX
-    registered with the reaper and with its resource limits."""
+def _process_options(
+    memory_mb: int, reaper: Reaper | None, enclosure: Enclosure | None
+) -> dict[str, Any]:
+    """How the bot's process is started: in a process group of its own; on POSIX in its
+    enclosure, registered with the reaper and with its resource limits."""
     if sys.platform == "win32":
         return windows.popen_options()
     return {
         "start_new_session": True,
-        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd),
+        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd, enclosure),
     }
 
 
-def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
-    """What the bot's process does before it runs (POSIX): register its new process group
-    with the reaper (the pipe's end ``reaper``, closed when the bot's program starts),
-    and set its resource limits (where the ``resource`` module is: not on every
-    system)."""
+def _prepare(memory_mb: int, reaper: int, enclosure: Enclosure | None) -> Callable[[], None]:
+    """What the bot's process does before it runs (POSIX): enter its enclosure, register
+    its new process group with the reaper (the pipe's end ``reaper``, closed when the
+    bot's program starts), and set its resource limits (where the ``resource`` module
+    is: not on every system)."""
     limit = memory_mb * 1024 * 1024
     if resource is not None:
         _, hard = resource.getrlimit(resource.RLIMIT_DATA)
@@ -374,6 +264,12 @@ def _prepare(memory_mb: int, reaper: int) -> Callable[[], None]:
             limit = min(limit, hard)
 
     def apply() -> None:
+        for name in ("SIGINT", "SIGTERM", "SIGHUP"):  # as a program started anew has them
+            if hasattr(signal, name):
+                with contextlib.suppress(ValueError, OSError):
+                    signal.signal(getattr(signal, name), signal.SIG_DFL)
+        if enclosure is not None:
+            enclosure.enter()
         if reaper >= 0:
             with contextlib.suppress(OSError):
                 os.write(reaper, b"+%d\n" % os.getpid())
