@@ -12,6 +12,8 @@ from pathlib import Path
 import pytest
 
 from c8league.cli.main import main
+from c8league.events import event_status
+from c8league.storage.database import open_database
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
 
@@ -291,8 +293,10 @@ def test_hand_by_hand_totals_forfeit_void_and_prompts(
         )
         == 0
     )
+    database = open_database(str(db), create=False)
+    assert event_status(database, "thursday").matches_void == 1
+    database.close()
     con = sqlite3.connect(db)
-    assert con.execute("SELECT count(*) FROM match WHERE status='void'").fetchone()[0] == 1
     voided = con.execute(
         "SELECT count(*) FROM rating_history h JOIN match m ON m.id = h.match_id "
         "WHERE m.status = 'void'"

@@ -20,11 +20,13 @@ from dbs import results as stored_results
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
+from c8league.events import EventStatus, event_status
 from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import MatchOutcome, play_match
+from c8league.storage.database import open_database
 
 LEAGUE = """
 name = "test-league"
@@ -102,6 +104,15 @@ def run(db: Path, *args: str) -> int:
     return main(["--db", str(db), *args])
 
 
+def status(db: Path) -> EventStatus:
+    """The event ``ev`` as ``event status`` reads it."""
+    database = open_database(str(db), create=False)
+    try:
+        return event_status(database, "ev")
+    finally:
+        database.close()
+
+
 def results(db: Path) -> list[tuple[object, ...]]:
     """Everything a run produces, in a comparable form (no times)."""
     return stored_results(f"sqlite:///{db}")
@@ -120,10 +131,10 @@ def test_round_robin_two_player_runs_to_completion(
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
     captured = capsys.readouterr()
     assert "complete" in captured.err and "Standings" in captured.out
-    con = sqlite3.connect(db)
     # 5 entrants: 5 rounds of 2 tables (one bye each round); every pair once.
-    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 5
-    assert con.execute("SELECT count(*) FROM match WHERE status='done'").fetchone()[0] == 10
+    state = status(db)
+    assert (state.rounds_paired, state.matches_done, state.matches_total) == (5, 10, 10)
+    con = sqlite3.connect(db)
     pairs = con.execute(
         "SELECT a.entrant_id, b.entrant_id FROM match_seat a JOIN match_seat b "
         "ON a.match_id=b.match_id AND a.seat<b.seat"
@@ -148,10 +159,9 @@ def test_swiss_event_and_standings_json(tmp_path: Path, capsys: pytest.CaptureFi
     db = tmp_path / "s.db"
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 1
+    assert status(db).rounds_paired == 1
     assert run(db, "event", "resume", "ev", "--workers", "1") == 0
-    assert con.execute("SELECT count(*) FROM round").fetchone()[0] == 3
+    assert status(db).rounds_paired == 3
     capsys.readouterr()
     assert run(db, "event", "standings", "ev", "--json") == 0
     import json
@@ -196,7 +206,7 @@ def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
     ).fetchall()
     assert len(rows) == 5  # every match of the crasher
     assert all(r == ("exception", 3, 2) for r in rows)
-    assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
+    assert status(db).complete
 
 
 @pytest.mark.parametrize("workers", ["1", "2"])
@@ -227,7 +237,7 @@ def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: s
     for reason, move, detail, name in rows:
         assert (reason, move, name) == ("timeout", 2, "Stuck")
         assert "limit of 0.3 s" in detail
-    assert con.execute("SELECT count(*) FROM match WHERE status='pending'").fetchone()[0] == 0
+    assert status(db).complete
 
 
 def test_the_match_limit_stops_a_stuck_bot_in_any_thread() -> None:
@@ -380,7 +390,7 @@ def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> No
             break
     os.killpg(proc.pid, signal.SIGKILL)
     proc.wait()
-    total = sqlite3.connect(whole).execute("SELECT count(*) FROM match").fetchone()[0]
+    total = status(whole).matches_total
     assert 1 <= done < total, "the run was killed part way"
     assert run(broken, "event", "resume", "ev", "--workers", "2") == 0
     assert results(broken) == results(whole)

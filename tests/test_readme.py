@@ -1,5 +1,7 @@
-"""The README's code runs as written: the library example, the 20-line bot, and the
-club night's walk-through (every command, in a fresh folder)."""
+"""The README and docs/ as a reader follows them: every relative link resolves; every
+console example prints what the page shows (see ``examples.py``); the library example,
+the 20-line bot, the club night's walk-through and the quick start's main job run as
+written."""
 
 from __future__ import annotations
 
@@ -11,45 +13,144 @@ import shlex
 import shutil
 import subprocess
 import sysconfig
-from collections.abc import Callable
+import unicodedata
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import examples
 import pytest
 import venvs
 
 from c8league.runner.conformance import check_player
 
-README = (Path(__file__).resolve().parents[1] / "README.md").read_text()
+ROOT = Path(__file__).resolve().parents[1]
+README = (ROOT / "README.md").read_text()
+DOCS = ROOT / "docs"
 
 
-def python_blocks() -> list[str]:
-    return re.findall(r"```python\n(.*?)```", README, flags=re.S)
+def doc(name: str) -> str:
+    return (DOCS / name).read_text(encoding="utf-8")
 
 
-def test_library_example_runs(capsys: object) -> None:
-    block = next(b for b in python_blocks() if "from c8league.engine import Match" in b)
-    exec(compile(block, "README", "exec"), {})
+def python_blocks(text: str) -> list[str]:
+    return re.findall(r"```python\n(.*?)```", text, flags=re.S)
+
+
+def test_the_readme_is_a_front_door() -> None:
+    """Under 300 lines, with an index that names every page of docs/."""
+    assert len(README.splitlines()) < 300
+    for page in sorted(DOCS.glob("*.md")):
+        assert f"](docs/{page.name})" in README, f"docs/{page.name} is not in the README's index"
+
+
+# -- links ---------------------------------------------------------------------------------
+
+
+def anchors(text: str) -> set[str]:
+    """The anchors GitHub gives a page's headings (lower case, punctuation dropped,
+    spaces as hyphens, a repeated heading numbered)."""
+    seen: dict[str, int] = {}
+    found = set()
+    fence = False
+    for line in text.splitlines():
+        if line.startswith("```"):
+            fence = not fence
+        if fence or not (m := re.match(r"^#{1,6} (.*)$", line)):
+            continue
+        words = "".join(
+            c for c in m.group(1).strip().lower()
+            if c in " -_" or unicodedata.category(c)[0] in "LN"
+        ).replace(" ", "-")  # fmt: skip
+        count = seen.get(words, 0)
+        seen[words] = count + 1
+        found.add(words if count == 0 else f"{words}-{count}")
+    return found
+
+
+def links(path: Path) -> Iterator[tuple[str, str]]:
+    """(target, anchor) of every relative link of a page, outside code blocks."""
+    text = re.sub(r"```.*?```", "", path.read_text(encoding="utf-8"), flags=re.S)
+    for target in re.findall(r"\]\(([^)\s]+)\)", text):
+        if not re.match(r"^[a-z]+:", target):
+            file, _, anchor = target.partition("#")
+            yield file, anchor
+
+
+@pytest.mark.parametrize("page", examples.documents(), ids=lambda p: p.name)
+def test_every_relative_link_resolves(page: Path) -> None:
+    for file, anchor in links(page):
+        target = (page.parent / file).resolve() if file else page
+        assert target.exists(), f"{page.name}: no {file}"
+        if anchor:
+            assert target.suffix == ".md", f"{page.name}: #{anchor} in {file}"
+            assert anchor in anchors(target.read_text(encoding="utf-8")), (
+                f"{page.name}: {file or page.name} has no heading #{anchor}"
+            )
+
+
+def test_the_link_checker_sees_a_broken_link(tmp_path: Path) -> None:
+    page = tmp_path / "page.md"
+    page.write_text("# A title\n\n## Which `tau`?\n\n[a](#which-tau) [b](#nowhere) [c](gone.md)\n")
+    assert list(links(page)) == [("", "which-tau"), ("", "nowhere"), ("gone.md", "")]
+    assert anchors(page.read_text()) == {"a-title", "which-tau"}
+
+
+# -- the console examples, run -------------------------------------------------------------
+
+
+EXAMPLES = [e for path in examples.documents() for e in examples.examples(path)]
+
+
+def test_there_are_examples_for_each_kind_of_user() -> None:
+    shown = {" ".join(c.words[1:3]) for e in EXAMPLES for c in e.commands}
+    for command in ("duel greedy", "match show", "event standings", "ratings show",
+                    "players list", "league list", "result list"):  # fmt: skip
+        assert command in shown, command
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda e: e.where)
+def test_the_example_prints_what_the_page_shows(example: examples.Example, tmp_path: Path) -> None:
+    shutil.copytree(ROOT / "leagues", tmp_path / "leagues")
+    for command, printed in examples.run(example, tmp_path):
+        if not examples.matches(command.expected, printed):
+            where = f"{command.where}: $ {command.line}"
+            assert printed.rstrip() == command.expected.rstrip(), where
+
+
+def test_the_comparison_is_exact_but_for_dots() -> None:
+    assert examples.matches("played 4 in ... s\nok", "played 4 in 0.31 s  \nok\n")
+    assert not examples.matches("played 4 in ... s", "played 5 in 0.31 s")
+    assert examples.matches("a\n...\nz", "a\nb\nc\nz")
+    assert examples.matches("a\n...\nz", "a\nz")
+    assert not examples.matches("a\nz", "a\nb\nz")
+    assert not examples.matches("a", "")
+
+
+# -- Python in the pages -------------------------------------------------------------------
+
+
+def test_library_example_runs() -> None:
+    blocks = python_blocks(doc("engine.md"))
+    block = next(b for b in blocks if "from c8league.engine import Match" in b)
+    exec(compile(block, "docs/engine.md", "exec"), {})
 
 
 def test_twenty_line_bot_passes_the_check() -> None:
-    block = next(b for b in python_blocks() if "class EightsLast" in b)
+    block = next(b for b in python_blocks(doc("bots.md")) if "class EightsLast" in b)
     assert len(block.strip().splitlines()) <= 20
     namespace: dict[str, object] = {}
-    exec(compile(block, "README", "exec"), namespace)
+    exec(compile(block, "docs/bots.md", "exec"), namespace)
     report = check_player(namespace["EightsLast"], {}, games=2)
     assert report.passed, report.failures()
 
 
 # -- the club night, run as written ------------------------------------------------------------
 
-ROOT = Path(__file__).resolve().parents[1]
-
 
 def club_night() -> str:
-    """The README's section "A club night, step by step"."""
-    start = README.index("## A club night, step by step")
-    return README[start : README.index("\n## ", start + 1)]
+    """docs/club-night.md, the walk-through of a club night."""
+    return doc("club-night.md")
 
 
 def club_commands() -> list[str]:
@@ -154,19 +255,23 @@ def quick_start_command(what: str) -> str:
 def test_the_main_job_runs_as_written(tmp_path: Path) -> None:
     """The quick start's main job, in a fresh folder holding the clone's league files,
     with the package already installed (the command's ``pip install`` is left out):
-    it plays the bot cup and ends in the ratings table; run again, it changes nothing."""
+    it plays the bot cup and ends in the ratings table the README shows; run again, it
+    changes nothing."""
     line = quick_start_command("**Run the main job**")
     install, _, rest = line.partition(" && ")
     assert install.startswith("pip install -e . -e plugins/c8league-montecarlo")
     shutil.copytree(ROOT / "leagues", tmp_path / "leagues")
     env = {k: v for k, v in os.environ.items() if k != "C8LEAGUE_DB"}
     env["PATH"] = f"{sysconfig.get_path('scripts')}{os.pathsep}{env.get('PATH', '')}"
-    env["COLUMNS"] = "200"
+    env["COLUMNS"] = str(examples.WIDTH)
     first = subprocess.run(
         ["bash", "-c", rest], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
     )
     assert first.returncode == 0, first.stderr
-    assert "ratings" in first.stdout and "Monte Carlo" in first.stdout
+    shown = re.search(r"It ends with the bot cup's ratings.*?```text\n(.*?)```", README, flags=re.S)
+    assert shown is not None
+    table = shown.group(1).splitlines()
+    assert [line.rstrip() for line in first.stdout.splitlines()[-len(table) :]] == table
     assert (tmp_path / "c8league.db").exists()
     again = subprocess.run(
         ["bash", "-c", rest], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=600
@@ -175,14 +280,15 @@ def test_the_main_job_runs_as_written(tmp_path: Path) -> None:
     assert "played 0 matches" in again.stdout + again.stderr
 
 
-@pytest.mark.slow
 def test_the_bot_example_installs_and_passes_its_check(tmp_path: Path) -> None:
-    """The section "A bot in 20 lines" as a user follows it: the two files written as
+    """docs/bots.md's "A bot in 20 lines" as a user follows it: the two files written as
     shown, ``pip install -e .`` (into a virtual environment that sees this one's
     packages, so nothing is downloaded), then ``c8league bots check eights-last`` (as
     ``python -m c8league``: the command's script is that environment's own)."""
-    start = README.index("### A bot in 20 lines")
-    section = README[start : README.index("\n## ", start)]
+    text = doc("bots.md")
+    start = text.index("## A bot in 20 lines")
+    end = text.find("\n## ", start + 1)
+    section = text[start : end if end > 0 else None]
     code = next(b for b in re.findall(r"```python\n(.*?)```", section, flags=re.S))
     project = next(b for b in re.findall(r"```toml\n(.*?)```", section, flags=re.S))
     assert code.startswith("# mybot/__init__.py") and project.startswith("# pyproject.toml")

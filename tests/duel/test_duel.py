@@ -334,23 +334,22 @@ def test_interrupted_and_resumed_gives_the_uninterrupted_figures(
     assert resumed["decision"] == expected["decision"] and resumed["status"] == "finished"
 
 
-# -- the README's duels, as written ----------------------------------------------------------
+# -- the duels of docs/duels.md, as written ------------------------------------------------
 
 
 def readme_duels() -> list[list[str]]:
     import re
     import shlex
 
-    text = (ROOT / "README.md").read_text()
-    section = text.split("## Is my bot better?", 1)[1].split("\n## ", 1)[0]
-    blocks = re.findall(r"```bash\n(.*?)```", section, flags=re.S)
+    text = (ROOT / "docs" / "duels.md").read_text(encoding="utf-8")
+    blocks = re.findall(r"```bash\n(.*?)```", text, flags=re.S)
     return [shlex.split(line)[1:] for b in blocks for line in b.splitlines() if line.strip()]
 
 
-def test_the_readme_duels_are_valid_as_written(
+def test_the_documented_duels_are_valid_as_written(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Each duel of the README is accepted as written (checked and stored; the games of
+    """Each duel of docs/duels.md is accepted as written (checked and stored; the games of
     the Monte Carlo bot, minutes long, are not played here)."""
     from c8league.duel import running
 
