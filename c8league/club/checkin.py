@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c8league.errors import UsageError
-from c8league.events.pairing import planned_rounds
+from c8league.events.status import planned_rounds
 from c8league.league.status import check_in_text, check_ins
 from c8league.storage import Session, audit
 from c8league.storage import membership as stored_membership

@@ -12,7 +12,7 @@ from typing import Any
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import UsageError
-from c8league.events.pairing import planned_rounds
+from c8league.events.status import planned_rounds
 from c8league.events.status import standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
 from c8league.league.status import check_ins

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
-from c8league.events.status import event_results
+from c8league.events.status import active_ids, event_results, planned_rounds
 from c8league.league.status import check_ins
 from c8league.ratings import RatingSettings
-from c8league.schedule import cycle_length, round_robin, swiss_round
+from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session, schedules
@@ -33,36 +33,14 @@ from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_event, league_members
+from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League, Round
 from c8league.storage.rounds import NewMatch
 
 
-def _active_ids(session: Session, league: League) -> list[int]:
-    assert league.id is not None
-    members = league_members(session, league.id, active_only=True)
-    return [e.id for e in members if e.id is not None]
-
-
-def planned_rounds(session: Session, league: League, event: Event) -> int:
-    """How many rounds the event has in all: a round-robin's stored schedule, or before
-    its first round is paired, the length of the schedule of its active entrants (a
-    number of cycles, counted without computing the schedule)."""
-    if event.format == "swiss":
-        return event.rounds
-    assert event.id is not None
-    stored = schedules.round_count(session, event.id)
-    if stored:
-        return stored
-    ids = stored_rounds.first_round_field(session, event.id) or _active_ids(session, league)
-    if len(ids) < 2:
-        return 0
-    return event.cycles * cycle_length(len(ids), event.table_size)
-
-
 def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
     assert event.id is not None
-    ids = _active_ids(session, league)
+    ids = active_ids(session, league)
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     if event.format == "round_robin":
@@ -212,7 +190,7 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
     total = planned_rounds(session, league, event)
     if done + count > total:
         raise UsageError(f"event {event.name!r} has all its {total} rounds")
-    ids = _active_ids(session, league)
+    ids = active_ids(session, league)
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)

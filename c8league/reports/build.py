@@ -20,7 +20,7 @@ from operator import itemgetter
 
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
-from c8league.events.pairing import planned_rounds
+from c8league.events.status import planned_rounds
 from c8league.events.season import season_in
 from c8league.events.status import played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
