@@ -11,6 +11,8 @@ from rich.markup import escape
 
 from c8league.cli import state
 from c8league.cli.output import err
+from c8league.storage import backup as copies
+from c8league.storage.database import describe_url, resolve_url
 
 
 def backup(
@@ -18,8 +20,6 @@ def backup(
 ) -> None:
     """Copy the database to FILE, consistent even while another command writes to it
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
-    from c8league.storage import backup as copies
-    from c8league.storage.database import resolve_url
 
     copies.check_sqlite(resolve_url(state.db_option), "backup")
     contents = copies.backup(state.database(), file)
@@ -34,8 +34,6 @@ def restore(
 ) -> None:
     """Put the copy FILE in place of the database (--force to replace one that exists).
     A copy from a newer c8league is refused; one from an older is upgraded."""
-    from c8league.storage import backup as copies
-    from c8league.storage.database import describe_url, resolve_url
 
     url = resolve_url(state.db_option)
     contents = copies.restore(url, file, force=force)

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 from c8league.cli import state
 from c8league.cli.output import err
+from c8league.storage.database import safe_url
+from c8league.storage.models import SCHEMA_VERSION
 
 
 def init() -> None:
     """Create the database (SQLite file c8league.db by default), or upgrade an older one."""
-    from c8league.storage.database import safe_url
-    from c8league.storage.models import SCHEMA_VERSION
 
     db = state.database(create=True)
     err.print(f"database ready: {safe_url(db.url)} (schema version {SCHEMA_VERSION})")

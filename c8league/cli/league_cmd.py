@@ -11,6 +11,14 @@ from rich.table import Table
 
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
+from c8league.cli.trail import show_trail
+from c8league.club.corrections import league_trail
+from c8league.events.season import season_table
+from c8league.league import load_league_file
+from c8league.league.house_rules import rules_line
+from c8league.league.leagues import import_league, list_leagues, show_league
+from c8league.reports.terminal import table_of
+from c8league.reports.views import season_view
 
 app = typer.Typer(help="Leagues: import league files, list and show them.", no_args_is_help=True)
 
@@ -35,8 +43,6 @@ def import_(
     entrant: its stored results stay and keep counting for its rating, and matches not
     yet played use the new options. This mends an event stopped by a bad option.
     """
-    from c8league.league import load_league_file
-    from c8league.league.leagues import import_league
 
     league_file = load_league_file(file)
     db = state.database(create=True)
@@ -53,7 +59,6 @@ def import_(
 @app.command("list")
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Every league with its rules preset and events."""
-    from c8league.league.leagues import list_leagues
 
     rows = list_leagues(state.database())
     if as_json:
@@ -81,11 +86,8 @@ def standings(
 ) -> None:
     """Season standings over all the league's events, by the league's season rule
     (total, best-of:N or points:25,18,15,...)."""
-    from c8league import events
-    from c8league.reports.terminal import table_of
-    from c8league.reports.views import season_view
 
-    season = events.season_table(state.database(), name)
+    season = season_table(state.database(), name)
     if as_json:
         print_json(season.to_dict())
         return
@@ -102,8 +104,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
-    from c8league.league.house_rules import rules_line
-    from c8league.league.leagues import show_league
 
     data = show_league(state.database(), name)
     if as_json:
@@ -148,8 +148,6 @@ def history(
     """The league's audit trail: every change after the fact, in every event (results,
     draft rounds) and of its members (withdrawals, returns, late entries, renames,
     merges, removals), oldest first."""
-    from c8league.cli.trail import show_trail
-    from c8league.club.corrections import league_trail
 
     rows = league_trail(state.database(), name)
     show_trail(rows, f"{name or 'league'}: audit trail", as_json)

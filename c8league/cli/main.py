@@ -11,9 +11,10 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from c8league import about
 from c8league.cli import run as cli_run
 from c8league.cli import state
-from c8league.cli.lazy import lazy_group
+from c8league.cli.lazy import Noun, Target, lazy_group
 from c8league.cli.output import err
 from c8league.errors import C8LeagueError, Interrupted
 from c8league.interrupts import (
@@ -26,11 +27,12 @@ from c8league.interrupts import (
 
 INTERRUPTED = Interrupted.exit_code
 
-# --- sub-apps, one per noun (keep one line each) ---
-# "module:attribute" of a Typer sub-app or a command function, imported only when used
-# (c8league.cli.lazy), so that a command loads its own module only. --help lists them
-# in this order.
-SUBCOMMANDS = {
+# --- the command registry ---
+# "module:attribute" of a Typer sub-app or a command function, or a Noun (its group and
+# each of its commands), imported only when used (c8league.cli.lazy), so that a command
+# loads its own module only. --help lists them in this order.
+EVENT = "c8league.cli.event"
+SUBCOMMANDS: dict[str, Target] = {
     "demo": "c8league.cli.demo:demo",
     "init": "c8league.cli.init_cmd:init",
     "play": "c8league.cli.play_cmd:play",
@@ -40,14 +42,32 @@ SUBCOMMANDS = {
     "rules": "c8league.cli.rules_cmd:app",
     "league": "c8league.cli.league_cmd:app",
     "players": "c8league.cli.players_cmd:app",
-    "event": "c8league.cli.event_cmd:app",
+    "event": Noun(
+        f"{EVENT}:app",
+        {
+            "pair": f"{EVENT}.tables:pair",
+            "run": f"{EVENT}.running:run",
+            "resume": f"{EVENT}.running:resume",
+            "status": f"{EVENT}.reading:status",
+            "standings": f"{EVENT}.reading:standings",
+            "sheet": f"{EVENT}.tables:sheet",
+            "swap": f"{EVENT}.tables:swap",
+            "move": f"{EVENT}.tables:move",
+            "unpair": f"{EVENT}.tables:unpair",
+            "publish": f"{EVENT}.tables:publish",
+            "absent": f"{EVENT}.tables:absent",
+            "present": f"{EVENT}.tables:present",
+            "unpublish": f"{EVENT}.tables:unpublish",
+            "balance": f"{EVENT}.reading:balance",
+        },
+    ),
     "result": "c8league.cli.result_cmd:app",
     "bots": "c8league.cli.bots_cmd:app",
     "ratings": "c8league.cli.ratings_cmd:app",
     "duel": "c8league.cli.duel_cmd:app",
     "match": "c8league.cli.match_cmd:app",
 }
-# --- end of sub-apps ---
+# --- end of the command registry ---
 
 app = typer.Typer(
     name="c8league",
@@ -60,8 +80,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from c8league import about
-
         typer.echo(about.report())
         raise typer.Exit()
 
@@ -158,7 +176,6 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
 
 def _install_notice() -> None:
     """Once per install: say that the engine runs from source because it was not compiled."""
-    from c8league import about
 
     if "_C8LEAGUE_COMPLETE" in os.environ:
         return

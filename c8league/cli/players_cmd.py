@@ -10,6 +10,12 @@ from rich.table import Table
 
 from c8league.cli import state
 from c8league.cli.output import err, out, print_json
+from c8league.errors import UsageError
+from c8league.league import players
+from c8league.league.people import merge as merge_players
+from c8league.league.people import rename as rename_player
+from c8league.league.players import add_player, edit_bot_options, list_players, remove_player
+from c8league.players.registry import parse_options
 
 app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
@@ -34,8 +40,6 @@ def add(
     characters = , ; : / (they separate names in --scores, --hands and LEAGUE/EVENT),
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
-    from c8league.league.players import add_player
-    from c8league.players.registry import parse_options
 
     db = state.database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
@@ -61,9 +65,6 @@ def edit(
     stopped by a bad option). Its stored results stay and keep counting for its
     rating; to rate a changed bot apart, register it under a new name instead.
     """
-    from c8league.errors import UsageError
-    from c8league.league.players import edit_bot_options
-    from c8league.players.registry import parse_options
 
     if not option and not unset:
         raise UsageError("nothing to change: give --option key=value or --unset key")
@@ -86,7 +87,6 @@ def list_(
 ) -> None:
     """Every registered player (or a league's members), with its status: active,
     withdrawn or retired, and the round it started."""
-    from c8league.league.players import list_players
 
     rows = list_players(state.database(), league)
     if as_json:
@@ -112,7 +112,6 @@ def list_(
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player: one without results is deleted, one with results is retired
     (never deleted: the results stay)."""
-    from c8league.league.players import remove_player
 
     what = remove_player(state.database(), name)
     err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
@@ -127,7 +126,6 @@ def withdraw(
     ] = None,
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
-    from c8league.league import players
 
     done = players.withdraw(state.database(), league, name)
     err.print(
@@ -147,7 +145,6 @@ def reinstate(
     ] = None,
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
-    from c8league.league import players
 
     done = players.reinstate(state.database(), league, name)
     err.print(
@@ -166,7 +163,6 @@ def rename(
 ) -> None:
     """Rename a player everywhere: standings, sheets and reports of every event, past
     ones included (the audit trail keeps the rename)."""
-    from c8league.league.people import rename as rename_player
 
     was, now = rename_player(state.database(), old, new)
     err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
@@ -180,7 +176,6 @@ def merge(
     """Make two entries one person: every result, seat and membership of OTHER becomes
     KEEP's, and the ratings are computed again. Refused for two people who sat at one
     table or played in the same round."""
-    from c8league.league.people import merge as merge_players
 
     merged = merge_players(state.database(), keep, other)
     results = "1 result" if merged.results == 1 else f"{merged.results} results"

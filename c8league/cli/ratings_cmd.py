@@ -13,6 +13,13 @@ from c8league.cli import state
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
+from c8league.ratings.leaderboard import league_leaderboard
+from c8league.ratings.predict import predict as predict_table
+from c8league.ratings.update import rebuild as rebuild_named
+from c8league.reports.formats import render_csv
+from c8league.reports.records import CSV_HEADERS, leaderboard_records
+from c8league.reports.terminal import table_of
+from c8league.reports.views import leaderboard_view
 
 app = typer.Typer(
     help="Ratings: the leaderboard, rebuilding from results, predictions.", no_args_is_help=True
@@ -45,11 +52,6 @@ def show(
     keeps shrinking as results come in, and P(> next) means what it says. To decide
     whether one bot is better than another, play a duel: c8league duel A B.
     """
-    from c8league.ratings.leaderboard import league_leaderboard
-    from c8league.reports.formats import render_csv
-    from c8league.reports.records import CSV_HEADERS, leaderboard_records
-    from c8league.reports.terminal import table_of
-    from c8league.reports.views import leaderboard_view
 
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
@@ -80,7 +82,6 @@ def rebuild(
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
-    from c8league.ratings.update import rebuild as rebuild_named
 
     name, summary = rebuild_named(state.database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
@@ -100,7 +101,6 @@ def predict(
     as_json: JsonOpt = False,
 ) -> None:
     """The match quality of a table and each entrant's chance to finish first."""
-    from c8league.ratings.predict import predict as predict_table
 
     prediction = predict_table(state.database(), entrants, league, samples=samples)
     if as_json:

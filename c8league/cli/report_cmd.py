@@ -12,6 +12,8 @@ import typer
 from c8league.cli import state
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
+from c8league.reports import build_report, format_for, render, write_report
+from c8league.reports.terminal import render_terminal
 
 
 class ReportFormat(StrEnum):
@@ -60,8 +62,6 @@ def report(
     ] = 10,
 ) -> None:
     """Leaderboard, standings, cross-table, head-to-head, statistics and rating history."""
-    from c8league.reports import build_report, format_for, render, write_report
-    from c8league.reports.terminal import render_terminal
 
     chosen = format_for(out_path, fmt.value if fmt is not None else None)
     if table == "all" and (chosen != "csv" or out_path is None):

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
+from c8league import club
 from c8league.cli import state
+from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out, print_json
-from c8league.cli.trail import values_text
+from c8league.cli.trail import show_trail, values_text
+from c8league.club import SCORE_MAX, CheckedResult
+from c8league.errors import NoInput, ResultError
+from c8league.results import UNFINISHED
 
 if TYPE_CHECKING:
     from c8league.club import Change, Entry, TableInfo
@@ -21,11 +27,6 @@ app = typer.Typer(
     help="Results of club matches: add, edit, void, list, history.", no_args_is_help=True
 )
 
-TABLE_MAX = 100_000
-"""The highest table number a command accepts (numbers go to the database as 64-bit
-integers; far above any real table count, a bigger one is a typo)."""
-ROUND_MAX = 1_000_000
-"""The highest round number a command accepts."""
 
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
 TableOpt = Annotated[
@@ -88,10 +89,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
     """Ask for each player's final score at the table, checking each as it is typed and
     the whole sheet before it is stored; a mistake in the sheet asks again, with the
     scores typed so far as defaults."""
-    from dataclasses import replace
-
-    from c8league.club import SCORE_MAX
-    from c8league.errors import ResultError
 
     countdown = info.rules.countdown
     high = 8 if countdown else SCORE_MAX
@@ -141,7 +138,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
 def _answering() -> Iterator[None]:
     """Around a prompt: the end of the input (no one is typing) stores nothing and says
     so (Ctrl-C stays an interruption)."""
-    from c8league.errors import NoInput
 
     try:
         yield
@@ -153,9 +149,6 @@ def _answering() -> Iterator[None]:
 
 
 def _placed(checked: object) -> str:
-    from c8league.club import CheckedResult
-    from c8league.results import UNFINISHED
-
     assert isinstance(checked, CheckedResult)
     result = checked.result
     left = set(checked.forfeited)
@@ -191,8 +184,6 @@ def _enter(
     unfinished: bool = False,
     places: str | None = None,
 ) -> None:
-    from c8league import club
-
     entry = club.Entry(
         club.parse_scores(scores) if scores is not None else None,
         club.parse_hands(hands) if hands is not None else None,
@@ -271,7 +262,6 @@ def void(
 ) -> None:
     """Void a stored result: it no longer counts; standings and ratings are recomputed.
     Enter the table again with result add."""
-    from c8league import club
 
     change = club.void_result(state.database(), event, table, round_number=round_number, note=note)
     was = values_text(change.before)
@@ -290,7 +280,6 @@ def list_(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The tables of a round with their results (forfeits marked)."""
-    from c8league import club
 
     sheet = club.pairing_sheet(state.database(), event, round_number)
     if as_json:
@@ -315,7 +304,5 @@ def history(
     """The audit trail of an event: every result added, edited or voided, every draft
     round changed, published or discarded, and who withdrew, came back or joined while
     it ran, with the previous values."""
-    from c8league import club
-    from c8league.cli.trail import show_trail
 
     show_trail(club.audit_trail(state.database(), event), f"{event}: audit trail", as_json)

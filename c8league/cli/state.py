@@ -2,7 +2,14 @@
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING
+
+from c8league.cli.output import err
+from c8league.errors import UsageError
+from c8league.interrupts import deferred_interrupts
+from c8league.storage import open_database
+from c8league.storage.database import is_in_memory, resolve_url
 
 if TYPE_CHECKING:
     from c8league.storage import Database
@@ -17,11 +24,6 @@ def database(*, create: bool = False) -> Database:
     commands that make a database (``init``, ``league import``) pass ``create``; any
     other, given a database that does not exist, stops with a line naming where it
     looked."""
-    import logging
-
-    from c8league.errors import UsageError
-    from c8league.storage import open_database
-    from c8league.storage.database import is_in_memory, resolve_url
 
     if is_in_memory(resolve_url(db_option)):
         raise UsageError(
@@ -42,7 +44,6 @@ def close_all() -> None:
     """Close the databases the command opened: every connection, and on SQLite the
     write-ahead log folded into the database file, so that the file alone is whole
     between commands. Ctrl-C meanwhile waits until this is done."""
-    from c8league.interrupts import deferred_interrupts
 
     with deferred_interrupts():
         while opened:
@@ -50,6 +51,4 @@ def close_all() -> None:
 
 
 def _say_waiting(message: str) -> None:
-    from c8league.cli.output import err
-
     err.print(f"{message}…", style="yellow", highlight=False, markup=False)

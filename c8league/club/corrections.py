@@ -28,7 +28,7 @@ from c8league.storage import Session, audit
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import get_event
+from c8league.storage.leagues import get_event, only_league
 from c8league.storage.models import Event, League, Match, Round
 
 ENTER = ("pending", "void")
@@ -335,7 +335,6 @@ def audit_trail(db: Database, event_name: str) -> list[dict[str, Any]]:
 
 def league_trail(db: Database, league_name: str | None) -> list[dict[str, Any]]:
     """Every change of the league (its events' and its members'), oldest first."""
-    from c8league.storage.leagues import only_league
 
     with db.session() as session:
         league = only_league(session, league_name)

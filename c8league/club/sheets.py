@@ -3,6 +3,8 @@ results so far; printed for the tables as CSV or a page of HTML."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -12,8 +14,7 @@ from typing import Any
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import UsageError
-from c8league.events.status import planned_rounds
-from c8league.events.status import standings_in, tiebreaks_of
+from c8league.events.status import planned_rounds, standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
 from c8league.league.status import check_ins
 from c8league.names import name_key
@@ -231,8 +232,6 @@ def _standings(session: Session, league: League, event: Event) -> tuple[tuple[st
 def sheet_csv(sheet: Sheet) -> str:
     """One row per seat: round, table, seat, name, first dealer, target, and whether the
     round is a draft or published."""
-    import csv
-    import io
 
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")

@@ -4,12 +4,17 @@ function is one transaction: it changes everything it says, or nothing."""
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
+from c8league.league.files import EntrantSpec, options_json
 from c8league.league.status import describe, member_statuses
 from c8league.names import check_name, printable
+from c8league.players import registry
 from c8league.storage import Session, audit
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import membership as stored_membership
@@ -49,8 +54,6 @@ def enter_entrant(
     (a bot with other options is refused unless ``update``, which changes them). With
     ``follow_renames`` (a league file read again), a name since renamed or merged means
     the player called so now, with a warning."""
-    from c8league.league.files import options_json
-    from c8league.players import registry
 
     version: str | None = None
     options = spec.options
@@ -111,7 +114,6 @@ def enter_entrant(
 def _stored_options(entrant: Entrant) -> dict[str, Any]:
     """A bot's stored options as its plugin reads them today (options stored as typed
     on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
-    from c8league.players import registry
 
     stored: dict[str, Any] = json.loads(entrant.options)
     if entrant.plugin is None:
@@ -149,9 +151,6 @@ def add_player(
     """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
     A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
     bad options, raise before anything is written."""
-    from pydantic import ValidationError
-
-    from c8league.league.files import EntrantSpec
 
     try:
         name = check_name(name)
@@ -213,7 +212,6 @@ def _check_can_join(session: Session, league: League, entrant: Entrant) -> None:
 
 def _quoted(name: str) -> str:
     """``name`` as typed on a command line (quoted when it holds spaces or quotes)."""
-    import shlex
 
     return shlex.quote(name)
 
@@ -278,8 +276,6 @@ def edit_bot_options(
     paired, too) use the new options from the next run or resume, while its stored
     results stay and keep counting for its rating. This mends an event stopped by a
     bot's bad options; to rate a changed bot apart, register it under a new name."""
-    from c8league.league.files import options_json
-    from c8league.players import registry
 
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)

@@ -20,9 +20,8 @@ from operator import itemgetter
 
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
-from c8league.events.status import planned_rounds
 from c8league.events.season import season_in
-from c8league.events.status import played_rules, table_results, tiebreaks_of
+from c8league.events.status import planned_rounds, played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
 from c8league.league.status import EventMembers, event_members
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard

@@ -35,7 +35,7 @@ from typing import Any
 
 from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.executors import ClosingRunner, default_workers
+from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchReport, MatchTask, play_task

@@ -23,6 +23,7 @@ replay it to a given player call with a :class:`Stop`.
 
 from __future__ import annotations
 
+import ctypes
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -261,7 +262,6 @@ def _never(*args: object) -> None:
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
     """Raise ``exception`` in thread ``thread_id`` at its next Python instruction (None:
     cancel one set and not yet raised)."""
-    import ctypes
 
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), None if exception is None else ctypes.py_object(exception)

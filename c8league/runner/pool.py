@@ -43,7 +43,7 @@ from typing import Any
 
 from c8league.errors import MachineFault
 from c8league.runner import tasks as _tasks
-from c8league.runner.executors import ClosingRunner, default_workers
+from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.loop import Forfeit, Stop
 from c8league.runner.starting import BotStart, start_bots
 from c8league.runner.tasks import (

@@ -44,6 +44,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -404,8 +405,6 @@ def exec_worker() -> Worker:
 
 
 def _temp_fd() -> int:
-    import tempfile
-
     fd, path = tempfile.mkstemp(prefix="c8league-slot-")
     os.unlink(path)
     return fd

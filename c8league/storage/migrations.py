@@ -30,6 +30,7 @@ from sqlalchemy import (
 )
 
 from c8league.errors import StorageError
+from c8league.storage.models import SCHEMA_VERSION
 
 Step = Callable[[Any], None]
 
@@ -238,7 +239,6 @@ STEPS: dict[int, Step] = {
 
 def upgrade(conn: Any, version: int) -> None:
     """Run every step above ``version`` and record the new version."""
-    from c8league.storage.models import SCHEMA_VERSION
 
     if version < 1:
         raise StorageError(f"database schema version {version} is not one c8league wrote")
