@@ -28,7 +28,7 @@ def run() -> None:
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         with stop_signals():
-            from c8league.cli.main import main
+            from c8league.cli.main import main  # inside stop_signals: a stop while loading says so
 
             code = main()
     except KeyboardInterrupt as exc:

@@ -10,6 +10,7 @@ import typer
 from rich.markup import escape
 
 from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err
 from c8league.storage import backup as copies
 from c8league.storage.database import describe_url, resolve_url
@@ -22,7 +23,7 @@ def backup(
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
 
     copies.check_sqlite(resolve_url(state.db_option), "backup")
-    contents = copies.backup(state.database(), file)
+    contents = copies.backup(database(), file)
     err.print(f"backed up to [bold]{escape(str(file))}[/]: {contents.text()}", highlight=False)
 
 
@@ -37,7 +38,7 @@ def restore(
 
     url = resolve_url(state.db_option)
     contents = copies.restore(url, file, force=force)
-    state.database()  # upgrades an older copy now, and checks it opens
+    database()  # upgrades an older copy now, and checks it opens
     err.print(
         f"restored [bold]{escape(describe_url(url))}[/] from {escape(str(file))}: "
         f"{contents.text()}",

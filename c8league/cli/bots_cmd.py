@@ -14,7 +14,7 @@ from rich.table import Table
 from rich.text import Text
 
 from c8league import about
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
 from c8league.duel.specs import parse_spec, resolve
 from c8league.errors import UsageError
@@ -159,7 +159,7 @@ def check(
     parsed = parse_spec(spec, "PLAYER")
     given = registry.parse_options([*(extra or []), *(option or [])])
     if parsed.entrant is not None:
-        with state.database().session() as session:
+        with database().session() as session:
             bot = resolve(session, parsed, "PLAYER")
     else:
         bot = resolve(None, replace(parsed, options={**parsed.options, **given}), "PLAYER")

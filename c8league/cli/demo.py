@@ -7,7 +7,7 @@ from typing import Annotated
 
 import typer
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.match_cmd import print_game
 from c8league.errors import UsageError
 from c8league.reports.games import demo_game
@@ -41,8 +41,8 @@ def demo(
         raise UsageError("give the players as PLAYER... or as --players, not both")
     given = list(specs or (players.split(",") if players is not None else ["greedy", "random"]))
     names = [text.strip() for text in given if text.strip()]
-    database = None
+    db = None
     if any(name.startswith("@") for name in names):
-        database = state.database()
-    game = demo_game(names, seed, rules, list(assignments or []), database)
+        db = database()
+    game = demo_game(names, seed, rules, list(assignments or []), db)
     print_game(game, moves=moves)

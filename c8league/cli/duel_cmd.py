@@ -15,7 +15,7 @@ from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from typer.core import TyperGroup
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.options import (
     AddressOpt,
     Every,
@@ -142,7 +142,7 @@ def run(
 ) -> None:
     check_workers(workers)
     every = Every(progress_every)
-    db = state.database(create=True)  # a duel may be the first thing stored in a folder
+    db = database(create=True)  # a duel may be the first thing stored in a folder
     request = DuelRequest(
         a=a,
         b=b,
@@ -182,7 +182,7 @@ def show(name: NameArg, as_json: JsonOpt = False) -> None:
     """A stored duel's summary: games, W/D/L, pentanomial, score, Elo ± 95%, nElo, LOS,
     the LLR against its bounds, and the decision."""
 
-    report = duel_report(state.database(), name)
+    report = duel_report(database(), name)
     if as_json:
         print_json(report.to_dict())
         return
@@ -193,7 +193,7 @@ def show(name: NameArg, as_json: JsonOpt = False) -> None:
 def list_(as_json: JsonOpt = False) -> None:
     """Every stored duel with its score, Elo, LLR and outcome."""
 
-    reports = list_duels(state.database())
+    reports = list_duels(database())
     if as_json:
         print_json([r.to_dict() for r in reports])
         return
@@ -236,7 +236,7 @@ def _play(
     every: Every,
 ) -> None:
 
-    db = state.database()
+    db = database()
     where = where_played(workers, executor, address)
     bar = Progress(
         TextColumn("[bold]{task.description}"),

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err
 from c8league.storage.database import safe_url
 from c8league.storage.models import SCHEMA_VERSION
@@ -11,5 +11,5 @@ from c8league.storage.models import SCHEMA_VERSION
 def init() -> None:
     """Create the database (SQLite file c8league.db by default), or upgrade an older one."""
 
-    db = state.database(create=True)
+    db = database(create=True)
     err.print(f"database ready: {safe_url(db.url)} (schema version {SCHEMA_VERSION})")

@@ -24,11 +24,12 @@ import copy
 import functools
 import importlib
 from collections.abc import Callable, Iterator, Mapping, MutableMapping
+from contextlib import AbstractContextManager, contextmanager
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
 import typer
-from typer.core import TyperGroup
+from typer.core import TyperCommand, TyperGroup
 
 Command = Any
 """A Click command as Typer builds it (Typer does not export the type)."""
@@ -38,32 +39,62 @@ Loader = Callable[[], Command]
 
 
 @dataclass(frozen=True)
+class Entry:
+    """A sub-command of the root: ``target``, the ``"module:attribute"`` of a
+    ``typer.Typer`` sub-app or of a command function; ``summary``, the first paragraph
+    of its help, which the root's ``--help`` lists without importing it."""
+
+    target: str
+    summary: str
+
+
+@dataclass(frozen=True)
 class Noun:
     """A sub-app whose commands live in modules of their own: ``group`` is the
-    ``"module:attribute"`` of its ``typer.Typer`` (help and options, no commands), and
-    ``commands`` the ``"module:function"`` of each command, listed by ``--help`` in
-    this order."""
+    ``"module:attribute"`` of its ``typer.Typer`` (help and options, no commands),
+    ``summary`` as for an :class:`Entry`, and ``commands`` the ``"module:function"`` of
+    each command, listed by ``--help`` in this order."""
 
     group: str
+    summary: str
     commands: Mapping[str, str]
 
 
-Target = str | Noun
-"""What the registry names: ``"module:attribute"`` (a sub-app or a command), or a
-:class:`Noun`."""
+Target = Entry | Noun
+"""What the registry names for each sub-command of the root."""
 
 
 class LazyCommands(MutableMapping[str, Command]):
     """A group's sub-commands by name: those already built, and those built by their
     loader on first access. Their names (for suggestions on a typo, and the order of
-    ``--help``) need nothing imported or built."""
+    ``--help``) need nothing imported or built; while :meth:`listed`, a command not yet
+    built is looked up as a stand-in that has its name and ``summaries`` only."""
 
-    def __init__(self, built: Mapping[str, Command], lazy: Mapping[str, Loader]) -> None:
+    def __init__(
+        self,
+        built: Mapping[str, Command],
+        lazy: Mapping[str, Loader],
+        summaries: Mapping[str, str] | None = None,
+    ) -> None:
         self._built: dict[str, Command] = dict(built)
         self._lazy = {name: load for name, load in lazy.items() if name not in built}
+        self._summaries = dict(summaries or {})
+        self._listing = False
+
+    @contextmanager
+    def listed(self) -> Iterator[None]:
+        """Within the block, the commands not yet built are only listed (``--help``, shell
+        completion): stand-ins with their names and summaries, nothing imported."""
+        self._listing = True
+        try:
+            yield
+        finally:
+            self._listing = False
 
     def __getitem__(self, name: str) -> Command:
         if name not in self._built:
+            if self._listing and name in self._summaries:
+                return TyperCommand(name, help=self._summaries[name])
             self._built[name] = self._lazy[name]()  # KeyError for an unknown name
         return self._built[name]
 
@@ -104,12 +135,25 @@ class LazyGroup(TyperGroup):
                 name: functools.partial(_load, name, target, markup)
                 for name, target in self.subcommands.items()
             },
+            {name: target.summary for name, target in self.subcommands.items()},
         )
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        with self._listed():
+            super().format_help(ctx, formatter)
+
+    def shell_complete(self, ctx: Any, incomplete: str) -> Any:
+        with self._listed():
+            return super().shell_complete(ctx, incomplete)
+
+    def _listed(self) -> AbstractContextManager[None]:
+        assert isinstance(self.commands, LazyCommands)
+        return self.commands.listed()
 
 
 def lazy_group(subcommands: Mapping[str, Target]) -> type[LazyGroup]:
     """The group class (``typer.Typer(cls=...)``) of an app whose sub-commands are
-    ``{name: "module:attribute" or Noun}``, listed by ``--help`` in this order."""
+    ``{name: Entry or Noun}``, listed by ``--help`` in this order."""
     return type("LazyRoot", (LazyGroup,), {"subcommands": dict(subcommands)})
 
 
@@ -132,7 +176,7 @@ def _load(name: str, target: Target, markup: Any) -> Command:
     A sub-app's own commands are built when they are looked up in turn: the root's
     ``--help`` shows each sub-app's help without building its commands (nor, for a
     :class:`Noun`, importing their modules)."""
-    value = imported(target.group if isinstance(target, Noun) else target)
+    value = imported(target.group if isinstance(target, Noun) else target.target)
     holder = typer.Typer(rich_markup_mode=markup)
     if not isinstance(value, typer.Typer):
         holder.command(name)(value)

@@ -12,7 +12,7 @@ import typer
 from rich.table import Table
 from rich.text import Text
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.reports.game_html import render_game
@@ -46,7 +46,7 @@ def show(
 
     if fmt not in ("terminal", "html", "json"):
         raise UsageError(f"unknown format {fmt!r}; formats: terminal, html, json")
-    game = read_game(state.database(), match)
+    game = read_game(database(), match)
     if fmt == "terminal":
         if path is not None:
             raise UsageError("--out writes --format html or json")

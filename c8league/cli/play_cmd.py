@@ -11,7 +11,7 @@ import typer
 from rich.text import Text
 
 from c8league import club
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out
 from c8league.engine.rules import Rules, parse_assignments
 from c8league.errors import UsageError
@@ -143,7 +143,7 @@ def play(
 def _play_event(event: str, name: str) -> None:
     """Play the person's table of an event against the league's bots and store it."""
 
-    db = state.database()
+    db = database()
     seated = club.person_match(db, event, name)
     rule_set = Rules.from_json(seated.rules)
     players: list[Player] = []

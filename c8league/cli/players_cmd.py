@@ -8,7 +8,7 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.league import players
@@ -41,7 +41,7 @@ def add(
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
 
-    db = state.database()
+    db = database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
     err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
@@ -69,7 +69,7 @@ def edit(
     if not option and not unset:
         raise UsageError("nothing to change: give --option key=value or --unset key")
     change = edit_bot_options(
-        state.database(), name, set_options=parse_options(option or []), unset=unset or []
+        database(), name, set_options=parse_options(option or []), unset=unset or []
     )
     if not change.changed:
         err.print(f"player [bold]{change.name}[/]: options unchanged")
@@ -88,7 +88,7 @@ def list_(
     """Every registered player (or a league's members), with its status: active,
     withdrawn or retired, and the round it started."""
 
-    rows = list_players(state.database(), league)
+    rows = list_players(database(), league)
     if as_json:
         print_json(rows)
         return
@@ -113,7 +113,7 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player: one without results is deleted, one with results is retired
     (never deleted: the results stay)."""
 
-    what = remove_player(state.database(), name)
+    what = remove_player(database(), name)
     err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
 
 
@@ -127,7 +127,7 @@ def withdraw(
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
 
-    done = players.withdraw(state.database(), league, name)
+    done = players.withdraw(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): not paired "
         "from the next round",
@@ -146,7 +146,7 @@ def reinstate(
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
 
-    done = players.reinstate(state.database(), league, name)
+    done = players.reinstate(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): paired "
         "again from the next round",
@@ -164,7 +164,7 @@ def rename(
     """Rename a player everywhere: standings, sheets and reports of every event, past
     ones included (the audit trail keeps the rename)."""
 
-    was, now = rename_player(state.database(), old, new)
+    was, now = rename_player(database(), old, new)
     err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
 
 
@@ -177,7 +177,7 @@ def merge(
     KEEP's, and the ratings are computed again. Refused for two people who sat at one
     table or played in the same round."""
 
-    merged = merge_players(state.database(), keep, other)
+    merged = merge_players(database(), keep, other)
     results = "1 result" if merged.results == 1 else f"{merged.results} results"
     err.print(
         f"{escape(merged.other)} merged into [bold]{escape(merged.keep)}[/] ({results} moved; "

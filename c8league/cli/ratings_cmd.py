@@ -9,7 +9,7 @@ import typer
 from rich import box
 from rich.table import Table
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
@@ -55,7 +55,7 @@ def show(
 
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
-    board = league_leaderboard(state.database(), league, provisional=provisional)
+    board = league_leaderboard(database(), league, provisional=provisional)
     rows = board.rows[:top] if top is not None else board.rows
     if as_json:
         print_json({**board.header(provisional), "entrants": leaderboard_records(rows)})
@@ -83,7 +83,7 @@ def rebuild(
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
 
-    name, summary = rebuild_named(state.database(), league, from_sequence)
+    name, summary = rebuild_named(database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
     err.print(
         f"{name}: ratings rebuilt{start} from {summary.matches} matches, "
@@ -102,7 +102,7 @@ def predict(
 ) -> None:
     """The match quality of a table and each entrant's chance to finish first."""
 
-    prediction = predict_table(state.database(), entrants, league, samples=samples)
+    prediction = predict_table(database(), entrants, league, samples=samples)
     if as_json:
         print_json(
             {

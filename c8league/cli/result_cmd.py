@@ -12,7 +12,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from c8league import club
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out, print_json
 from c8league.cli.trail import show_trail, values_text
@@ -193,7 +193,7 @@ def _enter(
         unfinished,
         club.parse_places(places) if places is not None else None,
     )
-    db = state.database()
+    db = database()
     if scores is None and hands is None and places is None:
         info = club.table_info(db, event, table, round_number, edit=action == "edit")
         entry = _ask_scores(info, entry)
@@ -263,7 +263,7 @@ def void(
     """Void a stored result: it no longer counts; standings and ratings are recomputed.
     Enter the table again with result add."""
 
-    change = club.void_result(state.database(), event, table, round_number=round_number, note=note)
+    change = club.void_result(database(), event, table, round_number=round_number, note=note)
     was = values_text(change.before)
     err.print(
         f"round {change.round}, table {change.table}: result voided"
@@ -281,7 +281,7 @@ def list_(
 ) -> None:
     """The tables of a round with their results (forfeits marked)."""
 
-    sheet = club.pairing_sheet(state.database(), event, round_number)
+    sheet = club.pairing_sheet(database(), event, round_number)
     if as_json:
         print_json(sheet.to_dict())
         return
@@ -305,4 +305,4 @@ def history(
     round changed, published or discarded, and who withdrew, came back or joined while
     it ran, with the previous values."""
 
-    show_trail(club.audit_trail(state.database(), event), f"{event}: audit trail", as_json)
+    show_trail(club.audit_trail(database(), event), f"{event}: audit trail", as_json)

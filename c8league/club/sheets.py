@@ -249,7 +249,7 @@ def sheet_csv(sheet: Sheet) -> str:
 
 def sheet_html(sheet: Sheet) -> str:
     """A printable, self-contained HTML page of the pairing sheet."""
-    import jinja2
+    import jinja2  # jinja2: only for the HTML sheet
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("c8league.reports", "templates"), autoescape=True

@@ -60,9 +60,9 @@ def rating_chart(
     chosen: Sequence[HistorySeries] = [h for h in report.history if h.sequences][:entrants]
     if not chosen or entrants < 1:
         return None
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    import matplotlib  # matplotlib: only to draw a chart
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only to draw a chart
+    from matplotlib.figure import Figure  # matplotlib: only to draw a chart
 
     last = max(h.sequences[-1] for h in report.history if h.sequences)
     with matplotlib.rc_context(
@@ -111,8 +111,8 @@ def _panels(
     image: str,
 ) -> bytes:
     """The narrow chart: one panel per entrant, sharing both axes."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only to draw a chart
+    from matplotlib.figure import Figure  # matplotlib: only to draw a chart
 
     figure = Figure(figsize=(4.2, 0.7 + PANEL_HEIGHT * len(chosen)), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)

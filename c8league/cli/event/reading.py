@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from rich.table import Table
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import out, print_json
@@ -15,7 +15,7 @@ from c8league.standings import TIEBREAKS, explain_tiebreaks
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Rounds and matches played, and forfeits by kind."""
 
-    st = event_status(state.database(), event, league)
+    st = event_status(database(), event, league)
     if as_json:
         print_json(st.to_dict())
         return
@@ -49,7 +49,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
     """Standings: match points by placement, with tiebreaks."""
 
     if as_json:
-        rows = event_standings(state.database(), event, league)
+        rows = event_standings(database(), event, league)
         print_json(
             [
                 {
@@ -77,7 +77,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
 
 def print_standings(event: str, league: str | None) -> None:
     """The standings table, and the tiebreaks explained under it."""
-    db = state.database()
+    db = database()
     rows = event_standings(db, event, league)
     tiebreaks = event_tiebreaks(db, event, league)
     table = Table(title=f"Standings: {event}")
@@ -101,7 +101,7 @@ def print_standings(event: str, league: str | None) -> None:
 def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """How often each pair met and each entrant took each seat, over the rounds so far."""
 
-    report = event_balance(state.database(), event, league)
+    report = event_balance(database(), event, league)
     if as_json:
         header, records = report.records()
         print_json(

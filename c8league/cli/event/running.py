@@ -15,7 +15,7 @@ from rich.progress import (
     TimeRemainingColumn,
 )
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.event.reading import print_standings
 from c8league.cli.options import (
@@ -49,7 +49,7 @@ def _run(
 ) -> None:
 
     every = Every(progress_every)
-    db = state.database()
+    db = database()
     where = where_played(workers, executor, address)
     columns = (
         TextColumn("[bold]{task.description}"),

@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from c8league import club
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.event import EventArg, FormatOpt, LeagueOpt, OutOpt
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out
@@ -32,7 +32,7 @@ def pair(
     """Pair the next round of an event and print its pairing sheet."""
 
     chosen = sheet_output(fmt, path)
-    paired = pair_round(state.database(), event, league)
+    paired = pair_round(database(), event, league)
     err.print(f"{paired.event}: round {paired.round} paired")
     for line in paired.warnings:
         err.print(f"[yellow]warning:[/] {line}", highlight=False)
@@ -95,7 +95,7 @@ def sheet_output(fmt: str | None, path: str | None) -> str:
 def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:
     """Print (or write) a round's pairing sheet in ``fmt`` (checked by sheet_output)."""
 
-    sheet = club.pairing_sheet(state.database(), event, round_number)
+    sheet = club.pairing_sheet(database(), event, round_number)
     if fmt == "terminal" and path is None:
         _print_sheet(sheet, out)
         return
@@ -140,7 +140,7 @@ def swap(
 ) -> None:
     """Swap two entrants' seats in the draft round (before it is published)."""
 
-    result = club.swap(state.database(), event, first, second)
+    result = club.swap(database(), event, first, second)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
     err.print(f"swapped {' and '.join(result.names)}", markup=False, highlight=False)
@@ -156,7 +156,7 @@ def move(
 ) -> None:
     """Move an entrant to another table of the draft round."""
 
-    result = club.move(state.database(), event, name, table)
+    result = club.move(database(), event, name, table)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
     err.print(f"moved {result.names[0]} to table {table}", markup=False, highlight=False)
@@ -167,14 +167,14 @@ def unpair(event: EventArg) -> None:
     """Discard the draft round, to pair it again with event pair (after a withdrawal, a
     late entry or a no-show)."""
 
-    number = club.unpair(state.database(), event)
+    number = club.unpair(database(), event)
     err.print(f"round {number} of {event} discarded: c8league event pair {event} pairs it again")
 
 
 def publish(event: EventArg) -> None:
     """Publish the draft round: its tables are fixed and results may be entered."""
 
-    number = club.publish(state.database(), event)
+    number = club.publish(database(), event)
     err.print(f"round {number} of {event} published")
 
 
@@ -193,7 +193,7 @@ def absent(
 ) -> None:
     """A member will not come: not paired this evening (or in one round), still a member."""
 
-    done = club.absent(state.database(), event, name, round_number)
+    done = club.absent(database(), event, name, round_number)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     err.print(f"{done.name} {done.text}", highlight=False, markup=False)
@@ -205,7 +205,7 @@ def present(
 ) -> None:
     """A member said to be absent comes after all: paired again from the next round."""
 
-    done = club.present(state.database(), event, name)
+    done = club.present(database(), event, name)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
     err.print(f"{done.name} {done.text}", highlight=False, markup=False)
@@ -215,7 +215,7 @@ def unpublish(event: EventArg) -> None:
     """Take back the published round while none of its tables has a result: it is a
     draft again (then event unpair, swap or move, and publish)."""
 
-    number = club.unpublish(state.database(), event)
+    number = club.unpublish(database(), event)
     err.print(
         f"round {number} of {event} is a draft again: change it (event swap, move) or "
         f"discard it (c8league event unpair {event}), then publish it"
