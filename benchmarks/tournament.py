@@ -33,7 +33,8 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from c8league import about, events
+from c8league import about
+from c8league.events.running import run_event
 from c8league.league import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.runner import pool
@@ -100,9 +101,9 @@ def run_once(
         name = league.events[0].name
         start = time.perf_counter()
         if address is None:
-            summary = events.run_event(db, name, workers=workers)
+            summary = run_event(db, name, workers=workers)
         else:
-            summary = events.run_event(db, name, executor="dask", address=address)
+            summary = run_event(db, name, executor="dask", address=address)
         wall = time.perf_counter() - start
         db.close()
     return summary.played, wall, play_seconds.value

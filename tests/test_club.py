@@ -12,7 +12,7 @@ from pathlib import Path
 import pytest
 
 from c8league.cli.main import main
-from c8league.events import event_status
+from c8league.events.status import event_status
 from c8league.storage.database import open_database
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"

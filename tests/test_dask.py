@@ -20,10 +20,10 @@ from pathlib import Path
 import pytest
 from dbs import BOT_ENTRANTS, query, results
 
-from c8league import events
 from c8league.cli.main import main
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
+from c8league.events.running import run_event
 from c8league.players import registry
 from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
@@ -205,7 +205,7 @@ def test_without_dask_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch)
 
 def test_dask_is_imported_only_when_used() -> None:
     code = (
-        "import sys, c8league.cli.main, c8league.events, c8league.runner.dask_executor; "
+        "import sys, c8league.cli.main, c8league.events.running, c8league.runner.dask_executor; "
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -229,7 +229,7 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
             killed.append(done)
 
     db = open_database(dask)
-    summary = events.run_event(db, "ev", executor="dask", address=cluster, progress=progress)
+    summary = run_event(db, "ev", executor="dask", address=cluster, progress=progress)
     db.close()
     client.wait_for_workers(2, timeout=60)
     after: dict[str, int] = client.run(os.getpid)

@@ -310,7 +310,7 @@ def test_a_bad_match_time_limit_pairs_nothing(
 
 def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) -> None:
     from c8league.errors import UsageError
-    from c8league.events import run_event
+    from c8league.events.running import run_event
     from c8league.storage import open_database
 
     db = tmp_path / "lib.db"

@@ -9,10 +9,10 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from c8league import backups
 from c8league.cli import state
 from c8league.cli.db import database
 from c8league.cli.output import err
-from c8league.storage import backup as copies
 from c8league.storage.database import describe_url, resolve_url
 
 
@@ -22,8 +22,8 @@ def backup(
     """Copy the database to FILE, consistent even while another command writes to it
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
 
-    copies.check_sqlite(resolve_url(state.db_option), "backup")
-    contents = copies.backup(database(), file)
+    backups.check_copyable(resolve_url(state.db_option), "backup")
+    contents = backups.backup(database(), file)
     err.print(f"backed up to [bold]{escape(str(file))}[/]: {contents.text()}", highlight=False)
 
 
@@ -37,7 +37,7 @@ def restore(
     A copy from a newer c8league is refused; one from an older is upgraded."""
 
     url = resolve_url(state.db_option)
-    contents = copies.restore(url, file, force=force)
+    contents = backups.restore(url, file, force=force)
     database()  # upgrades an older copy now, and checks it opens
     err.print(
         f"restored [bold]{escape(describe_url(url))}[/] from {escape(str(file))}: "

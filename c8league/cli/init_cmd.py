@@ -4,8 +4,7 @@ from __future__ import annotations
 
 from c8league.cli.db import database
 from c8league.cli.output import err
-from c8league.storage.database import safe_url
-from c8league.storage.models import SCHEMA_VERSION
+from c8league.storage.database import SCHEMA_VERSION, safe_url
 
 
 def init() -> None:

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 from c8league.interrupts import deferred_interrupts
 
 if TYPE_CHECKING:
-    from c8league.storage import Database
+    from c8league.storage.database import Database
 
 db_option: str | None = None
 opened: list[Database] = []

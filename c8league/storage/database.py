@@ -28,6 +28,7 @@ from c8league.errors import BusyError, C8LeagueError, NotFoundError, StorageErro
 from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
+from c8league.storage.models import SCHEMA_VERSION as SCHEMA_VERSION  # for the command line
 
 DEFAULT_URL = "sqlite:///c8league.db"
 ENV_VAR = "C8LEAGUE_DB"
