@@ -21,7 +21,6 @@ def backup(
 ) -> None:
     """Copy the database to FILE, consistent even while another command writes to it
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
-
     backups.check_copyable(resolve_url(state.db_option), "backup")
     contents = backups.backup(database(), file)
     err.print(f"backed up to [bold]{escape(str(file))}[/]: {contents.text()}", highlight=False)
@@ -35,7 +34,6 @@ def restore(
 ) -> None:
     """Put the copy FILE in place of the database (--force to replace one that exists).
     A copy from a newer c8league is refused; one from an older is upgraded."""
-
     url = resolve_url(state.db_option)
     contents = backups.restore(url, file, force=force)
     database()  # upgrades an older copy now, and checks it opens

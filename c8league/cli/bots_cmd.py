@@ -35,7 +35,6 @@ def list_bots(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every installed player plugin; broken ones are listed with the reason."""
-
     players = registry.discover()
     if as_json:
         print_json(
@@ -75,7 +74,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A player plugin's description and options (name, default, type)."""
-
     info = registry.get(name)
     rows = [
         (option, _default(param), _type_name(param.annotation))
@@ -152,7 +150,6 @@ def check(
     legal moves only, never crashes, makes the same choices from the same seed and
     answers in time. Each failure names its game and seed, and the demo command that
     plays that game again. Exits with 1 if any check fails."""
-
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")

@@ -15,7 +15,6 @@ def database(*, create: bool = False) -> Database:
     commands that make a database (``init``, ``league import``) pass ``create``; any
     other, given a database that does not exist, stops with a line naming where it
     looked."""
-
     db_option = state.db_option
     if is_in_memory(resolve_url(db_option)):
         raise UsageError(

@@ -36,7 +36,6 @@ def demo(
     """Play one seeded match and print every hand's deal and the final score. The players
     are player specs as ``duel`` takes them, so a seed that failed (``bots check``,
     ``match show``) replays with your own bot."""
-
     if specs and players is not None:
         raise UsageError("give the players as PLAYER... or as --players, not both")
     given = list(specs or (players.split(",") if players is not None else ["greedy", "random"]))

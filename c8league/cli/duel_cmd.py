@@ -181,7 +181,6 @@ def resume(
 def show(name: NameArg, as_json: JsonOpt = False) -> None:
     """A stored duel's summary: games, W/D/L, pentanomial, score, Elo ± 95%, nElo, LOS,
     the LLR against its bounds, and the decision."""
-
     report = duel_report(database(), name)
     if as_json:
         print_json(report.to_dict())
@@ -192,7 +191,6 @@ def show(name: NameArg, as_json: JsonOpt = False) -> None:
 @app.command("list")
 def list_(as_json: JsonOpt = False) -> None:
     """Every stored duel with its score, Elo, LLR and outcome."""
-
     reports = list_duels(database())
     if as_json:
         print_json([r.to_dict() for r in reports])

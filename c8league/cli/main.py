@@ -221,7 +221,6 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
 
 def _install_notice() -> None:
     """Once per install: say that the engine runs from source because it was not compiled."""
-
     if "_C8LEAGUE_COMPLETE" in os.environ:
         return
     notice = about.install_notice(Path(typer.get_app_dir("c8league")))

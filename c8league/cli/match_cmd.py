@@ -43,7 +43,6 @@ def show(
 ) -> None:
     """Show a stored match: its deals, every move, how each hand and the match ended, who
     forfeited and why, and the demo command that plays it again."""
-
     if fmt not in ("terminal", "html", "json"):
         raise UsageError(f"unknown format {fmt!r}; formats: terminal, html, json")
     game = read_game(database(), match)

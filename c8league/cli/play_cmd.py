@@ -33,7 +33,6 @@ def parse_bots(specs: list[str]) -> list[tuple[str, dict[str, str]]]:
     """Read ``--vs`` values: bots separated by commas, each ``name`` or
     ``name:key=value,key=value``. An item with ``=`` and no ``:`` is another option of
     the bot before it, so ``random:seed=3,playable_first=true,greedy`` is two bots."""
-
     bots: list[tuple[str, dict[str, str]]] = []
     for spec in specs:
         for raw in spec.split(","):
@@ -97,7 +96,6 @@ def play(
 ) -> None:
     """Play one match in the terminal against bots, to the target score (you sit in seat 0).
     With --event, play your seat of a league event's table of bots; the result is stored."""
-
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -142,7 +140,6 @@ def play(
 
 def _play_event(event: str, name: str) -> None:
     """Play the person's table of an event against the league's bots and store it."""
-
     db = database()
     seated = club.person_match(db, event, name)
     rule_set = Rules.from_json(seated.rules)

@@ -40,7 +40,6 @@ def add(
     characters = , ; : / (they separate names in --scores, --hands and LEAGUE/EVENT),
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
-
     db = database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
@@ -65,7 +64,6 @@ def edit(
     stopped by a bad option). Its stored results stay and keep counting for its
     rating; to rate a changed bot apart, register it under a new name instead.
     """
-
     if not option and not unset:
         raise UsageError("nothing to change: give --option key=value or --unset key")
     change = edit_bot_options(
@@ -87,7 +85,6 @@ def list_(
 ) -> None:
     """Every registered player (or a league's members), with its status: active,
     withdrawn or retired, and the round it started."""
-
     rows = list_players(database(), league)
     if as_json:
         print_json(rows)
@@ -112,7 +109,6 @@ def list_(
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player: one without results is deleted, one with results is retired
     (never deleted: the results stay)."""
-
     what = remove_player(database(), name)
     err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
 
@@ -126,7 +122,6 @@ def withdraw(
     ] = None,
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
-
     done = players.withdraw(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): not paired "
@@ -145,7 +140,6 @@ def reinstate(
     ] = None,
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
-
     done = players.reinstate(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): paired "
@@ -163,7 +157,6 @@ def rename(
 ) -> None:
     """Rename a player everywhere: standings, sheets and reports of every event, past
     ones included (the audit trail keeps the rename)."""
-
     was, now = rename_player(database(), old, new)
     err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
 
@@ -176,7 +169,6 @@ def merge(
     """Make two entries one person: every result, seat and membership of OTHER becomes
     KEEP's, and the ratings are computed again. Refused for two people who sat at one
     table or played in the same round."""
-
     merged = merge_players(database(), keep, other)
     results = "1 result" if merged.results == 1 else f"{merged.results} results"
     err.print(

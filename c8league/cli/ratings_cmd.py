@@ -52,7 +52,6 @@ def show(
     keeps shrinking as results come in, and P(> next) means what it says. To decide
     whether one bot is better than another, play a duel: c8league duel A B.
     """
-
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
     board = league_leaderboard(database(), league, provisional=provisional)
@@ -82,7 +81,6 @@ def rebuild(
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
-
     name, summary = rebuild_named(database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
     err.print(
@@ -101,7 +99,6 @@ def predict(
     as_json: JsonOpt = False,
 ) -> None:
     """The match quality of a table and each entrant's chance to finish first."""
-
     prediction = predict_table(database(), entrants, league, samples=samples)
     if as_json:
         print_json(

@@ -62,7 +62,6 @@ def report(
     ] = 10,
 ) -> None:
     """Leaderboard, standings, cross-table, head-to-head, statistics and rating history."""
-
     chosen = format_for(out_path, fmt.value if fmt is not None else None)
     if table == "all" and (chosen != "csv" or out_path is None):
         raise UsageError("--table all writes CSV files into a directory: add --out DIR")

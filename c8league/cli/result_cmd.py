@@ -89,7 +89,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
     """Ask for each player's final score at the table, checking each as it is typed and
     the whole sheet before it is stored; a mistake in the sheet asks again, with the
     scores typed so far as defaults."""
-
     countdown = info.rules.countdown
     high = 8 if countdown else SCORE_MAX
     goal = "reach 0 (Countdown)" if countdown else f"play to {info.target}"
@@ -138,7 +137,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
 def _answering() -> Iterator[None]:
     """Around a prompt: the end of the input (no one is typing) stores nothing and says
     so (Ctrl-C stays an interruption)."""
-
     try:
         yield
     except typer.Abort as exc:
@@ -262,7 +260,6 @@ def void(
 ) -> None:
     """Void a stored result: it no longer counts; standings and ratings are recomputed.
     Enter the table again with result add."""
-
     change = club.void_result(database(), event, table, round_number=round_number, note=note)
     was = values_text(change.before)
     err.print(
@@ -280,7 +277,6 @@ def list_(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The tables of a round with their results (forfeits marked)."""
-
     sheet = club.pairing_sheet(database(), event, round_number)
     if as_json:
         print_json(sheet.to_dict())
@@ -304,5 +300,4 @@ def history(
     """The audit trail of an event: every result added, edited or voided, every draft
     round changed, published or discarded, and who withdrew, came back or joined while
     it ran, with the previous values."""
-
     show_trail(club.audit_trail(database(), event), f"{event}: audit trail", as_json)

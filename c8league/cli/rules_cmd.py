@@ -18,7 +18,6 @@ def list_presets(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The rule presets, one line each."""
-
     if as_json:
         print_json([{"name": name, "description": text} for name, (_, text) in PRESETS.items()])
         return
@@ -40,7 +39,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every option of a rule set, its value and what it means."""
-
     rules = Rules.from_options(name, parse_assignments(assignments or []))
     base = Rules.from_options(name)
     values = rules.to_options()

@@ -19,7 +19,6 @@ def close_all() -> None:
     """Close the databases the command opened: every connection, and on SQLite the
     write-ahead log folded into the database file, so that the file alone is whole
     between commands. Ctrl-C meanwhile waits until this is done."""
-
     with deferred_interrupts():
         while opened:
             opened.pop().close()

@@ -335,7 +335,6 @@ def audit_trail(db: Database, event_name: str) -> list[dict[str, Any]]:
 
 def league_trail(db: Database, league_name: str | None) -> list[dict[str, Any]]:
     """Every change of the league (its events' and its members'), oldest first."""
-
     with db.session() as session:
         league = only_league(session, league_name)
         return audit.trail(session, league_id=league.id)

@@ -232,7 +232,6 @@ def _standings(session: Session, league: League, event: Event) -> tuple[tuple[st
 def sheet_csv(sheet: Sheet) -> str:
     """One row per seat: round, table, seat, name, first dealer, target, and whether the
     round is a draft or published."""
-
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     status = "published" if sheet.published else "draft"

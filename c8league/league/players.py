@@ -54,7 +54,6 @@ def enter_entrant(
     (a bot with other options is refused unless ``update``, which changes them). With
     ``follow_renames`` (a league file read again), a name since renamed or merged means
     the player called so now, with a warning."""
-
     version: str | None = None
     options = spec.options
     if spec.bot is not None:
@@ -114,7 +113,6 @@ def enter_entrant(
 def _stored_options(entrant: Entrant) -> dict[str, Any]:
     """A bot's stored options as its plugin reads them today (options stored as typed
     on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
-
     stored: dict[str, Any] = json.loads(entrant.options)
     if entrant.plugin is None:
         return stored
@@ -151,7 +149,6 @@ def add_player(
     """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
     A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
     bad options, raise before anything is written."""
-
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -212,7 +209,6 @@ def _check_can_join(session: Session, league: League, entrant: Entrant) -> None:
 
 def _quoted(name: str) -> str:
     """``name`` as typed on a command line (quoted when it holds spaces or quotes)."""
-
     return shlex.quote(name)
 
 
@@ -276,7 +272,6 @@ def edit_bot_options(
     paired, too) use the new options from the next run or resume, while its stored
     results stay and keep counting for its rating. This mends an event stopped by a
     bot's bad options; to rate a changed bot apart, register it under a new name."""
-
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         if entrant.plugin is None:

@@ -143,7 +143,6 @@ def rate(
     (lower is better, equal ranks tie): ``env.rate([(Rating(μ, σ),), …], ranks)`` of a
     ``trueskill.TrueSkill`` environment ``env`` with a fixed draw probability, computed
     as the package computes it. Raises ``FloatingPointError`` where the package does."""
-
     n = len(ratings)
     order = sorted(range(n), key=lambda i: ranks[i])  # stable, as the package sorts
     sorted_ranks = [ranks[i] for i in order]

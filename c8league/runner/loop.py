@@ -262,7 +262,6 @@ def _never(*args: object) -> None:
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
     """Raise ``exception`` in thread ``thread_id`` at its next Python instruction (None:
     cancel one set and not yet raised)."""
-
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), None if exception is None else ctypes.py_object(exception)
     )

@@ -78,7 +78,6 @@ def trail(
 def renamed(session: Session, name: str) -> str | None:
     """The name now of a player once called ``name`` (renamed, or merged into another),
     following every later rename; None if no player was."""
-
     key, found = name_key(name), None
     rows = session.exec(
         select(Audit.action, Audit.before, Audit.after)

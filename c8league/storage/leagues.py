@@ -62,7 +62,6 @@ def only_league(session: Session, name: str | None) -> League:
     Raises :class:`NotFoundError` for an unknown name or an empty database, and
     :class:`UsageError` when there are several leagues and no name.
     """
-
     if name is not None:
         return get_league(session, name)
     leagues = all_leagues(session)

@@ -239,7 +239,6 @@ STEPS: dict[int, Step] = {
 
 def upgrade(conn: Any, version: int) -> None:
     """Run every step above ``version`` and record the new version."""
-
     if version < 1:
         raise StorageError(f"database schema version {version} is not one c8league wrote")
     for target in range(version + 1, SCHEMA_VERSION + 1):

@@ -14,7 +14,6 @@ from c8league.standings import TIEBREAKS, explain_tiebreaks
 
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Rounds and matches played, and forfeits by kind."""
-
     st = event_status(database(), event, league)
     if as_json:
         print_json(st.to_dict())
@@ -47,7 +46,6 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
 
 def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Standings: match points by placement, with tiebreaks."""
-
     if as_json:
         rows = event_standings(database(), event, league)
         print_json(
@@ -100,7 +98,6 @@ def print_standings(event: str, league: str | None) -> None:
 
 def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """How often each pair met and each entrant took each seat, over the rounds so far."""
-
     report = event_balance(database(), event, league)
     if as_json:
         header, records = report.records()

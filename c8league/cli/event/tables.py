@@ -30,7 +30,6 @@ def pair(
     path: OutOpt = None,
 ) -> None:
     """Pair the next round of an event and print its pairing sheet."""
-
     chosen = sheet_output(fmt, path)
     paired = pair_round(database(), event, league)
     err.print(f"{paired.event}: round {paired.round} paired")
@@ -86,7 +85,6 @@ def _print_sheet(sheet: Sheet, console: Console) -> None:
 def sheet_output(fmt: str | None, path: str | None) -> str:
     """The format a sheet is written in (``--format``, else the suffix of ``--out``), after
     checking that ``path`` can be written: before anything is stored."""
-
     if path is not None:
         check_out(path)
     return sheet_format(fmt, path)
@@ -94,7 +92,6 @@ def sheet_output(fmt: str | None, path: str | None) -> str:
 
 def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:
     """Print (or write) a round's pairing sheet in ``fmt`` (checked by sheet_output)."""
-
     sheet = club.pairing_sheet(database(), event, round_number)
     if fmt == "terminal" and path is None:
         _print_sheet(sheet, out)
@@ -139,7 +136,6 @@ def swap(
     second: Annotated[str, typer.Argument(help="Another entrant of the draft round.")],
 ) -> None:
     """Swap two entrants' seats in the draft round (before it is published)."""
-
     result = club.swap(database(), event, first, second)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
@@ -155,7 +151,6 @@ def move(
     ],
 ) -> None:
     """Move an entrant to another table of the draft round."""
-
     result = club.move(database(), event, name, table)
     for line in result.warnings:
         err.print(f"[yellow]warning:[/] {line}")
@@ -166,14 +161,12 @@ def move(
 def unpair(event: EventArg) -> None:
     """Discard the draft round, to pair it again with event pair (after a withdrawal, a
     late entry or a no-show)."""
-
     number = club.unpair(database(), event)
     err.print(f"round {number} of {event} discarded: c8league event pair {event} pairs it again")
 
 
 def publish(event: EventArg) -> None:
     """Publish the draft round: its tables are fixed and results may be entered."""
-
     number = club.publish(database(), event)
     err.print(f"round {number} of {event} published")
 
@@ -192,7 +185,6 @@ def absent(
     ] = None,
 ) -> None:
     """A member will not come: not paired this evening (or in one round), still a member."""
-
     done = club.absent(database(), event, name, round_number)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
@@ -204,7 +196,6 @@ def present(
     name: Annotated[str, typer.Argument(help="A member said to be absent.")],
 ) -> None:
     """A member said to be absent comes after all: paired again from the next round."""
-
     done = club.present(database(), event, name)
     for line in done.warnings:
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
@@ -214,7 +205,6 @@ def present(
 def unpublish(event: EventArg) -> None:
     """Take back the published round while none of its tables has a result: it is a
     draft again (then event unpair, swap or move, and publish)."""
-
     number = club.unpublish(database(), event)
     err.print(
         f"round {number} of {event} is a draft again: change it (event swap, move) or "

@@ -32,7 +32,6 @@ def import_(
     entrant: its stored results stay and keep counting for its rating, and matches not
     yet played use the new options. This mends an event stopped by a bad option.
     """
-
     league_file = load_league_file(file)
     db = database(create=True)
     summary = import_league(db, league_file, source=str(file), update=update)

@@ -16,7 +16,6 @@ from c8league.league.leagues import list_leagues, show_league
 
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Every league with its rules preset and events."""
-
     rows = list_leagues(database())
     if as_json:
         print_json(rows)
@@ -41,7 +40,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
-
     data = show_league(database(), name)
     if as_json:
         print_json(data)

@@ -19,7 +19,6 @@ def standings(
 ) -> None:
     """Season standings over all the league's events, by the league's season rule
     (total, best-of:N or points:25,18,15,...)."""
-
     season = season_table(database(), name)
     if as_json:
         print_json(season.to_dict())
