@@ -50,7 +50,7 @@ from c8league import about
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.events import pairing
 from c8league.events import running as event_running
-from c8league.league import parse_league
+from c8league.league.files import parse_league
 from c8league.league.leagues import import_league
 from c8league.storage import open_database
 

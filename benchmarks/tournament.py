@@ -35,7 +35,7 @@ from typing import Any
 
 from c8league import about
 from c8league.events.running import run_event
-from c8league.league import load_league_file, parse_league
+from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.runner import pool
 from c8league.runner.dask_executor import DaskRunner

@@ -17,8 +17,7 @@ from test_club import digest, run
 from c8league import club
 from c8league.errors import LeagueFileError, UsageError
 from c8league.events.pairing import pair_round
-from c8league.league import load_league_file
-from c8league.league.files import parse_league
+from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.standings import (
     TIEBREAKS,

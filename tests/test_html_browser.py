@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from c8league.engine import Move
-from c8league.league import load_league_file
+from c8league.league.files import load_league_file
 from c8league.league.leagues import import_league
 from c8league.players import registry
 from c8league.players.base import BasePlayer

@@ -21,7 +21,7 @@ from c8league.cli.main import main
 from c8league.errors import NotFoundError
 from c8league.events.running import run_event
 from c8league.events.status import event_standings
-from c8league.league import load_league_file
+from c8league.league.files import load_league_file
 from c8league.league.leagues import import_league
 from c8league.ratings import RatingModel
 from c8league.ratings.update import model_for

@@ -141,8 +141,8 @@ PLAYERS = (
     [
         (("players", "list"), ()),
         (("league", "list"), ()),
-        (("event", "standings", "cup"), ("c8league.players",)),
-        (("event", "status", "cup"), ("c8league.players",)),
+        (("event", "standings", "cup"), ("c8league.players", "c8league.league.files")),
+        (("event", "status", "cup"), ("c8league.players", "c8league.league.files")),
     ],
     ids=["players list", "league list", "event standings", "event status"],
 )

@@ -1,4 +1,6 @@
-"""The command line: one Typer sub-app per noun. The only package that imports typer."""
+"""The command line: the command registry (``c8league.cli.main``), a Typer sub-app per
+noun, and a module per group of commands that need the same imports. The only package
+that imports typer."""
 
 from __future__ import annotations
 

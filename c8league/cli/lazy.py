@@ -2,10 +2,11 @@
 
 A command typed at the prompt needs its own module only: ``c8league rules list`` has
 no use for the modules of ``event run`` or ``bots check`` (and what they import). The
-root group names each sub-command by ``"module:attribute"`` (a ``typer.Typer`` sub-app
-or a command function) and imports it the first time it is looked up: to run it, to
-show its help, or for the root's ``--help`` and shell completion, which list them all.
-A :class:`Noun` whose commands need different imports (``event standings`` reads the
+registry (``SUBCOMMANDS`` in ``c8league.cli.main``) names each sub-command of the root
+by an :class:`Entry`: the ``"module:attribute"`` of a ``typer.Typer`` sub-app or of a
+command function, imported the first time it runs or shows its own help, and the
+summary that the root's ``--help`` and shell completion list without importing it. A
+:class:`Noun` whose commands need different imports (``event standings`` reads the
 database, ``event run`` starts the runner) names its group and each of its commands
 apart, so that a command imports its own module only.
 

@@ -89,7 +89,6 @@ def make_runner(
         if address is not None:
             raise UsageError("a scheduler address needs the dask executor (--executor dask)")
         check_workers(workers)
-
         return MatchRunner(workers)
     if executor == "dask":
         if address is not None and workers is not None:
@@ -98,6 +97,5 @@ def make_runner(
                 "the cluster's own workers play"
             )
         check_workers(workers)
-
         return DaskRunner(address, workers)
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")

@@ -9,7 +9,7 @@ import typer
 
 from c8league.cli.db import database
 from c8league.cli.output import err
-from c8league.league import load_league_file
+from c8league.league.files import load_league_file
 from c8league.league.leagues import import_league
 
 
