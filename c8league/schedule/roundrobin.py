@@ -40,7 +40,7 @@ CAPPED_SEARCH = 2
 SEARCHES = (FIRST_SEARCH, CAPPED_SEARCH)
 """The versions of the search (see the module docstring)."""
 
-CAPPED_STEPS = 20_000
+CAPPED_STEPS = 10_000
 """Version 2's most steps of the grouping search, and of the seat annealing."""
 
 
