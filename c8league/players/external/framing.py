@@ -214,7 +214,7 @@ class Channel:
         """The first line of what the bot has written that nobody asked for, if any,
         read without waiting; raises :class:`PipeClosed`."""
         self._fill(0)
-        if self._buffer.strip():
+        if self._buffer and self._buffer.strip():
             return bytes(self._buffer).strip().split(b"\n")[0]
         return None
 
