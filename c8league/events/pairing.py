@@ -124,7 +124,9 @@ def _schedule(
     stored = schedules.planned_rounds(session, event.id, first, last)
     if not stored:
         field = stored_rounds.first_round_field(session, event.id) or ids
-        planned = round_robin(field, event.table_size, cycles=event.cycles, seed=event.seed)
+        planned = round_robin(
+            field, event.table_size, cycles=event.cycles, seed=event.seed, search=event.schedule
+        )
         schedules.store(
             session,
             event.id,

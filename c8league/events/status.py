@@ -114,7 +114,7 @@ def event_status_in(session: Session, league: League, event: Event) -> EventStat
         played_by=event.played_by,
         rounds_total=planned_rounds(session, league, event),
         rounds_paired=len(rounds),
-        rounds_complete=sum(1 for r in rounds if stored_rounds.round_complete(session, r.id)),
+        rounds_complete=len(rounds) - stored_rounds.incomplete_rounds(session, event.id),
         matches_total=sum(counts.values()),
         matches_done=counts.get("done", 0),
         matches_void=counts.get("void", 0),

@@ -226,6 +226,13 @@ def _v7_standing(conn: Any) -> None:
     conn.execute(text("UPDATE event SET pairing = 1 WHERE id IN (SELECT event_id FROM round)"))
 
 
+def _v8_schedule_search(conn: Any) -> None:
+    """Version 8: the version of the search that computes each round-robin's schedule.
+    Existing events keep the first (their schedule, stored or still to be computed, is
+    the one they always had); new ones use the second."""
+    conn.execute(text("ALTER TABLE event ADD COLUMN schedule INTEGER NOT NULL DEFAULT 1"))
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -234,6 +241,7 @@ STEPS: dict[int, Step] = {
     5: _v5_game_records,
     6: _v6_schedules,
     7: _v7_standing,
+    8: _v8_schedule_search,
 }
 
 

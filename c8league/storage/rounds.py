@@ -193,6 +193,18 @@ def round_complete(session: Session, round_id: int | None) -> bool:
     return pending == 0
 
 
+def incomplete_rounds(session: Session, event_id: int) -> int:
+    """How many of the event's rounds have a match still to be played (one query: the
+    rounds :func:`round_complete` says are not)."""
+    count = session.exec(
+        select(func.count(func.distinct(Match.round_id)))
+        .select_from(Match)
+        .join(Round, col(Round.id) == Match.round_id)
+        .where(Round.event_id == event_id, Match.status == "pending")
+    ).one()
+    return int(count)
+
+
 def byes(session: Session, event_ids: Sequence[int]) -> dict[int, list[int]]:
     """Each event's byes: one entrant id per bye, over all its rounds, in round order."""
     result: dict[int, list[int]] = {event_id: [] for event_id in event_ids}
