@@ -11,7 +11,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from c8league.cli import state
-from c8league.cli.output import err, out, print_json
+from c8league.cli.output import err, out, print_json, said
 from c8league.cli.trail import values_text
 
 if TYPE_CHECKING:
@@ -126,7 +126,7 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
         try:
             checked = info.check(candidate)
         except ResultError as exc:
-            err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
+            err.print(f"[red]{escape(said(exc))}[/]", highlight=False)
             err.print("type the scores again (Enter keeps a score)")
             continue
         with _answering():

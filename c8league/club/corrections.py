@@ -208,7 +208,8 @@ def _check(
             if others:
                 raise ResultError(
                     f"{exc}; table {table} of round {_rounds_text(others)} may be meant: "
-                    "say which with --round"
+                    "say which with `round`",
+                    params=[*exc.params, "round"],
                 ) from None
         raise
     return round_row, match, checked

@@ -72,19 +72,22 @@ class Entry:
         return found + list(self.forfeits)
 
 
-def parse_scores(text: str, what: str = "--scores") -> dict[str, int]:
-    """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``."""
+def parse_scores(text: str, param: str = "scores") -> dict[str, int]:
+    """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``; errors name ``param``."""
     if ";" in text:
         raise ResultError(
-            f"{what}: players are separated by ',' (';' separates the hands of --hands): "
-            f"got {printable(text[:60])!r}"
+            f"`{param}`: players are separated by ',' (';' separates the hands of `hands`): "
+            f"got {printable(text[:60])!r}",
+            params=[param, "hands"],
         )
     result: dict[str, int] = {}
     for item in [p.strip() for p in text.split(",") if p.strip()]:
         raw, sep, value = item.rpartition("=")
         name = same_name(raw.strip())
         if not sep or not name or "=" in name or ":" in name:
-            raise ResultError(f"{what}: expected name=score, got {printable(item[:60])!r}")
+            raise ResultError(
+                f"`{param}`: expected name=score, got {printable(item[:60])!r}", params=[param]
+            )
         try:
             points = int(value.strip())
         except ValueError:
@@ -111,9 +114,9 @@ def parse_hands(text: str) -> list[EnteredHand]:
         if blocked:
             body = body.split(":", 1)[1]
         try:
-            hands.append(EnteredHand(parse_scores(body, "--hands"), blocked))
+            hands.append(EnteredHand(parse_scores(body, "hands"), blocked))
         except ResultError as exc:
-            raise ResultError(f"hand {number}: {exc}") from None
+            raise ResultError(f"hand {number}: {exc}", params=exc.params) from None
     if not hands:
         raise ResultError("no hands given")
     return hands
@@ -126,10 +129,14 @@ def parse_places(text: str) -> list[list[str]]:
     for item in [p.strip() for p in text.split(",") if p.strip()]:
         names = [same_name(n.strip()) for n in item.split("=")]
         if not all(names):
-            raise ResultError(f"--places: a name is missing in {printable(item[:60])!r}")
+            raise ResultError(
+                f"`places`: a name is missing in {printable(item[:60])!r}", params=["places"]
+            )
         groups.append(names)
     if not groups:
-        raise ResultError('--places: no names given (best first: "Ada,Ben,Cleo")')
+        raise ResultError(
+            '`places`: no names given (best first: "Ada,Ben,Cleo")', params=["places"]
+        )
     return groups
 
 
@@ -240,8 +247,9 @@ def check_result(
         raise ResultError(f"{where}: no scores given")
     if blocked and not countdown:
         raise ResultError(
-            f"{where}: --blocked is for a Countdown match; mark a blocked hand in --hands "
-            "with 'blocked:'"
+            f"{where}: `blocked` is for a Countdown match; mark a blocked hand in `hands` "
+            "with 'blocked:'",
+            params=["blocked", "hands"],
         )
     left = _forfeiters(names, forfeits, where)
     reports: list[HandReport] = []
@@ -294,14 +302,18 @@ def _unfinished(
     time (``scores``) or by ``places`` alone."""
     where, seats = names.where, names.seats
     if forfeits or blocked or hands is not None:
-        what = "--forfeit" if forfeits else "--blocked" if blocked else "--hands"
+        what = "forfeit" if forfeits else "blocked" if blocked else "hands"
         raise ResultError(
             f"{where}: an unfinished match is entered with the scores when it stopped "
-            f"(--scores ... --unfinished) or --places, not {what}"
+            f"(`scores` ... `unfinished`) or `places`, not `{what}`",
+            params=["scores", "unfinished", "places", what],
         )
     if places is not None:
         if scores is not None:
-            raise ResultError(f"{where}: give --places or --scores ... --unfinished, not both")
+            raise ResultError(
+                f"{where}: give `places` or `scores` ... `unfinished`, not both",
+                params=["places", "scores", "unfinished"],
+            )
         order: dict[str, int] = {}
         for place, group in enumerate(places, start=1):
             for typed in group:
@@ -319,7 +331,9 @@ def _unfinished(
         result = Result(placements, (0,) * len(seats), "places", entered_by="hand")
         return CheckedResult(tuple(seats), result)
     if scores is None:
-        raise ResultError(f"{where}: --unfinished needs the scores when the match stopped")
+        raise ResultError(
+            f"{where}: `unfinished` needs the scores when the match stopped", params=["unfinished"]
+        )
     given = names.resolve({same_name(k): v for k, v in scores.items()}, "scores")
     _check_values(given, "scores", where)
     missing = [x for x in seats if x not in given]
@@ -334,7 +348,8 @@ def _unfinished(
         what = "reached 0" if countdown else f"reached the target {target}"
         raise ResultError(
             f"{where}: {', '.join(over)} {what}: the match was finished; enter it "
-            "without --unfinished"
+            "without `unfinished`",
+            params=["unfinished"],
         )
     placements = rank_places(final, higher_is_better=not countdown)
     result = Result(tuple(placements), tuple(final), "unfinished", entered_by="hand")
@@ -443,7 +458,8 @@ def _ending(
             raise ResultError(
                 f"{where}: exactly one player reaches 0 in Countdown "
                 f"(at 0: {', '.join(winners) or 'nobody'}; a match blocked before anyone "
-                "reached 0 is entered with --blocked)"
+                "reached 0 is entered with `blocked`)",
+                params=["blocked"],
             )
         return "countdown"
     if any(s >= target for s in final):
@@ -452,7 +468,8 @@ def _ending(
         return "hand_cap"
     raise ResultError(
         f"{where}: nobody reached the target {target} (reached: nobody); a match ends when "
-        "someone does (someone left: --forfeit NAME; stopped early: --unfinished)"
+        "someone does (someone left: `forfeit` NAME; stopped early: `unfinished`)",
+        params=["forfeit", "unfinished"],
     )
 
 

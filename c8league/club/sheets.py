@@ -275,8 +275,9 @@ def sheet_format(given: str | None, path: str | None) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in _SHEET_SUFFIXES:
         raise UsageError(
-            f"--out {path}: the suffix does not say which format (.txt, .csv, .html or "
-            ".json; or give --format)"
+            f"`out` {path}: the suffix does not say which format (.txt, .csv, .html or "
+            ".json; or give `format`)",
+            params=["out", "format"],
         )
     return _SHEET_SUFFIXES[suffix]
 
@@ -286,9 +287,9 @@ def check_out(path: str) -> None:
     file in a folder that does not exist, or a place without write permission."""
     target = Path(path)
     if target.is_dir():
-        raise UsageError(f"--out {path} is a folder; give a file name")
+        raise UsageError(f"`out` {path} is a folder; give a file name", params=["out"])
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise UsageError(f"--out {path}: folder {folder} does not exist")
+        raise UsageError(f"`out` {path}: folder {folder} does not exist", params=["out"])
     if not os.access(target if target.exists() else folder, os.W_OK):
-        raise UsageError(f"--out {path}: no permission to write there")
+        raise UsageError(f"`out` {path}: no permission to write there", params=["out"])

@@ -19,6 +19,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from c8league.duel.plan import MAX_GAMES, DuelSettings, match_id
@@ -104,45 +105,53 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     every mistake is one line naming it. Nothing is written."""
     players = request.players
     if isinstance(players, bool) or not 2 <= players <= 8:
-        raise UsageError(f"--players must be from 2 to 8, not {players}")
+        raise UsageError(f"`players` must be from 2 to 8, not {players}", params=["players"])
     rules = Rules.from_options(request.preset, parse_assignments(list(request.sets)))
     rules.check_table(players)
     if request.games is not None and request.sprt is not None:
         raise UsageError(
-            "give --games N (a fixed number) or --sprt (a test), not both; --max-games caps a test"
+            "give `games` N (a fixed number) or `sprt` (a test), not both; `max_games` caps a test",
+            params=["games", "sprt", "max_games"],
         )
-    for option, value in (("--games", request.games), ("--max-games", request.max_games)):
+    for param, value in (("games", request.games), ("max_games", request.max_games)):
         if value is None:
             continue
         if not 2 <= value <= MAX_GAMES or value % 2:
             raise UsageError(
-                f"{option} must be an even number from 2 to {MAX_GAMES:,} (each deal is "
-                f"played twice), not {value}"
+                f"`{param}` must be an even number from 2 to {MAX_GAMES:,} (each deal is "
+                f"played twice), not {value}",
+                params=[param],
             )
     sprt: str | None = None
     if request.games is None:
         sprt = str(SprtSpec.parse(request.sprt if request.sprt is not None else DEFAULT_SPRT))
     if not 0 <= request.seed < SEED_LIMIT:
-        raise UsageError(f"--seed must be from 0 to 2**63 - 1, not {request.seed}")
+        raise UsageError(f"`seed` must be from 0 to 2**63 - 1, not {request.seed}", params=["seed"])
     if request.match_seconds is not None and not (
         0.001 <= request.match_seconds <= MAX_MATCH_SECONDS
     ):
         raise UsageError(
-            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
-            f"not {request.match_seconds:g}"
+            f"`match_seconds` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.match_seconds:g}",
+            params=["match_seconds"],
         )
     if request.move_seconds is not None and not (
         0.001 <= request.move_seconds <= MAX_MATCH_SECONDS
     ):
         raise UsageError(
-            f"--move-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
-            f"not {request.move_seconds:g}"
+            f"`move_seconds` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.move_seconds:g}",
+            params=["move_seconds"],
         )
     if players == 2 and request.field:
-        raise UsageError("--field fills the other seats of tables of 3 or more (--players)")
+        raise UsageError(
+            "`field` fills the other seats of tables of 3 or more (`players`)",
+            params=["field", "players"],
+        )
     parsed_a = parse_spec(request.a, "A")
     parsed_b = parse_spec(request.b, "B")
-    parsed_field = [parse_spec(text, "--field") for text in request.field or DEFAULT_FIELD]
+    with _naming("field"):
+        parsed_field = [parse_spec(text, "`field`") for text in request.field or DEFAULT_FIELD]
     if request.name is not None:
         try:
             check_name(request.name)
@@ -151,11 +160,13 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     with db.session() as session:
         a = resolve(session, parsed_a, "A")
         b = resolve(session, parsed_b, "B")
-        bots = [resolve(session, p, "--field") for p in parsed_field] if players > 2 else []
+        with _naming("field"):
+            bots = [resolve(session, p, "`field`") for p in parsed_field] if players > 2 else []
         if request.name is not None and stored_duels.find(session, request.name) is not None:
             raise StorageError(
                 f"a duel named {request.name!r} exists: resume it with "
-                f"`c8league duel resume {request.name}`, or choose another --name"
+                f"`c8league duel resume {request.name}`, or choose another `name`",
+                params=["name"],
             )
     label = request.preset + "".join(f" {item}" for item in request.sets)
     return DuelSettings(
@@ -174,6 +185,16 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     )
 
 
+@contextmanager
+def _naming(param: str) -> Iterator[None]:
+    """Errors raised inside name ``param`` (written `` `param` `` in their message)."""
+    try:
+        yield
+    except C8LeagueError as exc:
+        exc.params = (*exc.params, param)
+        raise
+
+
 def create_duel(db: Database, request: DuelRequest) -> str:
     """Check the request and store the new duel (no match is played yet); returns its
     name (``duel-N`` unless the request names it)."""
@@ -181,7 +202,9 @@ def create_duel(db: Database, request: DuelRequest) -> str:
     with db.writing() as session:
         name = request.name or stored_duels.free_name(session)
         if stored_duels.find(session, name) is not None:  # taken meanwhile
-            raise StorageError(f"a duel named {name!r} exists: choose another --name")
+            raise StorageError(
+                f"a duel named {name!r} exists: choose another `name`", params=["name"]
+            )
         stored_duels.add(session, name, settings.players, settings.seed, settings.to_json())
     return name
 
@@ -253,7 +276,7 @@ def _check_plugins(settings: DuelSettings) -> None:
     for who, bot in [
         ("A", settings.a),
         ("B", settings.b),
-        *(("--field", f) for f in settings.field),
+        *(("`field`", f) for f in settings.field),
     ]:
         if (bot.plugin, bot.options) in seen:
             continue
@@ -261,7 +284,8 @@ def _check_plugins(settings: DuelSettings) -> None:
         try:
             registry.validate_options(registry.get(bot.plugin), json.loads(bot.options))
         except PluginError as exc:
-            raise PluginError(f"{who} ({bot.label}): {exc}") from None
+            params = ["field"] if who == "`field`" else []
+            raise PluginError(f"{who} ({bot.label}): {exc}", params=params) from None
 
 
 def _start_bots(
@@ -365,8 +389,8 @@ class _Play:
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
                 pair = _pair(self.settings, report.match_id // 2, waiting, report, steps)
-                self.summary.forfeits += (waiting.forfeit is not None) + (
-                    report.forfeit is not None
+                self.summary.forfeits += (waiting.result.forfeit is not None) + (
+                    report.result.forfeit is not None
                 )
                 waiting = None
                 tally.add(pair.share_a / steps, pair.share_b / steps)
@@ -409,7 +433,7 @@ class _Play:
         seats = self.settings.seatings(deal)[side]
         names = [self.names[(bot.plugin, bot.options)] for bot in seats]
         name = match_id(self.summary.name, deal, "AB"[side])
-        return self.streaks.add(names, report.forfeit, name)
+        return self.streaks.add(names, report.result.forfeit, name)
 
     def store(self, *, finished: bool) -> None:
         _store(self.db, self.duel_id, self.batch, finished=finished)
@@ -422,8 +446,8 @@ def _pair(
     settings: DuelSettings, deal: int, a: MatchReport, b: MatchReport, steps: int
 ) -> StoredPair:
     seat = settings.seat(deal)
-    share_a = round(match_points(a.placements)[seat] * steps)
-    share_b = round(match_points(b.placements)[seat] * steps)
+    share_a = round(match_points(a.result.placements)[seat] * steps)
+    share_b = round(match_points(b.result.placements)[seat] * steps)
     return StoredPair(
         deal,
         seat,
@@ -438,13 +462,14 @@ def _pair(
 
 
 def _match_json(report: MatchReport) -> str:
-    forfeit = report.forfeit
+    result = report.result
+    forfeit = result.forfeit
     return json.dumps(
         {
-            "placements": list(report.placements),
-            "scores": list(report.scores),
-            "ended": report.ended,
-            "decisions": report.decisions,
+            "placements": list(result.placements),
+            "scores": list(result.scores),
+            "ended": result.ended,
+            "decisions": result.decisions,
             "forfeit": None
             if forfeit is None
             else {

@@ -91,7 +91,7 @@ def run_event(
     summary = RunSummary()
     started = time.perf_counter()
     check_match_seconds(match_seconds)
-    check_match_seconds(move_seconds, "--move-seconds")
+    check_match_seconds(move_seconds, "move_seconds")
     options = RunOptions(match_seconds, move_seconds, max_forfeits)
     with db.session() as session:
         lg, ev = get_event(session, name, league)
@@ -193,14 +193,15 @@ def _run_rounds(
                 break
 
 
-def check_match_seconds(seconds: float | None, option: str = "--match-seconds") -> None:
+def check_match_seconds(seconds: float | None, param: str = "match_seconds") -> None:
     """Refuse a time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a number)
-    with one line, before anything is written."""
+    with one line naming ``param``, before anything is written."""
     if seconds is None:
         return
     if not 0.001 <= seconds <= MAX_MATCH_SECONDS:
         raise UsageError(
-            f"{option} must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), not {seconds:g}"
+            f"`{param}` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), not {seconds:g}",
+            params=[param],
         )
 
 
@@ -294,7 +295,7 @@ def _play(
             batch.append(report)
             done += 1
             seats = played.seated[report.match_id]
-            streak = played.streaks.add(seats, report.forfeit, str(report.match_id))
+            streak = played.streaks.add(seats, report.result.forfeit, str(report.match_id))
             if streak is not None:
                 _store_batch(db, league, model, batch, summary)
                 raise BotStopped(
@@ -328,8 +329,8 @@ def _store_batch(
     with db.writing(wait=None) as session:
         matches = stored_rounds.get_matches(session, [r.match_id for r in reports])
         record_results(
-            session, league, [(matches[r.match_id], r.result()) for r in reports], model=model
+            session, league, [(matches[r.match_id], r.result) for r in reports], model=model
         )
     summary.played += len(reports)
-    summary.decisions += sum(r.decisions for r in reports)
-    summary.forfeits += sum(r.forfeit is not None for r in reports)
+    summary.decisions += sum(r.result.decisions for r in reports)
+    summary.forfeits += sum(r.result.forfeit is not None for r in reports)

@@ -90,7 +90,8 @@ def enter_entrant(
             raise StorageError(
                 f"{where}: a player named {spec.name!r} already exists as "
                 f"{_describe_entrant(entrant)}; a changed bot needs a new name (or import "
-                "with --update to change its options)"
+                "with `update` to change its options)",
+                params=["update"],
             )
         played = stored_leagues.results_of(session, entrant.id or 0)
         entrant.options = options_json(options)
@@ -158,7 +159,10 @@ def add_player(
     except ValueError as exc:
         raise UsageError(f"player name {printable(repr(name))}: {exc}") from None
     if bot is None and options:
-        raise UsageError(f"{name}: a person has no options; --option is for a bot (--bot)")
+        raise UsageError(
+            f"{name}: a person has no options; `option` is for a bot (`bot`)",
+            params=["option", "bot"],
+        )
     try:
         spec = EntrantSpec(name=name, bot=bot, options=options or {})
     except ValidationError as exc:
@@ -465,7 +469,10 @@ def _league_of(session: Session, entrant: Entrant, league_name: str | None) -> L
     if not leagues:
         raise UsageError(f"{entrant.name} is in no league")
     names = ", ".join(lg.name for lg in leagues)
-    raise UsageError(f"{entrant.name} is in several leagues ({names}): name one with --league")
+    raise UsageError(
+        f"{entrant.name} is in several leagues ({names}): name one with `league`",
+        params=["league"],
+    )
 
 
 def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:

@@ -54,10 +54,14 @@ def league_for_entrants(session: Session, names: Sequence[str]) -> League:
         return common[0]
     if not common:
         listed = ", ".join(lg.name for lg in leagues)
-        raise UsageError(f"no league has all of these entrants; name one with --league: {listed}")
+        raise UsageError(
+            f"no league has all of these entrants; name one with `league`: {listed}",
+            params=["league"],
+        )
     listed = ", ".join(lg.name for lg in common)
     raise UsageError(
-        f"these entrants are all in several leagues ({listed}); name one with --league"
+        f"these entrants are all in several leagues ({listed}); name one with `league`",
+        params=["league"],
     )
 
 

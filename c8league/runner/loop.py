@@ -34,7 +34,7 @@ from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Ru
 from c8league.engine.match import MatchRecord, placements
 from c8league.errors import MachineFault, PlayerFault
 from c8league.players.base import Player
-from c8league.results import Forfeit as Forfeit  # re-export
+from c8league.results import Forfeit, HandReport, Result
 from c8league.runner.clock import TICK_SECONDS, Clock, ClockWatch
 
 HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
@@ -52,6 +52,35 @@ class MatchOutcome:
     totals: tuple[int, ...] = field(default=())
     moves: MatchRecord | None = None
     """Every move of the match, hand by hand, the hand it stopped in included."""
+
+    def hand_reports(self) -> tuple[HandReport, ...]:
+        """The hands as stored: results and the records that replay them."""
+        return tuple(
+            HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
+            for r, rec in zip(self.hand_results, self.records, strict=True)
+        )
+
+    def as_result(
+        self, *, hands: bool = True, entered_by: str = "engine", stopped_hand: bool = True
+    ) -> Result:
+        """The match's result as storage stores it: with its hands (unless ``hands`` is
+        false) and, unless ``stopped_hand`` is false, the moves of the hand it stopped
+        in (a forfeit), as that hand's line of ``moves.to_text()``."""
+        unfinished = None
+        done = len(self.hand_results)
+        if stopped_hand and self.moves is not None and len(self.moves.hands) > done:
+            line = " ".join(self.moves.hands[done])
+            unfinished = line if line or done else None  # (an empty text has no lines)
+        return Result(
+            tuple(self.result.placements),
+            tuple(self.result.scores),
+            self.result.ended,
+            self.hand_reports() if hands else (),
+            self.decisions,
+            self.forfeit,
+            entered_by,
+            unfinished,
+        )
 
 
 HandCallback = Callable[[int, HandResult], None]

@@ -111,7 +111,8 @@ def restore(url: str, source: Path, *, force: bool) -> Contents:
         if path.exists() and path.stat().st_size > 0 and not force:
             raise UsageError(
                 f"{describe_url(url)} exists: restoring replaces everything in it; add "
-                "--force to do so (nothing was changed)"
+                "`force` to do so (nothing was changed)",
+                params=["force"],
             )
         target = sqlite3.connect(path, timeout=30)
         try:
