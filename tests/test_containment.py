@@ -639,7 +639,7 @@ def test_a_stopped_run_says_so_in_one_line(
     db = str(tmp_path / "x.db")
     assert main(["--db", db, "league", "import", str(write_league(tmp_path, cycles=1))]) == 0
 
-    def stopped(*args: object) -> None:
+    def stopped(*args: object, **kwargs: object) -> None:
         raise stop
 
     monkeypatch.setattr(running, "_run_rounds", stopped)

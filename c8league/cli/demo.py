@@ -44,5 +44,5 @@ def demo(
         from c8league.cli import state
 
         database = state.database()
-    game = demo_game(names, seed, rules, list(assignments or []), database)
+    game = demo_game(names, seed, preset=rules, assignments=list(assignments or []), db=database)
     print_game(game, moves=moves)

@@ -239,7 +239,16 @@ def check_result(
     countdown = rules.countdown
     target = COUNTDOWN_START if countdown else rules.target_for(n)
     if places is not None or unfinished:
-        return _unfinished(names, rules, target, scores, hands, forfeits, blocked, places)
+        return _unfinished(
+            names,
+            rules,
+            target=target,
+            scores=scores,
+            hands=hands,
+            forfeits=forfeits,
+            blocked=blocked,
+            places=places,
+        )
 
     if scores is not None and hands is not None:
         raise ResultError(f"{where}: give final scores or hand-by-hand scores, not both")
@@ -256,7 +265,7 @@ def check_result(
     if hands is not None:
         if countdown:
             raise ResultError(f"{where}: a Countdown match is one long hand: enter final scores")
-        final = _hand_totals(names, rules, target, hands, reports)
+        final = _hand_totals(names, rules, target=target, hands=hands, reports=reports)
     else:
         assert scores is not None
         given = names.resolve({same_name(k): v for k, v in scores.items()}, "final scores")
@@ -272,9 +281,20 @@ def check_result(
                 f"{where}: Countdown scores run from 8 down to 0 ({', '.join(high)} above 8)"
             )
     if left:
-        ended, placed, lost = _forfeited(seats, final, left, countdown, target, where)
+        ended, placed, lost = _forfeited(
+            seats, final, left=left, countdown=countdown, target=target, where=where
+        )
     else:
-        ended = _ending(seats, final, countdown, target, blocked, len(reports), rules, where)
+        ended = _ending(
+            seats,
+            final,
+            countdown=countdown,
+            target=target,
+            blocked=blocked,
+            hands=len(reports),
+            rules=rules,
+            where=where,
+        )
         placed = rank_places(final, higher_is_better=not countdown)
         lost = None
     result = Result(
@@ -291,6 +311,7 @@ def check_result(
 def _unfinished(
     names: _Names,
     rules: Rules,
+    *,
     target: int,
     scores: Mapping[str, int] | None,
     hands: Sequence[EnteredHand] | None,
@@ -387,6 +408,7 @@ def _forfeiters(names: _Names, forfeits: Sequence[str], where: str) -> list[int]
 def _hand_totals(
     names: _Names,
     rules: Rules,
+    *,
     target: int,
     hands: Sequence[EnteredHand],
     reports: list[HandReport],
@@ -437,6 +459,7 @@ def _hand_totals(
 def _ending(
     seats: Sequence[str],
     final: Sequence[int],
+    *,
     countdown: bool,
     target: int,
     blocked: bool,
@@ -476,6 +499,7 @@ def _ending(
 def _forfeited(
     seats: Sequence[str],
     final: Sequence[int],
+    *,
     left: Sequence[int],
     countdown: bool,
     target: int,

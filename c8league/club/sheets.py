@@ -169,10 +169,8 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             forfeited: tuple[str, ...] = ()
             if match.status == "done":
                 result = tuple(
-                    sorted(
-                        ((names[s.entrant_id], s.place or 0, s.score or 0) for s in seats),
-                        key=lambda r: r[1],
-                    )
+                    (names[s.entrant_id], s.place or 0, s.score or 0)
+                    for s in sorted(seats, key=lambda s: s.place or 0)
                 )
                 lost = forfeit_seats([s.place or 0 for s in seats], match.forfeit_seat)
                 forfeited = tuple(names[seats[i].entrant_id] for i in lost)

@@ -31,12 +31,11 @@ from c8league.errors import (
     BotStopped,
     C8LeagueError,
     ExecutorLost,
-    Interrupted,
     PluginError,
     StorageError,
     UsageError,
 )
-from c8league.interrupts import signal_of, stopped_by
+from c8league.interrupts import run_kept
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
@@ -205,7 +204,13 @@ def create_duel(db: Database, request: DuelRequest) -> str:
             raise StorageError(
                 f"a duel named {name!r} exists: choose another `name`", params=["name"]
             )
-        stored_duels.add(session, name, settings.players, settings.seed, settings.to_json())
+        stored_duels.add(
+            session,
+            name,
+            players=settings.players,
+            seed=settings.seed,
+            settings=settings.to_json(),
+        )
     return name
 
 
@@ -234,37 +239,39 @@ def run_duel(
     assert duel_id is not None
     summary = RunSummary(duel_name)
     _check_plugins(settings)
-    try:
-        with (
-            event_run_lock(db, duel_id, duel_name, kind="duel"),
-            make_runner(executor, workers, address) as runner,
-        ):
-            with db.session() as session:
-                stored = stored_duels.shares(session, duel_id)
-                status = stored_duels.get(session, duel_name).status
-            tally = _tally(settings, stored)
-            summary.tally, summary.settings = tally, settings
-            if settings.finished(tally):
-                summary.already_finished = status == "finished"
-                if status != "finished":
-                    _store(db, duel_id, [], finished=True)
-            else:
-                runner.prepare()
-                _start_bots(db, duel_id, duel_name, settings, runner)
-                streaks = ForfeitStreaks(max_forfeits)
-                _play(db, duel_id, settings, tally, runner, summary, progress, streaks)
-    except KeyboardInterrupt as exc:
-        raise Interrupted(
-            f"{stopped_by(exc)}: {summary.pairs} pairs stored by this run, each whole; the "
-            f"duel goes on with: c8league duel resume {duel_name}",
-            signal_of(exc),
-        ) from None
-    except ExecutorLost as exc:
-        again = resume_command("duel", duel_name, executor, address)
-        raise ExecutorLost(
-            f"{exc}: {summary.pairs} pairs stored by this run, each whole; the duel goes "
-            f"on with: {again}"
-        ) from None
+    with (
+        run_kept(
+            lambda: f"{summary.pairs} pairs stored by this run",
+            goes_on="the duel goes on with",
+            again=f"c8league duel resume {duel_name}",
+            elsewhere=resume_command("duel", duel_name, executor, address),
+        ),
+        event_run_lock(db, duel_id, duel_name, kind="duel"),
+        make_runner(executor, workers, address) as runner,
+    ):
+        with db.session() as session:
+            stored = stored_duels.shares(session, duel_id)
+            status = stored_duels.get(session, duel_name).status
+        tally = _tally(settings, stored)
+        summary.tally, summary.settings = tally, settings
+        if settings.finished(tally):
+            summary.already_finished = status == "finished"
+            if status != "finished":
+                _store(db, duel_id, [], finished=True)
+        else:
+            runner.prepare()
+            _start_bots(db, duel_id, name=duel_name, settings=settings, runner=runner)
+            streaks = ForfeitStreaks(max_forfeits)
+            _play(
+                db,
+                duel_id,
+                settings=settings,
+                tally=tally,
+                runner=runner,
+                summary=summary,
+                progress=progress,
+                streaks=streaks,
+            )
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -289,7 +296,7 @@ def _check_plugins(settings: DuelSettings) -> None:
 
 
 def _start_bots(
-    db: Database, duel_id: int, name: str, settings: DuelSettings, runner: Runner
+    db: Database, duel_id: int, *, name: str, settings: DuelSettings, runner: Runner
 ) -> None:
     """Start every bot once on every worker before the first game (see
     ``runner.starting``): one that cannot start stops the duel, kept without a verdict."""
@@ -326,6 +333,7 @@ CHUNK_PAIRS = 2048
 def _play(
     db: Database,
     duel_id: int,
+    *,
     settings: DuelSettings,
     tally: DuelTally,
     runner: Runner,
@@ -336,7 +344,15 @@ def _play(
     cap = settings.max_pairs
     if progress is not None:
         progress(tally, settings)
-    play = _Play(db, duel_id, settings, tally, summary, progress, streaks)
+    play = _Play(
+        db,
+        duel_id,
+        settings=settings,
+        tally=tally,
+        summary=summary,
+        progress=progress,
+        streaks=streaks,
+    )
     while True:
         first = tally.pairs
         count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - first)
@@ -352,6 +368,7 @@ class _Play:
         self,
         db: Database,
         duel_id: int,
+        *,
         settings: DuelSettings,
         tally: DuelTally,
         summary: RunSummary,
@@ -388,7 +405,7 @@ class _Play:
                     waiting = report
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
-                pair = _pair(self.settings, report.match_id // 2, waiting, report, steps)
+                pair = _pair(self.settings, report.match_id // 2, a=waiting, b=report, steps=steps)
                 self.summary.forfeits += (waiting.result.forfeit is not None) + (
                     report.result.forfeit is not None
                 )
@@ -443,7 +460,7 @@ class _Play:
 
 
 def _pair(
-    settings: DuelSettings, deal: int, a: MatchReport, b: MatchReport, steps: int
+    settings: DuelSettings, deal: int, *, a: MatchReport, b: MatchReport, steps: int
 ) -> StoredPair:
     seat = settings.seat(deal)
     share_a = round(match_points(a.result.placements)[seat] * steps)

@@ -533,7 +533,7 @@ def llr_normalized(counts: Sequence[float], nelo0: float, nelo1: float) -> float
     return total * _log_ratio(probs, p0, p1)
 
 
-def llr_normal(n: float, mean: float, variance: float, delta0: float, delta1: float) -> float:
+def llr_normal(n: float, mean: float, variance: float, *, delta0: float, delta1: float) -> float:
     r"""The normal approximation of the log-likelihood ratio of "E[d] = δ1" against
     "E[d] = δ0", from n samples of d with mean d̄ and variance v:
 

@@ -230,7 +230,7 @@ def join_league(session: Session, league: League, entrant: Entrant) -> bool:
     if not stored_leagues.add_member(session, league.id, entrant.id):
         return False
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, "joined", where)
+    stored_membership.record(session, league.id, entrant.id, action="joined", where=where)
     if where[0] is not None:
         audit.record(
             session,
@@ -444,7 +444,7 @@ def _record_change(session: Session, league: League, entrant: Entrant, action: s
     change in words."""
     assert league.id is not None and entrant.id is not None
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, action, where)
+    stored_membership.record(session, league.id, entrant.id, action=action, where=where)
     event, after = where
     said = describe(action, None if event is None else event.name, after)
     audit.record(

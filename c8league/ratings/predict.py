@@ -90,9 +90,13 @@ def predict_table(
     values: list[Rating] = []
     rated: list[bool] = []
     for entrant_id in ids:
-        row = stored.get(entrant_id)
-        values.append(Rating(row[0], row[1]) if row is not None else model.initial())
-        rated.append(row is not None)
+        current = stored.get(entrant_id)
+        if current is None:
+            values.append(model.initial())
+        else:
+            mu, sigma, _ = current
+            values.append(Rating(mu, sigma))
+        rated.append(current is not None)
     chances = model.win_probabilities(values, samples=samples, seed=seed)
     rows = tuple(
         PredictionRow(name, value.mu, value.sigma, is_rated, chance)

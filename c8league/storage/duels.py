@@ -63,7 +63,7 @@ def free_name(session: Session, prefix: str = "duel-") -> str:
     return f"{prefix}{number}"
 
 
-def add(session: Session, name: str, players: int, seed: int, settings: str) -> Duel:
+def add(session: Session, name: str, *, players: int, seed: int, settings: str) -> Duel:
     duel = Duel(name=same_name(name), players=players, seed=seed, settings=settings)
     session.add(duel)
     session.flush()

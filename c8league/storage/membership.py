@@ -33,9 +33,9 @@ def record(
     session: Session,
     league_id: int,
     entrant_id: int,
+    *,
     action: str,
     where: Position,
-    *,
     round_number: int | None = None,
 ) -> MembershipChange:
     """Keep one change (``joined``, ``withdrew``, ``returned``, ``absent``, ``present``)

@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Table, bindparam, case, insert, text, update
 from sqlalchemy import select as sa_select
@@ -400,12 +400,23 @@ def hand_rows(session: Session, event_ids: Sequence[int]) -> list[tuple[int, str
     return fetch_rows(session.connection(), query)
 
 
+class RatedSeat(NamedTuple):
+    """One seat of a finished match, as a rebuild of the ratings replays it."""
+
+    match_id: int
+    sequence: int
+    forfeit_seat: int | None
+    seat: int
+    entrant_id: int
+    place: int
+
+
 def rated_seats(
     session: Session, league_id: int, from_sequence: int | None = None
-) -> list[tuple[int, int, int | None, int, int, int]]:
+) -> list[RatedSeat]:
     """Every seat of the league's finished matches (from ``from_sequence`` on), in the
-    order the results count: (match id, sequence, forfeit seat, seat, entrant id, place).
-    What a rebuild of the ratings replays."""
+    order the results count (by sequence, then seat). What a rebuild of the ratings
+    replays."""
     query = (
         sa_select(
             col(Match.id),
@@ -426,7 +437,7 @@ def rated_seats(
     )
     if from_sequence is not None:
         query = query.where(col(Match.sequence) >= from_sequence)
-    return fetch_rows(session.connection(), query)
+    return list(map(RatedSeat._make, fetch_rows(session.connection(), query)))
 
 
 def placement_stats(
@@ -457,7 +468,10 @@ def placement_stats(
     )
     if upto is not None:
         query = query.where(col(Match.sequence) <= upto)
-    return {row[0]: (row[1], row[2], row[3], row[4]) for row in session.execute(query).all()}
+    return {
+        entrant_id: (matches, wins, average, scaled)
+        for entrant_id, matches, wins, average, scaled in session.execute(query).all()
+    }
 
 
 def done_count(session: Session, league_id: int, upto: int | None = None) -> int:
@@ -513,9 +527,10 @@ def last_result(
     if upto is not None:
         query = query.where(col(Match.sequence) <= upto)
     row = session.exec(query).first()
-    if row is None or row[0] is None:
+    if row is None:
         return None
-    return row[0], row[1], row[2]
+    sequence, event_name, finished_at = row
+    return None if sequence is None else (sequence, event_name, finished_at)
 
 
 @dataclass(frozen=True, slots=True)

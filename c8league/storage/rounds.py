@@ -57,9 +57,9 @@ def add_round(
     session: Session,
     event_id: int,
     number: int,
+    *,
     byes: Sequence[int],
     matches: Sequence[NewMatch],
-    *,
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
