@@ -476,5 +476,9 @@ def season_standings(
         rank = len(result) + 1
         if result and (result[-1].points, result[-1].wins) == (total, wins):
             rank = result[-1].rank
-        result.append(SeasonStanding(rank, e, total, kept, wins, matches))
+        result.append(
+            SeasonStanding(
+                rank=rank, entrant=e, points=total, events=kept, wins=wins, matches=matches
+            )
+        )
     return result

@@ -309,6 +309,6 @@ def test_the_log_keeps_its_head_and_tail(tmp_path: Path) -> None:
     ],
 )
 def test_how_a_bot_ended(code: int, tail: bytes, rss_kb: int, reason: str, detail: str) -> None:
-    found = exit_fault(code, "now", stderr_tail=tail, memory_mb=128, max_rss_kb=rss_kb)
+    found = exit_fault(code, "now", tail, memory_mb=128, max_rss_kb=rss_kb)
     assert found[0] == reason
     assert detail in found[1]

@@ -302,7 +302,9 @@ def edit_result(
             after=checked.to_dict(),
             note=entry.note,
         )
-        return Change(round_row.number, table, checked, "done", before)
+        return Change(
+            round=round_row.number, table=table, checked=checked, was="done", before=before
+        )
 
 
 def void_result(
@@ -330,7 +332,7 @@ def void_result(
             after=None,
             note=note,
         )
-        return Change(round_row.number, table, None, "done", before)
+        return Change(round=round_row.number, table=table, checked=None, was="done", before=before)
 
 
 def _same_result(before: dict[str, Any], after: dict[str, Any]) -> bool:

@@ -446,11 +446,11 @@ def _hand_totals(
         totals = [t + p for t, p in zip(totals, points, strict=True)]
         reports.append(
             HandReport(
-                "blocked" if hand.blocked else "out",
-                tuple(scorers) if scorers or not hand.blocked else tuple(range(len(seats))),
-                tuple(points),
-                (),
-                "{}",
+                kind="blocked" if hand.blocked else "out",
+                winners=tuple(scorers) if scorers or not hand.blocked else tuple(range(len(seats))),
+                points=tuple(points),
+                penalties=(),
+                record="{}",
             )
         )
     return totals

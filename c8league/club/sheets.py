@@ -178,14 +178,14 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             target = COUNTDOWN_START if rules.countdown else rules.target_for(len(seats))
             sheet_tables.append(
                 SheetTable(
-                    match.table_no,
-                    tuple(names[s.entrant_id] for s in seats),
-                    match.status,
-                    target,
-                    result,
-                    forfeited,
-                    match.ended if match.status == "done" else None,
-                    match.id or 0,
+                    table=match.table_no,
+                    seats=tuple(names[s.entrant_id] for s in seats),
+                    status=match.status,
+                    target=target,
+                    result=result,
+                    forfeited=forfeited,
+                    ended=match.ended if match.status == "done" else None,
+                    match_id=match.id or 0,
                 )
             )
         return Sheet(

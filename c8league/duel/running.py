@@ -466,15 +466,15 @@ def _pair(
     share_a = round(match_points(a.result.placements)[seat] * steps)
     share_b = round(match_points(b.result.placements)[seat] * steps)
     return StoredPair(
-        deal,
-        seat,
-        share_a,
-        share_b,
-        _match_json(a),
-        _match_json(b),
-        a.seconds + b.seconds,
-        pack_moves(a.moves) if a.moves else None,
-        pack_moves(b.moves) if b.moves else None,
+        deal=deal,
+        seat=seat,
+        share_a=share_a,
+        share_b=share_b,
+        match_a=_match_json(a),
+        match_b=_match_json(b),
+        seconds=a.seconds + b.seconds,
+        moves_a=pack_moves(a.moves) if a.moves else None,
+        moves_b=pack_moves(b.moves) if b.moves else None,
     )
 
 

@@ -762,7 +762,15 @@ class DuelTally:
         else:
             llr = llr_normalized(self._counts, spec.elo0, spec.elo1)
             delta0 = delta1 = None
-        return SprtResult(spec, llr, spec.lower, spec.upper, spec.decide(llr), delta0, delta1)
+        return SprtResult(
+            spec=spec,
+            llr=llr,
+            lower=spec.lower,
+            upper=spec.upper,
+            decision=spec.decide(llr),
+            delta0=delta0,
+            delta1=delta1,
+        )
 
     def stats(self, sprt: SprtSpec | None = None) -> DuelStats:
         """The duel's figures so far (see :class:`DuelStats`), with the test if asked."""

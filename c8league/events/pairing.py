@@ -251,7 +251,9 @@ def _new_matches(
         deals = len(table) if event.duplicate else 1
         for deal in range(deals):
             seats = tuple(table[deal:]) + tuple(table[:deal])
-            matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
+            matches.append(
+                NewMatch(table_no=table_no, deal=deal, rules=league.rules, seed=seed, seats=seats)
+            )
     return matches
 
 

@@ -249,11 +249,11 @@ def _pending_tasks(
         names[match.id] = [f"entrant {e.name!r}" for e in seated]
         tasks.append(
             MatchTask(
-                match.id,
-                match.rules,
-                tuple(seats),
-                match.seed,
-                options.match_seconds,
+                match_id=match.id,
+                rules=match.rules,
+                seats=tuple(seats),
+                seed=match.seed,
+                match_seconds=options.match_seconds,
                 move_seconds=options.move_seconds,
             )
         )

@@ -303,11 +303,11 @@ def edit_bot_options(
         except PluginError as exc:
             raise PluginError(f"{entrant.name}: {exc}") from None
         change = OptionsChange(
-            entrant.name,
-            entrant.plugin,
-            before,
-            after,
-            stored_leagues.results_of(session, entrant.id or 0),
+            name=entrant.name,
+            plugin=entrant.plugin,
+            before=before,
+            after=after,
+            results=stored_leagues.results_of(session, entrant.id or 0),
         )
         if options_json(after) != entrant.options:
             entrant.options = options_json(after)

@@ -147,4 +147,4 @@ def league_leaderboard(
         rows = leaderboard(session, found.id, model=model, provisional=provisional)
         members = league_members(session, found.id)
         bots = bool(members) and all(e.kind == "bot" for e in members)
-    return Leaderboard(found.name, found.title, model, rows, bots)
+    return Leaderboard(league=found.name, title=found.title, model=model, rows=rows, bots=bots)

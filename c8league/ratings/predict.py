@@ -99,7 +99,9 @@ def predict_table(
         rated.append(current is not None)
     chances = model.win_probabilities(values, samples=samples, seed=seed)
     rows = tuple(
-        PredictionRow(name, value.mu, value.sigma, is_rated, chance)
+        PredictionRow(
+            name=name, mu=value.mu, sigma=value.sigma, rated=is_rated, win_probability=chance
+        )
         for name, value, is_rated, chance in zip(names, values, rated, chances, strict=True)
     )
     return Prediction(league.name, model.quality(values), rows, samples)

@@ -408,7 +408,18 @@ def _head_to_head(
         name_a, name_b = names.get(x, str(x)), names.get(y, str(y))
         order = (position.get(x, last), position.get(y, last), name_a, name_b)
         records.append(
-            (order, PairRecord(name_a, name_b, meetings, x_ahead, y_ahead, level, predicted))
+            (
+                order,
+                PairRecord(
+                    a=name_a,
+                    b=name_b,
+                    meetings=meetings,
+                    a_ahead=x_ahead,
+                    b_ahead=y_ahead,
+                    level=level,
+                    a_ahead_predicted=predicted,
+                ),
+            )
         )
     records.sort(key=lambda item: item[0])
     return tuple(record for _, record in records)

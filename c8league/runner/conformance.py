@@ -240,12 +240,16 @@ def check_player(
                 if time_limit is not None and report.max_seconds > time_limit:
                     slowest = f"slowest move {report.max_seconds:.3f}s"
                     detail = f"{slowest}, above the limit {time_limit}s"
-                    report.faults.append(Fault("time", preset, None, None, detail))
+                    report.faults.append(
+                        Fault(check="time", preset=preset, game=None, seed=None, detail=detail)
+                    )
                 reports.append(report)
     finally:
         named = " ".join(f.detail for r in reports for f in r.faults)
         kept = _tidy(logs, named)
-    return ConformanceReport(name, games, tuple(reports), time_limit, kept)
+    return ConformanceReport(
+        player=name, games=games, presets=tuple(reports), time_limit=time_limit, log_dir=kept
+    )
 
 
 def _parameters(factory: Callable[..., Player]) -> set[str]:
@@ -432,7 +436,9 @@ def _check_game(
     opponents, seat = game_table(game)
 
     def fault(check: str, detail: str) -> None:
-        report.faults.append(Fault(check, report.preset, game, seed, detail))
+        report.faults.append(
+            Fault(check=check, preset=report.preset, game=game, seed=seed, detail=detail)
+        )
 
     def timed(played: _Played) -> None:
         report.moves += len(played.seconds)

@@ -66,7 +66,13 @@ class MatchOutcome:
     def hand_reports(self) -> tuple[HandReport, ...]:
         """The hands as stored: results and the records that replay them."""
         return tuple(
-            HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
+            HandReport(
+                kind=r.kind,
+                winners=r.winners,
+                points=r.points,
+                penalties=r.penalties,
+                record=rec.to_json(),
+            )
             for r, rec in zip(self.hand_results, self.records, strict=True)
         )
 

@@ -564,7 +564,16 @@ class MatchRunner(ClosingRunner):
         )
         stop = Stop(snapshot.calls, seat, "crash", detail)
         fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
+        self._alone(
+            _Job(
+                key=next(self._keys),
+                run=job.run,
+                indices=job.indices,
+                stage="rebuild",
+                stop=stop,
+                fallback=fallback,
+            )
+        )
 
     def _timeout(self, job: _Job, snapshot: Snapshot) -> None:
         """``job``'s process (of one task) was killed past the match limit: the call in
@@ -590,7 +599,16 @@ class MatchRunner(ClosingRunner):
         stop = Stop(snapshot.calls, seat, "timeout")
         detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
         fallback = Forfeit(seat, "timeout", snapshot.move, detail)
-        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
+        self._alone(
+            _Job(
+                key=next(self._keys),
+                run=job.run,
+                indices=job.indices,
+                stage="rebuild",
+                stop=stop,
+                fallback=fallback,
+            )
+        )
 
     def _error(self, job: _Job, text: str) -> None:
         self._keep(job.run, job.indices[0], MatchReport.failed(job.task.match_id, text))
@@ -674,9 +692,3 @@ def _play_here(task: MatchTask) -> MatchReport:
         except MachineFault as exc:
             why = str(exc)
     return MatchReport.failed(task.match_id, f"the machine held it up {MAX_REPLAYS} times ({why})")
-
-
-def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:
-    """Play ``tasks`` on a runner of its own and yield the reports in task order."""
-    with MatchRunner(workers) as runner:
-        yield from runner.run(tasks)

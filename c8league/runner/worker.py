@@ -253,7 +253,17 @@ class Worker:
 
     def snapshot(self) -> Snapshot:
         s = self.slot
-        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index, s.owners)
+        return Snapshot(
+            job=s.job,
+            since=s.since,
+            phase=s.phase,
+            turn=s.turn,
+            calls=s.calls,
+            move=s.move,
+            hook=s.hook,
+            index=s.index,
+            owners=s.owners,
+        )
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""

@@ -260,7 +260,7 @@ def _improve(tables: list[list[int]], costs: _Costs, rng: random.Random) -> None
     is_short = [len(t) < full for t in tables]
     n = sum(len(t) for t in tables)
     if n <= _ANNEAL_UP_TO:
-        _anneal(tables, is_short, costs=costs, rng=rng, iterations=2000 + 200 * n)
+        _anneal(tables, is_short, costs, rng, 2000 + 200 * n)
         _descend(tables, is_short, costs, len(tables))
     else:
         _descend(tables, is_short, costs, _WINDOW)
@@ -269,7 +269,6 @@ def _improve(tables: list[list[int]], costs: _Costs, rng: random.Random) -> None
 def _anneal(
     tables: list[list[int]],
     is_short: list[bool],
-    *,
     costs: _Costs,
     rng: random.Random,
     iterations: int,

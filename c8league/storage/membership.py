@@ -90,14 +90,6 @@ def of_entrant(session: Session, entrant_id: int) -> list[MembershipChange]:
     )
 
 
-def delete_of_entrant(session: Session, entrant_id: int, league_id: int | None = None) -> None:
-    """Forget the entrant's membership history (in one league, or in all)."""
-    for change in of_entrant(session, entrant_id):
-        if league_id is None or change.league_id == league_id:
-            session.delete(change)
-    session.flush()
-
-
 def move_history(session: Session, league_id: int, old: int, new: int) -> None:
     """Make the league's membership history of entrant ``old`` that of entrant ``new``."""
     for change in of_entrant(session, old):

@@ -55,7 +55,10 @@ def rated_entrants(session: Session, league_id: int, upto: int | None = None) ->
                 select(Entrant.id, Entrant.name).where(col(Entrant.id).in_(list(then)))
             ).all()
         )
-        return [RatedEntrant(e, names[e], mu, sigma, n) for e, (mu, sigma, n) in then.items()]
+        return [
+            RatedEntrant(entrant_id=e, name=names[e], mu=mu, sigma=sigma, matches=n)
+            for e, (mu, sigma, n) in then.items()
+        ]
     rows = session.execute(
         sa_select(
             col(Rating.entrant_id),

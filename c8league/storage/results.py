@@ -169,7 +169,11 @@ def store_results(
         )
         stored.append(
             SeatedResult(
-                match_id, sequence, tuple(entrants), tuple(result.placements), result.forfeited
+                match_id=match_id,
+                sequence=sequence,
+                entrants=tuple(entrants),
+                placements=tuple(result.placements),
+                forfeited=result.forfeited,
             )
         )
     matches = _table(Match)
@@ -297,7 +301,13 @@ def played(session: Session, event_ids: Sequence[int]) -> list[PlayedMatch]:
     for match_id, event_id, sequence, ended, f_seat, f_reason, seat, entrant, place, score in rows:
         if current is None or current.match_id != match_id:
             current = PlayedMatch(
-                match_id, event_id, sequence or 0, ended or "", f_seat, f_reason, []
+                match_id=match_id,
+                event_id=event_id,
+                sequence=sequence or 0,
+                ended=ended or "",
+                forfeit_seat=f_seat,
+                forfeit_reason=f_reason,
+                seats=[],
             )
             result.append(current)
         current.seats.append((seat, entrant, place or 0, score or 0))
@@ -377,15 +387,22 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
         key = (str(reason), str(name))
         first = groups.get(key)
         if first is None:
-            groups[key] = ForfeitGroup(key[0], key[1], 1, match_id, move, detail or "")
+            groups[key] = ForfeitGroup(
+                reason=key[0],
+                entrant=key[1],
+                count=1,
+                match_id=match_id,
+                move=move,
+                detail=detail or "",
+            )
         else:
             groups[key] = ForfeitGroup(
-                first.reason,
-                first.entrant,
-                first.count + 1,
-                first.match_id,
-                first.move,
-                first.detail,
+                reason=first.reason,
+                entrant=first.entrant,
+                count=first.count + 1,
+                match_id=first.match_id,
+                move=first.move,
+                detail=first.detail,
             )
     return [groups[key] for key in sorted(groups)]
 
@@ -603,7 +620,14 @@ def stored_match(session: Session, match_id: int) -> StoredMatch | None:
         forfeit_move=match.forfeit_move,
         forfeit_detail=match.forfeit_detail,
         seats=tuple(
-            StoredSeat(e.name, e.plugin, e.options or "{}", s.place, s.score) for s, e in seats
+            StoredSeat(
+                name=e.name,
+                plugin=e.plugin,
+                options=e.options or "{}",
+                place=s.place,
+                score=s.score,
+            )
+            for s, e in seats
         ),
         hands=tuple(hands),
         unfinished=match.unfinished,

@@ -138,7 +138,6 @@ class ExternalPlayer(BasePlayer):
     def __init__(
         self,
         command: str | list[str],
-        *,
         name: str = "",
         move_time: float = 5.0,
         startup_time: float = 10.0,
@@ -569,11 +568,7 @@ class ExternalPlayer(BasePlayer):
         run.channel.drain()
         tail = run.log.last(8192)
         reason, detail = exit_fault(
-            self.returncode,
-            when,
-            stderr_tail=tail,
-            memory_mb=self.memory_mb,
-            max_rss_kb=run.process.max_rss_kb,
+            self.returncode, when, tail, self.memory_mb, run.process.max_rss_kb
         )
         if run.matches > 1:
             detail += f" (the process was playing its match {run.matches})"

@@ -202,7 +202,7 @@ class BotProcess:
 
 
 def exit_fault(
-    code: int, when: str, *, stderr_tail: bytes, memory_mb: int, max_rss_kb: int
+    code: int, when: str, stderr_tail: bytes, memory_mb: int, max_rss_kb: int
 ) -> tuple[str, str]:
     """The fault of a bot that ended with status ``code`` ``when`` (e.g. "before
     answering the move request"): its reason, ``memory`` or ``crash``, and its detail,
