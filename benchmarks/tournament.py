@@ -37,10 +37,11 @@ from c8league import about
 from c8league.events.running import run_event
 from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
+from c8league.results import MatchReport, Result
 from c8league.runner import pool
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import Runner
-from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.tasks import MatchTask, play_task
 from c8league.storage import open_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -138,7 +139,7 @@ def sleep_match(task: MatchTask) -> MatchReport:
     seconds = task.seed / 1_000_000
     if seconds:
         time.sleep(seconds)
-    return MatchReport(task.match_id, (1, 2), (0, 0), "simulated", (), 0, None, seconds)
+    return MatchReport(task.match_id, Result((1, 2), (0, 0), "simulated"), seconds)
 
 
 def simulated(count: int, seconds: float) -> list[MatchTask]:

@@ -106,7 +106,7 @@ def test_round_one_by_rating_seats_the_best_together(tmp_path: Path) -> None:
         league, event = get_event(session, "evening-2")
         ids = {e.name: e.id for e in league_members(session, league.id or 0)}
         scores, order = first_round_scores(
-            session, league, event, sorted(i for i in ids.values() if i), "rating"
+            session, league, event, ids=sorted(i for i in ids.values() if i), how="rating"
         )
     names = {i: n for n, i in ids.items()}
     assert {names[e]: s for e, s in scores.items()} == pytest.approx(board)

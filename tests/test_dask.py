@@ -28,11 +28,12 @@ from c8league.players import registry
 from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.results import MatchReport, Result
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
+from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.storage import open_database
 
 distributed = pytest.importorskip("distributed", reason="Dask is not installed (c8league[dask])")
@@ -165,7 +166,7 @@ def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: st
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
     def slow_first(task: MatchTask) -> MatchReport:
         time.sleep(0.3 if task.match_id == 0 else 0.0)
-        return MatchReport(task.match_id, (), (), "test", (), 0, None, 0.0)
+        return MatchReport(task.match_id, Result((), (), "test"))
 
     tasks = [MatchTask(i, "{}", (), seed=i) for i in range(30)]
     with DaskRunner(cluster, window=5, batch=1, play=slow_first) as runner:
@@ -185,7 +186,7 @@ def test_choosing_an_executor() -> None:
         make_runner("ray", None, None)
     with pytest.raises(UsageError, match="needs the dask executor"):
         make_runner("processes", None, "tcp://127.0.0.1:8786")
-    with pytest.raises(UsageError, match="--workers sets the size of a local Dask cluster"):
+    with pytest.raises(UsageError, match="`workers` sets the size of a local Dask cluster"):
         make_runner("dask", 2, "tcp://127.0.0.1:8786")
 
 

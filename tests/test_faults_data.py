@@ -315,8 +315,9 @@ def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) ->
 
     db = tmp_path / "lib.db"
     assert run(db, "league", "import", str(write_league(tmp_path))) == 0
-    with pytest.raises(UsageError, match="--match-seconds"):
+    with pytest.raises(UsageError, match="`match_seconds` must be") as raised:
         run_event(open_database(str(db)), "ev", match_seconds=float("inf"))
+    assert raised.value.params == ("match_seconds",)
     assert count(db, "SELECT count(*) FROM round") == 0
 
 

@@ -37,8 +37,7 @@ from c8league.reports import (
 )
 from c8league.reports.charts import rating_chart
 from c8league.reports.text import sparkline
-from c8league.results import HandReport
-from c8league.runner.loop import Forfeit
+from c8league.results import Forfeit, HandReport
 from c8league.storage import Database, open_database
 from c8league.storage.models import (
     Entrant,

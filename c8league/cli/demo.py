@@ -43,5 +43,5 @@ def demo(
     db = None
     if any(name.startswith("@") for name in names):
         db = database()
-    game = demo_game(names, seed, rules, list(assignments or []), db)
+    game = demo_game(names, seed, preset=rules, assignments=list(assignments or []), db=db)
     print_game(game, moves=moves)

@@ -15,7 +15,7 @@ from c8league import about
 from c8league.cli import run as cli_run
 from c8league.cli import state
 from c8league.cli.lazy import Entry, Noun, Target, lazy_group
-from c8league.cli.output import err
+from c8league.cli.output import err, said
 from c8league.errors import C8LeagueError, Interrupted
 from c8league.interrupts import (
     exit_status,
@@ -195,7 +195,7 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
         err.print(f"[bold red]{stopped_by(cause or exc)}[/]", markup=True)
         return exit_status(signum), True
     except C8LeagueError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(said(exc))}", markup=True, highlight=False)
         return exc.exit_code, False
     except typer.Exit as exc:
         return int(exc.exit_code), False

@@ -170,7 +170,7 @@ def _play_event(event: str, name: str) -> None:
     except KeyboardInterrupt as exc:
         err.print(Text("match abandoned: nothing stored", style="bold red"))
         raise typer.Exit(exit_status(signal_of(exc))) from None
-    club.store_played(db, seated, outcome)
+    club.store_played(db, seated, outcome.as_result(entered_by="play", stopped_hand=False))
     order = sorted(range(len(seated.names)), key=lambda i: outcome.result.placements[i])
     out.print(
         "stored in the event: "

@@ -14,7 +14,7 @@ from rich.table import Table
 from c8league import club
 from c8league.cli.db import database
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
-from c8league.cli.output import err, out, print_json
+from c8league.cli.output import err, out, print_json, said
 from c8league.cli.trail import show_trail, values_text
 from c8league.club import SCORE_MAX, CheckedResult
 from c8league.errors import NoInput, ResultError
@@ -122,7 +122,7 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
         try:
             checked = info.check(candidate)
         except ResultError as exc:
-            err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
+            err.print(f"[red]{escape(said(exc))}[/]", highlight=False)
             err.print("type the scores again (Enter keeps a score)")
             continue
         with _answering():

@@ -46,7 +46,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
     if event.format == "round_robin":
         # The schedule is fixed by the entrants of the first round; a withdrawn entrant's
         # seats are left empty (a table left with one player gives that player a bye).
-        (planned,) = _schedule(session, event, ids, number, number)
+        (planned,) = _schedule(session, event, ids=ids, first=number, last=number)
         return _kept(planned, set(ids))
     rules = StandingRules.from_json(league.standing)
     away = check_ins(session, event).absent_in(number)
@@ -68,7 +68,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
             order=[s.entrant for s in table],
         )
     if number == 1:
-        scores, order = first_round_scores(session, league, event, ids, rules.first_round)
+        scores, order = first_round_scores(session, league, event, ids=ids, how=rules.first_round)
     else:
         tables, byes = event_results(session, event.id)
         table = standings(ids, tables, byes, rules.tiebreaks)
@@ -85,7 +85,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
 
 
 def first_round_scores(
-    session: Session, league: League, event: Event, ids: list[int], how: str
+    session: Session, league: League, event: Event, *, ids: list[int], how: str
 ) -> tuple[dict[int, float], list[int]]:
     """The scores and order a Swiss event's first round is paired by: everyone level
     and in an order drawn from the event's seed, or (``rating``) each by the league's
@@ -115,7 +115,7 @@ def season_history(session: Session, league: League, event: Event) -> list[Plann
 
 
 def _schedule(
-    session: Session, event: Event, ids: list[int], first: int, last: int
+    session: Session, event: Event, *, ids: list[int], first: int, last: int
 ) -> list[PlannedRound[int]]:
     """Rounds ``first`` to ``last`` of the round-robin's schedule: stored, or computed
     from the entrants of its first round (``ids``, the active entrants, before it is
@@ -175,7 +175,9 @@ def pair_next_round(
     total = planned_rounds(session, league, event)
     if number > total:
         raise UsageError(f"event {event.name!r} has all its {total} rounds")
-    return _add_round(session, league, event, number, _plan_round(session, league, event, number))
+    return _add_round(
+        session, league, event, number=number, plan=_plan_round(session, league, event, number)
+    )
 
 
 def pair_rounds_ahead(session: Session, league: League, event: Event, count: int) -> None:
@@ -197,7 +199,7 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)
     new_rounds = []
-    planned = _schedule(session, event, ids, done + 1, done + count)
+    planned = _schedule(session, event, ids=ids, first=done + 1, last=done + count)
     for number, round_plan in enumerate(planned, start=done + 1):
         plan = _kept(round_plan, active)
         new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))
@@ -205,15 +207,15 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
 
 
 def _add_round(
-    session: Session, league: League, event: Event, number: int, plan: PlannedRound[int]
+    session: Session, league: League, event: Event, *, number: int, plan: PlannedRound[int]
 ) -> Round:
     assert event.id is not None
     return stored_rounds.add_round(
         session,
         event.id,
         number,
-        plan.byes,
-        _new_matches(league, event, number, plan),
+        byes=plan.byes,
+        matches=_new_matches(league, event, number, plan),
         published=event.played_by == "bots",
     )
 
@@ -229,7 +231,9 @@ def _new_matches(
         deals = len(table) if event.duplicate else 1
         for deal in range(deals):
             seats = tuple(table[deal:]) + tuple(table[:deal])
-            matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
+            matches.append(
+                NewMatch(table_no=table_no, deal=deal, rules=league.rules, seed=seed, seats=seats)
+            )
     return matches
 
 

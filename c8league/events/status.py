@@ -218,11 +218,11 @@ def standing_row(standing: Standing, name: str, during: EventMembers) -> Standin
     """A line of the standings with what the event's membership tells of the entrant."""
     entrant = standing.entrant
     return StandingRow(
-        standing,
-        name,
-        during.statuses.get(entrant, ACTIVE),
-        during.absent.get(entrant, ()),
-        during.note(entrant),
+        standing=standing,
+        name=name,
+        status=during.statuses.get(entrant, ACTIVE),
+        absent=during.absent.get(entrant, ()),
+        note=during.note(entrant),
     )
 
 

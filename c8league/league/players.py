@@ -92,7 +92,8 @@ def enter_entrant(
             raise StorageError(
                 f"{where}: a player named {spec.name!r} already exists as "
                 f"{_describe_entrant(entrant)}; a changed bot needs a new name (or import "
-                "with --update to change its options)"
+                "with `update` to change its options)",
+                params=["update"],
             )
         played = stored_leagues.results_of(session, entrant.id or 0)
         entrant.options = options_json(options)
@@ -154,7 +155,10 @@ def add_player(
     except ValueError as exc:
         raise UsageError(f"player name {printable(repr(name))}: {exc}") from None
     if bot is None and options:
-        raise UsageError(f"{name}: a person has no options; --option is for a bot (--bot)")
+        raise UsageError(
+            f"{name}: a person has no options; `option` is for a bot (`bot`)",
+            params=["option", "bot"],
+        )
     try:
         spec = EntrantSpec(name=name, bot=bot, options=options or {})
     except ValidationError as exc:
@@ -220,7 +224,7 @@ def join_league(session: Session, league: League, entrant: Entrant) -> bool:
     if not stored_leagues.add_member(session, league.id, entrant.id):
         return False
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, "joined", where)
+    stored_membership.record(session, league.id, entrant.id, action="joined", where=where)
     if where[0] is not None:
         audit.record(
             session,
@@ -290,11 +294,11 @@ def edit_bot_options(
         except PluginError as exc:
             raise PluginError(f"{entrant.name}: {exc}") from None
         change = OptionsChange(
-            entrant.name,
-            entrant.plugin,
-            before,
-            after,
-            stored_leagues.results_of(session, entrant.id or 0),
+            name=entrant.name,
+            plugin=entrant.plugin,
+            before=before,
+            after=after,
+            results=stored_leagues.results_of(session, entrant.id or 0),
         )
         if options_json(after) != entrant.options:
             entrant.options = options_json(after)
@@ -431,7 +435,7 @@ def _record_change(session: Session, league: League, entrant: Entrant, action: s
     change in words."""
     assert league.id is not None and entrant.id is not None
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, action, where)
+    stored_membership.record(session, league.id, entrant.id, action=action, where=where)
     event, after = where
     said = describe(action, None if event is None else event.name, after)
     audit.record(
@@ -456,7 +460,10 @@ def _league_of(session: Session, entrant: Entrant, league_name: str | None) -> L
     if not leagues:
         raise UsageError(f"{entrant.name} is in no league")
     names = ", ".join(lg.name for lg in leagues)
-    raise UsageError(f"{entrant.name} is in several leagues ({names}): name one with --league")
+    raise UsageError(
+        f"{entrant.name} is in several leagues ({names}): name one with `league`",
+        params=["league"],
+    )
 
 
 def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:

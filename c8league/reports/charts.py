@@ -75,7 +75,7 @@ def rating_chart(
     ):
         palette = matplotlib.colormaps["tab10"]
         if narrow:
-            return _panels(report, chosen, last, palette, image)
+            return _panels(report, chosen, last=last, palette=palette, image=image)
         figure = Figure(figsize=(8.0, 4.4), dpi=100, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
@@ -106,6 +106,7 @@ PANEL_HEIGHT = 1.05
 def _panels(
     report: Report,
     chosen: Sequence[HistorySeries],
+    *,
     last: int,
     palette: Any,
     image: str,

@@ -99,7 +99,9 @@ def write_report(
             written.append(path)
         return written
     if out.is_dir():
-        raise UsageError(f"{out} is a directory; give a file name (or --table all for CSV)")
+        raise UsageError(
+            f"{out} is a directory; give a file name (or `table` all for CSV)", params=["table"]
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
     link = None

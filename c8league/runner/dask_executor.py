@@ -35,10 +35,11 @@ from typing import Any
 
 from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
+from c8league.results import MatchReport
 from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.tasks import MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
 RETRIES = 3

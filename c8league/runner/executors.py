@@ -51,18 +51,19 @@ def max_workers() -> int:
     return MAX_WORKERS_PER_CORE * default_workers()
 
 
-def check_workers(workers: int | None, what: str = "--workers") -> None:
+def check_workers(workers: int | None) -> None:
     """Refuse a number of worker processes far above this machine's cores."""
     if workers is None:
         return
     if workers < 1:
-        raise UsageError(f"{what} must be at least 1, not {workers}")
+        raise UsageError(f"`workers` must be at least 1, not {workers}", params=["workers"])
     cores, limit = default_workers(), max_workers()
     if workers > limit:
         raise UsageError(
-            f"{what} {workers} is far more than this machine's {cores} "
+            f"`workers` {workers} is far more than this machine's {cores} "
             f"core{'s' if cores > 1 else ''}: use at most {limit} "
-            f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines"
+            f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines",
+            params=["workers"],
         )
 
 
@@ -87,14 +88,18 @@ def make_runner(
     starts more workers than it has matches."""
     if executor == "processes":
         if address is not None:
-            raise UsageError("a scheduler address needs the dask executor (--executor dask)")
+            raise UsageError(
+                "a scheduler address needs the dask executor (`executor` dask)",
+                params=["executor"],
+            )
         check_workers(workers)
         return MatchRunner(workers)
     if executor == "dask":
         if address is not None and workers is not None:
             raise UsageError(
-                "--workers sets the size of a local Dask cluster; with --address, "
-                "the cluster's own workers play"
+                "`workers` sets the size of a local Dask cluster; with `address`, "
+                "the cluster's own workers play",
+                params=["workers", "address"],
             )
         check_workers(workers)
         return DaskRunner(address, workers)

@@ -142,7 +142,7 @@ def _v4_season_record(conn: Any) -> None:
     ).all()
     rows: list[dict[str, Any]] = []
     for league_id, entrant_id, withdrawn in members:
-        rows.append(_change(league_id, entrant_id, "joined", None, 0, now))
+        rows.append(_change(league_id, entrant_id, action="joined", event_id=None, after=0, at=now))
         if withdrawn:
             last = conn.execute(
                 text(
@@ -155,7 +155,11 @@ def _v4_season_record(conn: Any) -> None:
                 {"entrant": entrant_id, "league": league_id},
             ).first()
             event_id, after = (last[0], last[1]) if last is not None else (None, 0)
-            rows.append(_change(league_id, entrant_id, "withdrew", event_id, after, now))
+            rows.append(
+                _change(
+                    league_id, entrant_id, action="withdrew", event_id=event_id, after=after, at=now
+                )
+            )
     if rows:
         conn.execute(changes.insert(), rows)
     if conn.dialect.name == "postgresql":
@@ -169,7 +173,7 @@ def _v4_season_record(conn: Any) -> None:
 
 
 def _change(
-    league_id: int, entrant_id: int, action: str, event_id: int | None, after: int, at: Any
+    league_id: int, entrant_id: int, *, action: str, event_id: int | None, after: int, at: Any
 ) -> dict[str, Any]:
     return {
         "league_id": league_id,

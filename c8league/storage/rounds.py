@@ -57,9 +57,9 @@ def add_round(
     session: Session,
     event_id: int,
     number: int,
+    *,
     byes: Sequence[int],
     matches: Sequence[NewMatch],
-    *,
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
@@ -383,11 +383,11 @@ def rounds_of(session: Session, event_ids: Sequence[int]) -> list[RoundRow]:
         by_round.setdefault(match.round_id, []).append((match, tuple(seats.get(match.id or 0, []))))
     return [
         RoundRow(
-            r.event_id,
-            r.number,
-            r.published,
-            tuple(json.loads(r.byes)),
-            tuple(by_round.get(r.id or 0, [])),
+            event_id=r.event_id,
+            number=r.number,
+            published=r.published,
+            byes=tuple(json.loads(r.byes)),
+            matches=tuple(by_round.get(r.id or 0, [])),
         )
         for r in rounds
     ]
