@@ -7,11 +7,10 @@
 from __future__ import annotations
 
 import math
-import time
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
 from rich.table import Table
 from typer.core import TyperGroup
 
@@ -29,7 +28,7 @@ from c8league.cli.options import (
     WorkersOpt,
 )
 from c8league.cli.output import err, out, print_json
-from c8league.cli.playing import where_played
+from c8league.cli.playing import RunProgress, where_played
 from c8league.duel.reading import duel_report, list_duels
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.runner.executors import check_workers
@@ -236,49 +235,33 @@ def _play(
 
     db = database()
     where = where_played(workers, executor, address)
-    bar = Progress(
+    columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(bar_width=24),
         TextColumn("{task.fields[games]}"),
         TextColumn("{task.fields[figures]}"),
         TimeElapsedColumn(),
-        console=err,
-        transient=False,
-        disable=as_json,
     )
-    task = bar.add_task(name, total=None, games="", figures="")
-    shown = [0.0]
-    lines = not as_json and not err.is_terminal  # a log: lines, not a bar
-    started = time.monotonic()
+    with RunProgress(name, columns, every=every, quiet=as_json, games="", figures="") as shown:
+        announced = False
 
-    announced = [False]
+        def progress(tally: DuelTally, settings: DuelSettings, *, last: bool = False) -> None:
+            nonlocal announced
+            if not as_json and not announced:
+                announced = True
+                err.print(f"duel {name} stored; playing on {where} (c8league duel show {name})")
+            games, figures, completed, total = _live(tally, settings)
+            pace = shown.pace(2 * tally.pairs)
+            shown.report(
+                2 * tally.pairs,
+                lambda: f"{name}: {games}, {figures}, {pace:.1f} games/s",
+                last=last,
+                games=games,
+                figures=figures,
+                completed=completed,
+                total=total,
+            )
 
-    def show(tally: DuelTally, settings: DuelSettings) -> None:
-        if not as_json and not announced[0]:
-            announced[0] = True
-            err.print(f"duel {name} stored; playing on {where} (c8league duel show {name})")
-            if not lines:
-                bar.start()
-        if lines:
-            return
-        games, figures, completed, total = _live(tally, settings)
-        bar.update(task, games=games, figures=figures, completed=completed, total=total)
-
-    def line(tally: DuelTally, settings: DuelSettings) -> None:
-        games, figures, _, _ = _live(tally, settings)
-        seconds = time.monotonic() - started
-        rate = 2 * tally.pairs / seconds if seconds > 0 else 0.0
-        err.print(f"{name}: {games}, {figures}, {rate:.1f} games/s", highlight=False)
-
-    def progress(tally: DuelTally, settings: DuelSettings) -> None:
-        now = time.monotonic()
-        if lines and every.due(2 * tally.pairs, now) and tally.pairs:
-            line(tally, settings)
-        if now - shown[0] >= 0.1:  # (the bar redraws ten times a second)
-            shown[0] = now
-            show(tally, settings)
-
-    try:
         summary = run_duel(
             db,
             name,
@@ -288,11 +271,8 @@ def _play(
             progress=progress,
             max_forfeits=max_forfeits,
         )
-        if bar.live.is_started and summary.tally is not None and summary.settings is not None:
-            show(summary.tally, summary.settings)  # the last pair, whenever it came
-    finally:
-        if bar.live.is_started:
-            bar.stop()
+        if announced and summary.tally is not None and summary.settings is not None:
+            progress(summary.tally, summary.settings, last=True)  # the last pair
     report = duel_report(db, name)
     if as_json:
         data = report.to_dict()

@@ -1,10 +1,21 @@
-"""Where matches are played, in words, for the commands that play them (``event run``,
-``duel``)."""
+"""What the commands that play matches (``event run``, ``duel``) show while they play:
+where the matches are played, in words, and their progress on stderr."""
 
 from __future__ import annotations
 
-from c8league.cli.options import Executor
+import time
+from collections.abc import Callable
+from types import TracebackType
+from typing import Any
+
+from rich.progress import Progress, ProgressColumn
+
+from c8league.cli.options import Every, Executor
+from c8league.cli.output import err
 from c8league.runner.base import default_workers
+
+REDRAW_SECONDS = 0.1
+"""The bar is updated at most this often (rich redraws it ten times a second)."""
 
 
 def where_played(workers: int | None, executor: Executor, address: str | None) -> str:
@@ -15,3 +26,68 @@ def where_played(workers: int | None, executor: Executor, address: str | None) -
     if executor is Executor.dask:
         where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     return where
+
+
+class RunProgress:
+    """A run's progress on stderr: a bar on a terminal, or in a log (stderr not a
+    terminal) a line whenever ``--progress-every`` says one is due; nothing when
+    ``quiet``. The bar appears with the first report, so that a run that stops before
+    play begins prints only its error; leaving the ``with`` block stops it."""
+
+    def __init__(
+        self,
+        description: str,
+        columns: tuple[ProgressColumn, ...],
+        *,
+        every: Every,
+        quiet: bool = False,
+        **fields: Any,
+    ) -> None:
+        self.every = every
+        self.quiet = quiet
+        self.lines = not quiet and not err.is_terminal
+        self.started = time.monotonic()
+        self._bar = Progress(*columns, console=err, transient=False, disable=quiet)
+        self._task = self._bar.add_task(description, total=None, **fields)
+        self._drawn = 0.0
+
+    def __enter__(self) -> RunProgress:
+        return self
+
+    def __exit__(
+        self,
+        kind: type[BaseException] | None,
+        error: BaseException | None,
+        trace: TracebackType | None,
+    ) -> None:
+        if self._bar.live.is_started:
+            self._bar.stop()
+
+    def pace(self, done: int) -> float:
+        """``done`` (games or matches) per second since the run began."""
+        seconds = time.monotonic() - self.started
+        return done / seconds if seconds > 0 else 0.0
+
+    def report(
+        self, done: int, line: Callable[[], str], *, last: bool = False, **update: Any
+    ) -> None:
+        """``done`` games or matches so far: the bar updated with ``update`` (rich's
+        ``completed``, ``total`` and the columns' fields), at most every
+        :data:`REDRAW_SECONDS` unless ``last`` (the final figures, drawn where a bar
+        shows); in a log, ``line()`` printed when a line
+        is due."""
+        if self.quiet:
+            return
+        now = time.monotonic()
+        if self.lines:
+            if done and not last and self.every.due(done, now):
+                err.print(line(), highlight=False)
+            return
+        if last and not self._bar.live.is_started:
+            return  # nothing was shown: no bar for the last figures alone
+        if not last and now - self._drawn < REDRAW_SECONDS:
+            return
+        self._drawn = now
+        if not self._bar.live.is_started:
+            self._bar.start()
+        self._bar.update(self._task, **update)

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-import time
 from typing import Annotated
 
 import typer
 from rich.progress import (
     BarColumn,
     MofNCompleteColumn,
-    Progress,
     TextColumn,
     TimeElapsedColumn,
     TimeRemainingColumn,
@@ -30,7 +28,7 @@ from c8league.cli.options import (
     WorkersOpt,
 )
 from c8league.cli.output import err
-from c8league.cli.playing import where_played
+from c8league.cli.playing import RunProgress, where_played
 from c8league.events.running import run_event
 from c8league.events.status import event_status
 
@@ -47,10 +45,8 @@ def _run(
     max_forfeits: int = 5,
     progress_every: str = "30s",
 ) -> None:
-
     every = Every(progress_every)
     db = database()
-    where = where_played(workers, executor, address)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -60,27 +56,20 @@ def _run(
         TextColumn("left"),
         TimeRemainingColumn(),
     )
-    # The bar appears when play begins: a run that stops first (another run holds the
-    # event, a bad plugin) prints only its error.
-    bar = Progress(*columns, console=err, transient=False)
-    task = bar.add_task(f"{event} ({where})", total=None, rate="")
-    lines = not err.is_terminal  # a log: lines, not a bar
-    started = time.monotonic()
+    where = where_played(workers, executor, address)
+    with RunProgress(f"{event} ({where})", columns, every=every, rate="") as shown:
 
-    def progress(done: int, total: int) -> None:
-        if lines:
-            now = time.monotonic()
-            if every.due(done, now) and done:
-                pace = done / (now - started) if now > started else 0.0
-                err.print(f"{event}: {done}/{total} matches, {pace:.1f}/s", highlight=False)
-            return
-        if not bar.live.is_started:
-            bar.start()
-        elapsed = bar.tasks[0].elapsed or 0.0
-        rate = f"{bar.tasks[0].completed / elapsed:.1f}" if elapsed > 0 else ""
-        bar.update(task, completed=done, total=total, rate=rate)
+        def progress(done: int, total: int) -> None:
+            pace = shown.pace(done)
+            shown.report(
+                done,
+                lambda: f"{event}: {done}/{total} matches, {pace:.1f}/s",
+                completed=done,
+                total=total,
+                last=done == total,
+                rate=f"{pace:.1f}" if done else "",
+            )
 
-    try:
         summary = run_event(
             db,
             event,
@@ -94,9 +83,6 @@ def _run(
             move_seconds=move_seconds,
             max_forfeits=max_forfeits,
         )
-    finally:
-        if bar.live.is_started:
-            bar.stop()
     status = event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
     err.print(
