@@ -4,6 +4,7 @@ test databases, reading a database's schema and results, loading an older schema
 from __future__ import annotations
 
 import sqlite3
+import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,6 +12,7 @@ from typing import Any
 
 from sqlalchemy import BigInteger, MetaData, create_engine, inspect, make_url, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
 from c8league.ratings.update import record_results
 from c8league.results import Forfeit, HandReport, Result
@@ -59,11 +61,37 @@ def create_pg_database(server: str) -> str:
 
 
 def drop_pg_database(server: str, url: str) -> None:
+    """Drop the test database ``url``: no new connection is let in, the test's own are
+    ended, then the database is dropped. The server may still count a session on it
+    for a while (an autovacuum worker told to stop, a backend still ending on a loaded
+    machine: "being accessed by other users"), so the drop is tried again until it
+    succeeds, for up to a minute."""
     name = make_url(url).database
     admin = create_engine(postgres.engine_url(server), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                with admin.connect() as conn:
+                    conn.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false'))
+                    conn.execute(
+                        text(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                            "WHERE datname = :name AND pid <> pg_backend_pid() "
+                            "AND usename = current_user"
+                        ),
+                        {"name": name},
+                    )
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                return
+            except DBAPIError as exc:
+                if "does not exist" in str(exc.orig):
+                    return
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        admin.dispose()
 
 
 def query(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:
