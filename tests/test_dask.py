@@ -86,9 +86,20 @@ def local_cluster() -> Iterator[distributed.LocalCluster]:
 
 @pytest.fixture
 def cluster(local_cluster: distributed.LocalCluster) -> str:
-    """The scheduler address of the local cluster."""
+    """The scheduler address of the local cluster, once its two workers are up: a worker
+    killed by a test before is started again by its nanny, and on a loaded machine it
+    may join the scheduler later than the next test starts."""
+    deadline = time.monotonic() + 120
+    while not _two_workers_running(local_cluster):
+        assert time.monotonic() < deadline, "the local cluster did not get its two workers"
+        time.sleep(0.1)
     address: str = local_cluster.scheduler_address
     return address
+
+
+def _two_workers_running(local_cluster: distributed.LocalCluster) -> bool:
+    workers = list(local_cluster.scheduler.workers.values())
+    return len(workers) == 2 and all(w.status.name == "running" for w in workers)
 
 
 def write_league(tmp_path: Path, **values: object) -> Path:
@@ -380,7 +391,12 @@ def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
             main(["--db", url, "event", "run", "ev", "--executor", "dask", "--address", cluster])
             == 0
         )
-        started = [line for line in starts.read_text().splitlines() if line.startswith("start")]
-        assert len(started) == 2  # one a worker, started before the first match
+        lines = starts.read_text().splitlines()
+        started = [line.split()[1] for line in lines if line.startswith("start ")]
+        played = [line.split()[1] for line in lines if line.startswith("match ")]
+        # One process a worker (each started before its worker's first match, though a
+        # slow interpreter may write its line later); every match played by one of them.
+        assert len(started) == len(set(started)) == 2, lines
+        assert played and set(played) <= set(started), lines
         assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
     assert results(url) == results(pool)
