@@ -19,6 +19,11 @@ import typer
 # Test modules import their shared helpers (``dbs``) from this folder.
 sys.path.insert(0, str(Path(__file__).parent))
 
+# What commands print is compared exactly: tables are drawn for a terminal 80 columns
+# wide, whatever the terminal that runs the tests (rich reads COLUMNS when the command
+# line's consoles are made, and processes the tests start inherit it).
+os.environ["COLUMNS"] = "80"
+
 from dbs import PG_ENV, create_pg_database, drop_pg_database, safe_url
 
 from c8league import about

@@ -59,9 +59,7 @@ def test_a_bot_that_cannot_start_stops_a_duel_in_one_line(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     db = tmp_path / "d.db"
-    started = time.monotonic()
     assert cli(db, "duel", "cmd:/no/such/bot", "greedy", "--workers", "2") == 3
-    assert time.monotonic() - started < 60
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith(
         "error: A (cmd:/no/such/bot) did not start (crash): cannot start /no/such/bot"
