@@ -1,0 +1,48 @@
+"""What a command prints, compared exactly where the output is the product: a listing,
+a sheet, a duel's summary.
+
+The expected text is kept in ``tests/fixtures/shown/NAME.txt``, as a terminal 80 columns
+wide shows it (``conftest`` sets the width). The comparison is exact after one
+normalisation, the one ``examples`` makes too: trailing spaces are dropped, and so are
+empty lines at the end. Text that changes from run to run (a temporary folder) is
+replaced before the comparison, by the test, with a fixed word in angle brackets.
+
+``C8LEAGUE_UPDATE_SHOWN=1 pytest tests/test_foo.py`` writes what the commands print now
+as the expected text, to review with ``git diff`` when an output is meant to change.
+"""
+
+from __future__ import annotations
+
+import difflib
+import os
+from pathlib import Path
+
+SHOWN = Path(__file__).parent / "fixtures" / "shown"
+UPDATE = "C8LEAGUE_UPDATE_SHOWN"
+
+
+def lines(text: str) -> list[str]:
+    """``text``'s lines without trailing spaces, and without empty lines at the end."""
+    found = [line.rstrip() for line in text.splitlines()]
+    while found and not found[-1]:
+        found.pop()
+    return found
+
+
+def assert_shown(printed: str, name: str, **replace: str) -> None:
+    """``printed`` is the text kept as ``name``. Each keyword names the text of this run
+    that is kept as ``<keyword>``: ``assert_shown(out, "sheet", tmp=str(tmp_path))``."""
+    for variable, word in replace.items():
+        printed = printed.replace(word, f"<{variable}>")
+    got = "\n".join(lines(printed)) + "\n"
+    path = SHOWN / f"{name}.txt"
+    if os.environ.get(UPDATE):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(got, encoding="utf-8")
+        return
+    expected = path.read_text(encoding="utf-8")
+    if got != expected:
+        diff = difflib.unified_diff(
+            expected.splitlines(), got.splitlines(), f"{name}.txt", "printed", lineterm=""
+        )
+        raise AssertionError(f"{name}: the output differs from {path}\n" + "\n".join(diff))
