@@ -81,7 +81,9 @@ def test_bad_rules_one_line_exit_2(
 
 def test_unknown_command_is_usage_error(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["frobnicate"]) == 2
-    assert capsys.readouterr().err == "error: No such command 'frobnicate'. (see: c8league --help)\n"
+    assert (
+        capsys.readouterr().err == "error: No such command 'frobnicate'. (see: c8league --help)\n"
+    )
 
 
 def test_demo_plays_a_seeded_match(capsys: pytest.CaptureFixture[str]) -> None:
