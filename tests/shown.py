@@ -4,8 +4,8 @@ a sheet, a duel's summary.
 The expected text is kept in ``tests/fixtures/shown/NAME.txt``, as a terminal 80 columns
 wide shows it (``conftest`` sets the width). The comparison is exact after one
 normalisation, the one ``examples`` makes too: trailing spaces are dropped, and so are
-empty lines at the end. Text that changes from run to run (a temporary folder) is
-replaced before the comparison, by the test, with a fixed word in angle brackets.
+empty lines at the end. Text that changes from run to run (a temporary folder, the time
+of a row) is replaced before the comparison, as the test says (see ``assert_shown``).
 
 ``C8LEAGUE_UPDATE_SHOWN=1 pytest tests/test_foo.py`` writes what the commands print now
 as the expected text, to review with ``git diff`` when an output is meant to change.
@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import difflib
 import os
+import re
 from pathlib import Path
 
 SHOWN = Path(__file__).parent / "fixtures" / "shown"
@@ -29,11 +30,16 @@ def lines(text: str) -> list[str]:
     return found
 
 
-def assert_shown(printed: str, name: str, **replace: str) -> None:
-    """``printed`` is the text kept as ``name``. Each keyword names the text of this run
-    that is kept as ``<keyword>``: ``assert_shown(out, "sheet", tmp=str(tmp_path))``."""
+def assert_shown(printed: str, name: str, **replace: str | re.Pattern[str]) -> None:
+    """``printed`` is the text kept as ``name``. Each keyword names a text of this run
+    that is kept as ``<keyword>`` (``tmp=str(tmp_path)``), or a pattern of texts that
+    are kept as ``~`` repeated to their width, so that a table stays aligned
+    (``when=re.compile(r"\\d\\d:\\d\\d")``)."""
     for variable, word in replace.items():
-        printed = printed.replace(word, f"<{variable}>")
+        if isinstance(word, str):
+            printed = printed.replace(word, f"<{variable}>")
+        else:
+            printed = word.sub(lambda found: "~" * len(found.group()), printed)
     got = "\n".join(lines(printed)) + "\n"
     path = SHOWN / f"{name}.txt"
     if os.environ.get(UPDATE):

@@ -6,10 +6,12 @@ from __future__ import annotations
 import hashlib
 import io
 import json
+import re
 import sqlite3
 from pathlib import Path
 
 import pytest
+from shown import assert_shown
 
 from c8league.cli.main import main
 from c8league.events import event_status
@@ -40,6 +42,10 @@ def digest(db: Path) -> str:
         rows.append(con.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall())
     con.close()
     return hashlib.sha256(repr(rows).encode()).hexdigest()
+
+
+WHEN = re.compile(r"\d{4}-\d\d-…|\d\d:\d\d")
+"""The date (cut short) and time of an audit trail's row."""
 
 
 def sheet(db: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
@@ -189,8 +195,11 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     assert "deals first" in (tmp_path / "sheet.html").read_text()
     capsys.readouterr()
     assert run(db, "event", "sheet", "thursday", "--format", "csv") == 0
-    csv_text = capsys.readouterr().out
-    assert csv_text.splitlines()[0] == "round,table,seat,name,first_dealer,target,status"
+    assert_shown(capsys.readouterr().out, "club-sheet-csv")
+    assert run(db, "event", "sheet", "thursday") == 0
+    assert_shown(capsys.readouterr().out, "club-sheet")
+    assert run(db, "result", "history", "thursday") == 0
+    assert_shown(capsys.readouterr().out, "club-result-history", when=WHEN)
 
 
 @pytest.mark.parametrize(
