@@ -17,6 +17,7 @@ from pathlib import Path
 import pytest
 from dbs import BOT_ENTRANTS
 from dbs import results as stored_results
+from shown import assert_shown
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
@@ -130,7 +131,12 @@ def test_round_robin_two_player_runs_to_completion(
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
     captured = capsys.readouterr()
-    assert "complete" in captured.err and "Standings" in captured.out
+    assert "complete" in captured.err
+    assert_shown(captured.out, "event-run-round-robin")
+    assert run(db, "event", "standings", "ev") == 0
+    assert capsys.readouterr().out == captured.out
+    assert run(db, "event", "status", "ev") == 0
+    assert_shown(capsys.readouterr().out, "event-status-round-robin")
     # 5 entrants: 5 rounds of 2 tables (one bye each round); every pair once.
     state = status(db)
     assert (state.rounds_paired, state.matches_done, state.matches_total) == (5, 10, 10)
@@ -323,10 +329,16 @@ def test_players_add_list_remove_retire(tmp_path: Path, capsys: pytest.CaptureFi
     assert run(db, "init") == 0
     assert run(db, "players", "add", "Zoe") == 0
     assert run(db, "players", "add", "Bot9", "--bot", "random", "--option", "seed=3") == 0
+    assert capsys.readouterr().err.splitlines()[1:] == [
+        "player Zoe (person)",
+        "player Bot9 (bot random 0)",
+    ]
     assert run(db, "players", "add", "Zoe") == 1
-    assert "already exists" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: a player named 'Zoe' already exists\n"
     assert run(db, "players", "add", "Bad", "--bot", "random", "--option", "seed=x") == 2
-    assert "is not int" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: Bad: player 'random' option 'seed': 'x' is not int\n"
+    assert run(db, "players", "list") == 0
+    assert_shown(capsys.readouterr().out, "players-list-bot-and-person")
     assert run(db, "players", "list", "--json") == 0
     import json
 
