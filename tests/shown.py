@@ -20,6 +20,8 @@ from pathlib import Path
 
 SHOWN = Path(__file__).parent / "fixtures" / "shown"
 UPDATE = "C8LEAGUE_UPDATE_SHOWN"
+WHEN = re.compile(r"\d{4}-\d\d-(\d\d)?…|\d{4}-\d\d-\d\d|\d\d:\d\d")
+"""The date (or its start, when a column cuts it short) and time of an audit trail's row."""
 
 
 def lines(text: str) -> list[str]:

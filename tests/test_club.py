@@ -6,12 +6,11 @@ from __future__ import annotations
 import hashlib
 import io
 import json
-import re
 import sqlite3
 from pathlib import Path
 
 import pytest
-from shown import assert_shown
+from shown import WHEN, assert_shown
 
 from c8league.cli.main import main
 from c8league.events import event_status
@@ -42,10 +41,6 @@ def digest(db: Path) -> str:
         rows.append(con.execute(f"SELECT * FROM {table} ORDER BY 1, 2").fetchall())
     con.close()
     return hashlib.sha256(repr(rows).encode()).hexdigest()
-
-
-WHEN = re.compile(r"\d{4}-\d\d-…|\d\d:\d\d")
-"""The date (cut short) and time of an audit trail's row."""
 
 
 def sheet(db: Path, capsys: pytest.CaptureFixture[str], *extra: str) -> dict[str, object]:
