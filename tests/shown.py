@@ -16,12 +16,15 @@ from __future__ import annotations
 import difflib
 import os
 import re
+from importlib.metadata import version
 from pathlib import Path
 
 SHOWN = Path(__file__).parent / "fixtures" / "shown"
 UPDATE = "C8LEAGUE_UPDATE_SHOWN"
 WHEN = re.compile(r"\d{4}-\d\d-(\d\d)?…|\d{4}-\d\d-\d\d|\d\d:\d\d")
 """The date (or its start, when a column cuts it short) and time of an audit trail's row."""
+TRUESKILL = f"trueskill {version('trueskill')}"
+"""The rating system as a leaderboard names it, with the version installed."""
 
 
 def lines(text: str) -> list[str]:

@@ -10,12 +10,11 @@ import itertools
 import json
 import random
 from dataclasses import dataclass
-from importlib.metadata import version
 from pathlib import Path
 
 import pytest
 from dbs import record_placed
-from shown import assert_shown
+from shown import TRUESKILL, assert_shown
 from sqlmodel import Session, col, select
 
 from c8league.cli.main import main
@@ -380,7 +379,7 @@ def test_cli_ratings_show_rebuild_predict(
 
     code, text = cli(path, "ratings", "show")
     assert code == 0, text
-    assert_shown(text, "ratings-show", trueskill=f"trueskill {version('trueskill')}")
+    assert_shown(text, "ratings-show", trueskill=TRUESKILL)
 
     code, text = cli(path, "ratings", "show", "club", "--json")
     assert code == 0, text
