@@ -14,9 +14,12 @@ from sqlalchemy import BigInteger, MetaData, create_engine, inspect, make_url, t
 from sqlalchemy.engine import Engine
 from sqlalchemy.exc import DBAPIError
 
+from c8league.errors import C8LeagueError
+from c8league.events import EventStatus, event_status
 from c8league.ratings.update import record_results
+from c8league.reports.games import Game, read_game
 from c8league.results import Forfeit, HandReport, Result
-from c8league.storage import postgres
+from c8league.storage import open_database, postgres
 
 PG_ENV = "C8LEAGUE_TEST_PG_URL"
 
@@ -92,6 +95,40 @@ def drop_pg_database(server: str, url: str) -> None:
                 time.sleep(0.2)
     finally:
         admin.dispose()
+
+
+def event_state(url: str, event: str = "ev") -> EventStatus:
+    """The event as ``event status`` reads it: rounds, matches done, void, forfeits."""
+    database = open_database(url, create=False)
+    try:
+        return event_status(database, event)
+    finally:
+        database.close()
+
+
+def matches_done(url: str, event: str = "ev") -> int:
+    """The matches of ``event`` stored done."""
+    return event_state(url, event).matches_done
+
+
+def games(url: str, event: str = "ev") -> list[Game]:
+    """Every match of ``event``, the one event of the database, as ``match show`` reads
+    it, in the order stored (for a duplicate event, each table's deals in turn)."""
+    total = event_state(url, event).matches_total
+    database = open_database(url, create=False)
+    try:
+        return [read_game(database, str(number)) for number in range(1, total + 1)]
+    finally:
+        database.close()
+
+
+def matches_done_meanwhile(url: str, event: str = "ev") -> int:
+    """The matches of ``event`` stored done so far by a run in another process: 0 while
+    the database cannot be read (the run is making it, or holds it a moment)."""
+    try:
+        return matches_done(url, event)
+    except (C8LeagueError, DBAPIError):
+        return 0
 
 
 def query(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:

@@ -18,7 +18,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from dbs import BOT_ENTRANTS, query, results
+from dbs import BOT_ENTRANTS, event_state, matches_done, matches_done_meanwhile, results
 
 from c8league import events
 from c8league.cli.main import main
@@ -145,7 +145,7 @@ def test_plugin_missing_on_the_workers_is_named(
     assert code == 2
     assert "player plugin 'hereonly' is not usable on Dask worker tcp://127.0.0.1:" in err
     assert "no player plugin named 'hereonly'" in err and "Traceback" not in err
-    assert query(url, "SELECT count(*) FROM match WHERE status = 'done'") == [(0,)]
+    assert matches_done(url) == 0
 
 
 def test_a_report_error_from_a_worker_names_plugin_and_worker(cluster: str) -> None:
@@ -252,7 +252,7 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
         if isinstance(event, dict) and event.get("action") == "remove-worker"
     ]
     assert lost["processing-tasks"] or lost["lost-computed-tasks"], "matches were played again"
-    assert [(summary.played,)] == query(pool, "SELECT count(*) FROM match")
+    assert summary.played == event_state(pool).matches_total
     assert results(dask) == results(pool)
 
 
@@ -294,8 +294,7 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(
     def stop_the_scheduler() -> None:
         deadline = time.monotonic() + 300
         while time.monotonic() < deadline:
-            done = query(dask, "SELECT count(*) FROM match WHERE status = 'done'")[0][0]
-            if isinstance(done, int) and done >= 1:
+            if matches_done_meanwhile(dask) >= 1:
                 break
             time.sleep(0.2)
         processes[0].kill()
@@ -374,7 +373,7 @@ def test_a_bot_that_cannot_start_on_a_worker_stops_the_run_in_one_line(
     assert "can't open file" in line  # the end of its standard error
     assert "(on Dask worker tcp://127.0.0.1:" in line and ", started in /" in line
     assert "Traceback" not in err
-    assert query(url, "SELECT count(*) FROM match WHERE status = 'done'") == [(0,)]
+    assert matches_done(url) == 0
 
 
 @pytest.mark.usefixtures("external")

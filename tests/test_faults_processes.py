@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -33,7 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dbs import results
+from dbs import event_state, games, results
 
 import c8league
 from c8league.cli.main import main
@@ -256,24 +255,17 @@ def imported(tmp_path: Path, file: str, league_file: Path) -> str:
 
 
 def forfeits(url: str) -> list[tuple[object, ...]]:
-    """(bot, reason, move, detail) of every forfeit."""
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    try:
-        return con.execute(
-            "SELECT e.plugin, m.forfeit_reason, m.forfeit_move, m.forfeit_detail FROM match m "
-            "JOIN match_seat s ON s.match_id = m.id AND s.seat = m.forfeit_seat "
-            "JOIN entrant e ON e.id = s.entrant_id ORDER BY m.id"
-        ).fetchall()
-    finally:
-        con.close()
+    """(bot, reason, move, detail) of every forfeit, as ``match show`` reads them."""
+    return [
+        (g.specs[f.seat], f.reason, f.move_number, f.detail)
+        for g in games(url)
+        if (f := g.forfeit) is not None
+    ]
 
 
 def pending(url: str) -> int:
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    try:
-        return int(con.execute("SELECT count(*) FROM match WHERE status != 'done'").fetchone()[0])
-    finally:
-        con.close()
+    state = event_state(url)
+    return state.matches_total - state.matches_done
 
 
 # -- item 4: the number of workers ------------------------------------------------------------
@@ -293,8 +285,7 @@ def test_workers_far_above_the_cores_are_refused_in_one_line(
         assert err.strip().count("\n") == 0 and "Traceback" not in err
     assert main(["--db", url, "event", "run", "ev", "--workers", too_many]) == 2
     assert "far more than" in capsys.readouterr().err
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    assert con.execute("SELECT count(*) FROM round").fetchone() == (0,)  # nothing written
+    assert event_state(url).rounds_paired == 0  # nothing written
 
 
 def _worker_children() -> list[int]:
