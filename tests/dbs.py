@@ -16,6 +16,7 @@ from sqlalchemy.exc import DBAPIError
 
 from c8league.errors import C8LeagueError
 from c8league.events import EventStatus, event_status
+from c8league.league.players import list_players
 from c8league.ratings.update import record_results
 from c8league.reports.games import Game, read_game
 from c8league.results import Forfeit, HandReport, Result
@@ -118,6 +119,15 @@ def games(url: str, event: str = "ev") -> list[Game]:
     database = open_database(url, create=False)
     try:
         return [read_game(database, str(number)) for number in range(1, total + 1)]
+    finally:
+        database.close()
+
+
+def player_names(url: str) -> list[str]:
+    """The players registered, as ``players list`` names them."""
+    database = open_database(url, create=False)
+    try:
+        return [player["name"] for player in list_players(database)]
     finally:
         database.close()
 
