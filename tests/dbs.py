@@ -123,13 +123,18 @@ def games(url: str, event: str = "ev") -> list[Game]:
         database.close()
 
 
-def player_names(url: str) -> list[str]:
-    """The players registered, as ``players list`` names them."""
+def players(url: str) -> dict[str, dict[str, Any]]:
+    """The players registered, by name, as ``players list --json`` shows them."""
     database = open_database(url, create=False)
     try:
-        return [player["name"] for player in list_players(database)]
+        return {player["name"]: player for player in list_players(database)}
     finally:
         database.close()
+
+
+def player_names(url: str) -> list[str]:
+    """The players registered, as ``players list`` names them."""
+    return list(players(url))
 
 
 def matches_done_meanwhile(url: str, event: str = "ev") -> int:
