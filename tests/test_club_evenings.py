@@ -604,9 +604,11 @@ def test_the_wrong_folder_makes_no_database(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("C8LEAGUE_DB", raising=False)
     assert main(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: no c8league database at {tmp_path / 'c8league.db'}"), err
-    assert "--db" in err and "league import" in err and err.count("\n") == 1
+    assert capsys.readouterr().err == (
+        f"error: no c8league database at {tmp_path / 'c8league.db'}: run the command in the "
+        "folder that holds it, or name it with --db FILE (or $C8LEAGUE_DB); c8league league "
+        "import FILE (or c8league init) creates one\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -616,15 +618,22 @@ def test_init_and_import_make_the_database(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("C8LEAGUE_DB", raising=False)
     assert main(["init"]) == 0
-    assert "database ready" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("database ready: sqlite:///c8league.db (schema ")
+    assert main(["league", "list"]) == 0
+    assert_shown(capsys.readouterr().out, "league-list-none")
+    db = tmp_path / "c8league.db"
     assert main(["event", "pair", "thursday"]) == 2
-    err = capsys.readouterr().err
-    assert f"no event named 'thursday' in {tmp_path / 'c8league.db'}; events: none" in err
+    assert capsys.readouterr().err == f"error: no event named 'thursday' in {db}; events: none\n"
     assert main(["league", "show", "club"]) == 2
-    assert f"no league named 'club' in {tmp_path / 'c8league.db'}" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"error: no league named 'club' in {db}; leagues: none (league import FILE)\n"
+    )
     other = tmp_path / "other.db"
     assert main(["--db", str(other), "league", "import", str(LEAGUES / "club-swiss.toml")]) == 0
     assert main(["--db", str(other), "event", "pair", "thursday"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(other), "league", "list"]) == 0
+    assert_shown(capsys.readouterr().out, "league-list-club")
 
 
 # -- 8. machine-readable output is clean ----------------------------------------------------------
