@@ -1,5 +1,7 @@
 """Helpers for tests that run against SQLite and PostgreSQL alike: creating and dropping
-test databases, reading a database's schema and results, loading an older schema."""
+test databases, reading a database's schema and results, loading an older schema; and
+reading an event's state, its matches and the players as the commands read them (through
+the library, not SQL: a test checks what a user is shown)."""
 
 from __future__ import annotations
 
