@@ -393,9 +393,12 @@ def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
         lines = starts.read_text().splitlines()
         started = [line.split()[1] for line in lines if line.startswith("start ")]
         played = [line.split()[1] for line in lines if line.startswith("match ")]
-        # One process a worker (each started before its worker's first match, though a
-        # slow interpreter may write its line later); every match played by one of them.
-        assert len(started) == len(set(started)) == 2, lines
-        assert played and set(played) <= set(started), lines
+        # A process on each worker, started before the worker's first match (a slow
+        # interpreter may write its line later), and kept from match to match: every match
+        # is played by a started process, and processes are few beside matches (on a busy
+        # machine a worker's match process may be replaced, and its bot started again).
+        assert len(set(started)) >= 2, "\n".join(lines)
+        assert played and set(played) <= set(started), "\n".join(lines)
+        assert len(started) <= len(played) // 2, "\n".join(lines)
         assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
     assert results(url) == results(pool)
