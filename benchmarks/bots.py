@@ -46,10 +46,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import duel as duel_bench
 import tournament
 
-from c8league import about, events
+from c8league import about
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.events import pairing
-from c8league.league import parse_league
+from c8league.events import running as event_running
+from c8league.league.files import parse_league
 from c8league.league.leagues import import_league
 from c8league.storage import open_database
 
@@ -208,7 +209,7 @@ def play_event(cycles: int) -> EventRun:
             db = open_database(str(Path(tmp) / "event.db"))
             import_league(db, parse_league(tournament.BUILTINS))
             cpu, start = cpu_seconds(), time.perf_counter()
-            summary = events.run_event(db, "bench", workers=1)
+            summary = event_running.run_event(db, "bench", workers=1)
             wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
             db.close()
     finally:

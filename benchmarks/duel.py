@@ -30,10 +30,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 import tournament
 
-from c8league import about, events
+from c8league import about
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.events import running as event_running
-from c8league.league import parse_league
+from c8league.league.files import parse_league
 from c8league.league.leagues import import_league
 from c8league.storage import open_database
 
@@ -121,7 +121,7 @@ def event(workers: int, cycles: int) -> tuple[int, float, float, float, float]:
             db = open_database(str(Path(tmp) / "event.db"))
             import_league(db, parse_league(tournament.BUILTINS))
             start = time.perf_counter()
-            summary = events.run_event(db, "bench", workers=workers)
+            summary = event_running.run_event(db, "bench", workers=workers)
             wall = time.perf_counter() - start
             db.close()
     finally:

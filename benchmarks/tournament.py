@@ -33,13 +33,15 @@ from collections.abc import Callable, Sequence
 from pathlib import Path
 from typing import Any
 
-from c8league import about, events
-from c8league.league import load_league_file, parse_league
+from c8league import about
+from c8league.events.running import run_event
+from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
+from c8league.results import MatchReport, Result
 from c8league.runner import pool
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import Runner
-from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.tasks import MatchTask, play_task
 from c8league.storage import open_database
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -100,9 +102,9 @@ def run_once(
         name = league.events[0].name
         start = time.perf_counter()
         if address is None:
-            summary = events.run_event(db, name, workers=workers)
+            summary = run_event(db, name, workers=workers)
         else:
-            summary = events.run_event(db, name, executor="dask", address=address)
+            summary = run_event(db, name, executor="dask", address=address)
         wall = time.perf_counter() - start
         db.close()
     return summary.played, wall, play_seconds.value
@@ -137,7 +139,7 @@ def sleep_match(task: MatchTask) -> MatchReport:
     seconds = task.seed / 1_000_000
     if seconds:
         time.sleep(seconds)
-    return MatchReport(task.match_id, (1, 2), (0, 0), "simulated", (), 0, None, seconds)
+    return MatchReport(task.match_id, Result((1, 2), (0, 0), "simulated"), seconds)
 
 
 def simulated(count: int, seconds: float) -> list[MatchTask]:

@@ -6,11 +6,29 @@ The command line turns these into one red line on stderr and a non-zero exit
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+
 
 class C8LeagueError(Exception):
-    """Base class of all domain errors. ``exit_code`` is the CLI's exit status."""
+    """Base class of all domain errors. ``exit_code`` is the CLI's exit status.
+
+    A parameter the message names is written in backquotes (`` `match_seconds` ``) and
+    listed in ``params``: :meth:`worded` writes each one as the caller names it (the
+    command line as its option, ``--match-seconds``)."""
 
     exit_code = 1
+    params: tuple[str, ...] = ()
+
+    def __init__(self, *args: object, params: Iterable[str] = ()) -> None:
+        super().__init__(*args)
+        self.params = tuple(params)
+
+    def worded(self, name: Callable[[str], str]) -> str:
+        """The message with each parameter it names written as ``name(parameter)``."""
+        text = str(self)
+        for param in self.params:
+            text = text.replace(f"`{param}`", name(param))
+        return text
 
 
 class UsageError(C8LeagueError):

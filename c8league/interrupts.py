@@ -26,6 +26,8 @@ from contextlib import contextmanager
 from types import FrameType
 from typing import Any
 
+from c8league.errors import ExecutorLost, Interrupted
+
 SIGNALS: tuple[signal.Signals, ...] = tuple(
     getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name)
 )
@@ -143,3 +145,21 @@ def deferred_interrupts() -> Iterator[None]:
 def _restore(handlers: dict[int, Callable[[int, FrameType | None], Any]]) -> None:
     for number, handler in handlers.items():
         signal.signal(number, handler)
+
+
+@contextmanager
+def run_kept(
+    kept: Callable[[], str], *, goes_on: str, again: str, elsewhere: str
+) -> Iterator[None]:
+    """A run of matches that stops says what it kept (``kept()``: ``12 matches stored by
+    this run``) and how it goes on (``goes_on``, then a command): stopped by the user,
+    as :class:`Interrupted`, with ``again``; when what played its matches went away, as
+    :class:`ExecutorLost`, with ``elsewhere``."""
+    try:
+        yield
+    except KeyboardInterrupt as exc:
+        raise Interrupted(
+            f"{stopped_by(exc)}: {kept()}, each whole; {goes_on}: {again}", signal_of(exc)
+        ) from None
+    except ExecutorLost as exc:
+        raise ExecutorLost(f"{exc}: {kept()}, each whole; {goes_on}: {elsewhere}") from None

@@ -1,21 +1,20 @@
 """The result of a match as it crosses from whoever played it to storage.
 
-A match is played by bots in the runner (which sends back a :class:`MatchReport`),
-entered by hand from a score sheet (``c8league.club.entry``) or played by a person in
-the terminal (``c8league.club.person``). Each of them makes one frozen
-:class:`Result`, and storage stores that value (``c8league.storage.results``); the
-rating update it causes is the ratings package's work (``c8league.ratings.update``).
+A match is played by bots in the runner (which sends it back in a
+:class:`MatchReport`), entered by hand from a score sheet (``c8league.club.entry``) or
+played by a person in the terminal (``c8league.runner.loop.MatchOutcome.as_result``).
+Each of them makes one frozen :class:`Result`, and storage stores that value
+(``c8league.storage.results``); the rating update it causes is the ratings package's
+work (``c8league.ratings.update``).
 
-This module is neutral ground: it imports nothing of the project but the engine's
-match result, so the runner, the club, storage and the ratings can all share it.
+This module is neutral ground: it imports nothing of the project, so the runner, the
+club, storage and the ratings can all share it.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-
-from c8league.engine import MatchResult
 
 ENTERED_BY = ("engine", "hand", "play")
 """Who made a result: the runner (bots), a person typing a score sheet, or a person
@@ -90,26 +89,6 @@ class Result:
         lost = self.forfeit_seats
         return tuple(seat in lost for seat in range(len(self.placements)))
 
-    @classmethod
-    def played(
-        cls,
-        result: MatchResult,
-        hands: Sequence[HandReport],
-        decisions: int,
-        forfeit: Forfeit | None,
-        entered_by: str = "engine",
-    ) -> Result:
-        """The result of a match played through the engine."""
-        return cls(
-            tuple(result.placements),
-            tuple(result.scores),
-            result.ended,
-            tuple(hands),
-            decisions,
-            forfeit,
-            entered_by,
-        )
-
 
 def forfeit_seats(placements: Sequence[int], forfeit_seat: int | None) -> tuple[int, ...]:
     """The seats that forfeited a match whose (first) forfeit is ``forfeit_seat``: those
@@ -123,33 +102,19 @@ def forfeit_seats(placements: Sequence[int], forfeit_seat: int | None) -> tuple[
 
 @dataclass(frozen=True, slots=True)
 class MatchReport:
-    """What a worker sends back for one match task: the result, and how long it took."""
+    """What a worker sends back for one match task: the match's result as storage
+    stores it, how long it took, and its moves."""
 
     match_id: int
-    placements: tuple[int, ...]
-    scores: tuple[int, ...]
-    ended: str
-    hands: tuple[HandReport, ...]
-    decisions: int
-    forfeit: Forfeit | None
-    seconds: float
+    result: Result
+    seconds: float = 0.0
     error: str | None = None
     """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
     moves: str = ""
     """Every move of the match, one line per hand (the engine's ``MatchRecord.to_text``),
     the hand it stopped in included: what replays the match from its seed."""
 
-    def result(self) -> Result:
-        """The match's result, as storage stores it (with its hands, and the moves of the
-        hand it stopped in, if any)."""
-        lines = self.moves.split("\n") if self.moves else []
-        unfinished = lines[len(self.hands)] if len(lines) > len(self.hands) else None
-        return Result(
-            self.placements,
-            self.scores,
-            self.ended,
-            self.hands,
-            self.decisions,
-            self.forfeit,
-            unfinished=unfinished,
-        )
+    @classmethod
+    def failed(cls, match_id: int, error: str) -> MatchReport:
+        """The report of a match that could not be played at all."""
+        return cls(match_id, Result((), (), "error"), error=error)

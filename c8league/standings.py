@@ -420,6 +420,16 @@ def _exact(points: float) -> Fraction:
     return Fraction(points).limit_denominator(1000)
 
 
+_SeasonRow = tuple[float, int, int, tuple["EventScore | None", ...], int]
+"""(season points, wins, entrant index, event scores, matches)."""
+
+
+def _season_order(row: _SeasonRow) -> tuple[float, int, int]:
+    """Most season points first, then most wins, then the entrants' order."""
+    total, wins, entrant, _, _ = row
+    return (-total, -wins, entrant)
+
+
 def season_standings(
     entrants: Sequence[int],
     events: Sequence[Sequence[Standing]],
@@ -429,7 +439,7 @@ def season_standings(
 
     Only an event a member played in (a match or a bye) counts for them. Ties in season
     points are broken by wins over the season; still tied, they share a rank."""
-    rows = []
+    rows: list[_SeasonRow] = []
     for e in entrants:
         scores: list[EventScore | None] = []
         wins = matches = 0
@@ -461,11 +471,14 @@ def season_standings(
             round(sum(_exact(s.points) for s in scores if s is not None and s.counted), 6)
         )
         rows.append((total, wins, e, tuple(scores), matches))
-    rows.sort(key=lambda r: (-r[0], -r[1], r[2]))
     result: list[SeasonStanding] = []
-    for total, wins, e, kept, matches in rows:
+    for total, wins, e, kept, matches in sorted(rows, key=_season_order):
         rank = len(result) + 1
         if result and (result[-1].points, result[-1].wins) == (total, wins):
             rank = result[-1].rank
-        result.append(SeasonStanding(rank, e, total, kept, wins, matches))
+        result.append(
+            SeasonStanding(
+                rank=rank, entrant=e, points=total, events=kept, wins=wins, matches=matches
+            )
+        )
     return result

@@ -13,7 +13,7 @@ import pytest
 from shown import WHEN, assert_shown
 
 from c8league.cli.main import main
-from c8league.events import event_status
+from c8league.events.status import event_status
 from c8league.storage.database import open_database
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"

@@ -414,7 +414,7 @@ def test_a_countdown_match_blocked_before_anyone_reaches_0() -> None:
     seats = ["A", "B", "C"]
     blocked = check_result(seats, rules, scores={"A": 2, "B": 2, "C": 5}, blocked=True).result
     assert (blocked.placements, blocked.ended) == ((1, 1, 3), "blocked")
-    with pytest.raises(ResultError, match="reached 0 is entered with --blocked"):
+    with pytest.raises(ResultError, match="reached 0 is entered with `blocked`"):
         check_result(seats, rules, scores={"A": 2, "B": 2, "C": 5})
     with pytest.raises(ResultError, match="ends before anyone reaches 0"):
         check_result(seats, rules, scores={"A": 0, "B": 2, "C": 5}, blocked=True)

@@ -15,10 +15,10 @@ import pytest
 from shown import TRUESKILL, WHEN, assert_shown
 from test_club import digest, run
 
-from c8league import club, events
+from c8league import club
 from c8league.errors import LeagueFileError, UsageError
-from c8league.league import load_league_file
-from c8league.league.files import parse_league
+from c8league.events.pairing import pair_round
+from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.standings import (
     TIEBREAKS,
@@ -56,7 +56,7 @@ def league_db(folder: Path, text: str) -> tuple[Database, Path]:
 
 def play_round(db: Database, event: str, number: int) -> list[tuple[str, ...]]:
     """Pair, publish and enter a round (seat 1 wins, then seat order); its tables."""
-    events.pair_round(db, event)
+    pair_round(db, event)
     club.publish(db, event)
     sheet = club.pairing_sheet(db, event)
     for table in sheet.tables:
@@ -67,7 +67,7 @@ def play_round(db: Database, event: str, number: int) -> list[tuple[str, ...]]:
 
 def round_one(folder: Path, seed: int) -> list[frozenset[str]]:
     db, _ = league_db(folder, season_text((seed,)))
-    events.pair_round(db, "evening-1")
+    pair_round(db, "evening-1")
     tables = [frozenset(t.seats) for t in club.pairing_sheet(db, "evening-1").tables]
     db.close()
     return tables
@@ -107,7 +107,7 @@ def test_round_one_by_rating_seats_the_best_together(tmp_path: Path) -> None:
         league, event = get_event(session, "evening-2")
         ids = {e.name: e.id for e in league_members(session, league.id or 0)}
         scores, order = first_round_scores(
-            session, league, event, sorted(i for i in ids.values() if i), "rating"
+            session, league, event, ids=sorted(i for i in ids.values() if i), how="rating"
         )
     names = {i: n for n, i in ids.items()}
     assert {names[e]: s for e, s in scores.items()} == pytest.approx(board)
@@ -120,7 +120,7 @@ def test_round_one_by_rating_seats_the_best_together(tmp_path: Path) -> None:
         set(best[8:]),
     ]
     # A season's repeat meetings and short tables weigh too: evening 2 is still paired.
-    events.pair_round(db, "evening-2")
+    pair_round(db, "evening-2")
     assert len(club.pairing_sheet(db, "evening-2").tables) == 3
 
 
@@ -170,7 +170,7 @@ def test_an_event_paired_before_keeps_its_pairing(tmp_path: Path) -> None:
     con.commit()
     con.close()
     db = open_database(str(db_path))
-    events.pair_round(db, "evening-1")
+    pair_round(db, "evening-1")
     tables = [t.seats for t in club.pairing_sheet(db, "evening-1").tables]
     # The first rules: round 1 in the order of entry.
     assert [sorted(t) for t in tables] == [sorted(MEMBERS[:4]), sorted(MEMBERS[4:8]),

@@ -43,10 +43,11 @@ from c8league.players.containment import Keeper
 from c8league.players.external import ExternalPlayer, keep
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.results import MatchReport
 from c8league.runner.loop import play_match
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec, play_task
+from c8league.runner.tasks import MatchTask, SeatSpec, play_task
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -197,7 +198,7 @@ def tasks_of(bots: dict[str, SeatSpec]) -> list[tuple[str, MatchTask]]:
 
 
 def blame(report: MatchReport) -> tuple[object, ...]:
-    forfeit = report.forfeit
+    forfeit = report.result.forfeit
     return (report.match_id, None if forfeit is None else (forfeit.seat, forfeit.reason))
 
 
@@ -208,8 +209,8 @@ def played(tasks: Sequence[tuple[str, MatchTask]], workers: int = 2) -> list[Mat
 
 def bot_seat(task: MatchTask, report: MatchReport) -> str:
     """The plugin of the seat that forfeited."""
-    assert report.forfeit is not None
-    return task.seats[report.forfeit.seat].plugin
+    assert report.result.forfeit is not None
+    return task.seats[report.result.forfeit.seat].plugin
 
 
 PYTHON_BLAME = {
@@ -221,7 +222,7 @@ PYTHON_BLAME = {
 @pytest.mark.usefixtures("faulty", "mode")
 def test_what_a_python_bot_starts_ends_with_its_match_and_its_worker(marker: str) -> None:
     reports = played(tasks_of({name: SeatSpec(name) for name in ("doublefork", "setsid")}))
-    assert all(r.forfeit is None and r.error is None for r in reports)
+    assert all(r.result.forfeit is None and r.error is None for r in reports)
     none_left(marker)
 
 
@@ -234,15 +235,18 @@ def test_python_bots_that_break_their_worker_forfeit_the_same_way_every_run(
     first = played(tasks)
     for (bot, task), report in zip(tasks, first, strict=True):
         assert report.error is None, report.error
-        assert report.forfeit is not None, (bot, report)
+        assert report.result.forfeit is not None, (bot, report)
         reason, move, words = PYTHON_BLAME[bot]
         assert bot_seat(task, report) == bot
-        assert (report.forfeit.reason, report.forfeit.move_number) == (reason, move), report
-        assert words in report.forfeit.detail
+        assert (report.result.forfeit.reason, report.result.forfeit.move_number) == (
+            reason,
+            move,
+        ), report
+        assert words in report.result.forfeit.detail
     none_left(marker)
     for _ in range(RUNS - 1):
         again = played(tasks)
-        assert [(r.result(), r.error) for r in again] == [(r.result(), r.error) for r in first]
+        assert [(r.result, r.error) for r in again] == [(r.result, r.error) for r in first]
         none_left(marker)
 
 
@@ -263,9 +267,9 @@ def test_a_bot_whose_threads_outlive_its_match_ends_its_workers_chunk() -> None:
     with MatchRunner(1) as runner:
         reports = list(runner.run(tasks))
     assert [r.match_id for r in reports] == list(range(60))
-    assert [(r.error, r.forfeit) for r in reports] == [(None, None)] * 60
+    assert [(r.error, r.result.forfeit) for r in reports] == [(None, None)] * 60
     by_hand = [play_task(task) for task in tasks]
-    assert [r.result() for r in reports] == [r.result() for r in by_hand]
+    assert [r.result for r in reports] == [r.result for r in by_hand]
 
 
 # -- external bots in a worker -------------------------------------------------------------
@@ -288,7 +292,7 @@ def externals() -> Iterator[None]:
 def test_what_external_bots_start_ends_with_their_match_in_a_worker(marker: str) -> None:
     bots = ("double_fork", "setsid_child", "closes_fds", "lingers")
     reports = played(tasks_of({name: external_spec(name) for name in bots}))
-    assert [(r.error, r.forfeit) for r in reports] == [(None, None)] * len(bots)
+    assert [(r.error, r.result.forfeit) for r in reports] == [(None, None)] * len(bots)
     none_left(marker)
 
 
@@ -302,9 +306,9 @@ def test_an_external_bot_that_ends_after_its_move_is_blamed_the_same_every_run(
     tasks = tasks_of({f"exits_later-{i}": external_spec("exits_later") for i in range(2)})
     first = played(tasks)
     for (_, task), report in zip(tasks, first, strict=True):
-        assert report.error is None and report.forfeit is not None
-        assert report.forfeit.reason == "crash" and bot_seat(task, report) == "external"
-        assert "exited with code 5" in report.forfeit.detail
+        assert report.error is None and report.result.forfeit is not None
+        assert report.result.forfeit.reason == "crash" and bot_seat(task, report) == "external"
+        assert "exited with code 5" in report.result.forfeit.detail
     none_left(marker)
     for _ in range(RUNS - 1):
         assert [blame(r) for r in played(tasks)] == [blame(r) for r in first]
@@ -371,9 +375,12 @@ def test_kept_bots_are_blamed_the_same_every_run_and_leave_nothing(marker: str) 
         tasks.append(("exits_later", MatchTask(index, rules, seats, index, match_seconds=60)))
     first = played_after_start(tasks)
     for (_, task), report in zip(tasks, first, strict=True):
-        assert report.error is None and report.forfeit is not None
-        assert task.seats[report.forfeit.seat] == exits
-        assert report.forfeit.reason == "crash" and "exited with code 5" in report.forfeit.detail
+        assert report.error is None and report.result.forfeit is not None
+        assert task.seats[report.result.forfeit.seat] == exits
+        assert (
+            report.result.forfeit.reason == "crash"
+            and "exited with code 5" in report.result.forfeit.detail
+        )
     none_left(marker)
     for _ in range(RUNS - 1):
         assert [blame(r) for r in played_after_start(tasks)] == [blame(r) for r in first]
@@ -394,15 +401,15 @@ def test_python_bots_that_break_their_worker_are_blamed_beside_kept_bots(marker:
         tasks.append((name, MatchTask(index, rules, seats, index, match_seconds=60)))
     first = played_after_start(tasks)
     for (bot, task), report in zip(tasks, first, strict=True):
-        assert report.error is None and report.forfeit is not None, report
+        assert report.error is None and report.result.forfeit is not None, report
         assert bot_seat(task, report) == bot
         reason, move, words = PYTHON_BLAME[bot]
-        assert (report.forfeit.reason, report.forfeit.move_number) == (reason, move)
-        assert words in report.forfeit.detail
+        assert (report.result.forfeit.reason, report.result.forfeit.move_number) == (reason, move)
+        assert words in report.result.forfeit.detail
     none_left(marker)
     for _ in range(RUNS - 1):
         again = played_after_start(tasks)
-        assert [(r.result(), r.error) for r in again] == [(r.result(), r.error) for r in first]
+        assert [(r.result, r.error) for r in again] == [(r.result, r.error) for r in first]
         none_left(marker)
 
 
@@ -448,12 +455,12 @@ def test_a_worker_stopped_longer_than_the_match_limit_costs_no_one_the_match(
     again. Either way, the result of a match never stopped, and no timeout."""
     task = ponder_task(2.5)
     (reference,) = played([("ponder", task)], workers=1)
-    assert reference.forfeit is None and reference.error is None
+    assert reference.result.forfeit is None and reference.error is None
     thread = stopped_in_play(_worker_children, stop, after=0.6)
     (report,) = played([("ponder", task)], workers=1)
     thread.join()
-    assert (report.error, report.forfeit) == (None, None)
-    assert report.result() == reference.result()
+    assert (report.error, report.result.forfeit) == (None, None)
+    assert report.result == reference.result
 
 
 @pytest.mark.usefixtures("faulty")
@@ -462,12 +469,12 @@ def test_the_move_limit_is_read_on_the_match_clock() -> None:
     2 s in the middle of a move: that move took 10 ms of the match's clock, not 2 s."""
     task = dataclasses.replace(ponder_task(60), move_seconds=1.0)
     (reference,) = played([("ponder", task)], workers=1)
-    assert reference.forfeit is None and reference.error is None
+    assert reference.result.forfeit is None and reference.error is None
     thread = stopped_in_play(_worker_children, 2.0, after=0.6)
     (report,) = played([("ponder", task)], workers=1)
     thread.join()
-    assert (report.error, report.forfeit) == (None, None)
-    assert report.result() == reference.result()
+    assert (report.error, report.result.forfeit) == (None, None)
+    assert report.result == reference.result
 
 
 @pytest.mark.usefixtures("externals")
@@ -487,7 +494,7 @@ def test_a_bot_process_stopped_past_its_move_time_costs_it_nothing(
         1, rules, (SeatSpec("external", json.dumps(options)), SeatSpec("greedy")), 3, 60
     )
     (reference,) = played([("ponder", task)], workers=1)
-    assert (reference.error, reference.forfeit) == (None, None)
+    assert (reference.error, reference.result.forfeit) == (None, None)
 
     def playing() -> list[int]:
         """The bot's process, once it has been asked for a move."""
@@ -502,8 +509,8 @@ def test_a_bot_process_stopped_past_its_move_time_costs_it_nothing(
     thread = stopped_in_play(playing, 3.0, after=0.1)
     (report,) = played([("ponder", task)], workers=1)
     thread.join()
-    assert (report.error, report.forfeit) == (None, None)
-    assert report.result() == reference.result()
+    assert (report.error, report.result.forfeit) == (None, None)
+    assert report.result == reference.result
     none_left(marker)
 
 
@@ -620,7 +627,7 @@ def test_a_stopped_run_says_so_in_one_line(
     db = str(tmp_path / "x.db")
     assert main(["--db", db, "league", "import", str(write_league(tmp_path, cycles=1))]) == 0
 
-    def stopped(*args: object) -> None:
+    def stopped(*args: object, **kwargs: object) -> None:
         raise stop
 
     monkeypatch.setattr(running, "_run_rounds", stopped)

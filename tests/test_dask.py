@@ -20,19 +20,20 @@ from pathlib import Path
 import pytest
 from dbs import BOT_ENTRANTS, event_state, matches_done, matches_done_meanwhile, results
 
-from c8league import events
 from c8league.cli.main import main
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
+from c8league.events.running import run_event
 from c8league.players import registry
 from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.results import MatchReport, Result
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
+from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.storage import open_database
 
 distributed = pytest.importorskip("distributed", reason="Dask is not installed (c8league[dask])")
@@ -176,7 +177,7 @@ def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: st
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
     def slow_first(task: MatchTask) -> MatchReport:
         time.sleep(0.3 if task.match_id == 0 else 0.0)
-        return MatchReport(task.match_id, (), (), "test", (), 0, None, 0.0)
+        return MatchReport(task.match_id, Result((), (), "test"))
 
     tasks = [MatchTask(i, "{}", (), seed=i) for i in range(30)]
     with DaskRunner(cluster, window=5, batch=1, play=slow_first) as runner:
@@ -196,7 +197,7 @@ def test_choosing_an_executor() -> None:
         make_runner("ray", None, None)
     with pytest.raises(UsageError, match="needs the dask executor"):
         make_runner("processes", None, "tcp://127.0.0.1:8786")
-    with pytest.raises(UsageError, match="--workers sets the size of a local Dask cluster"):
+    with pytest.raises(UsageError, match="`workers` sets the size of a local Dask cluster"):
         make_runner("dask", 2, "tcp://127.0.0.1:8786")
 
 
@@ -216,7 +217,7 @@ def test_without_dask_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch)
 
 def test_dask_is_imported_only_when_used() -> None:
     code = (
-        "import sys, c8league.cli.main, c8league.events, c8league.runner.dask_executor; "
+        "import sys, c8league.cli.main, c8league.events.running, c8league.runner.dask_executor; "
         "assert 'distributed' not in sys.modules and 'dask' not in sys.modules"
     )
     subprocess.run([sys.executable, "-c", code], check=True)
@@ -240,7 +241,7 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
             killed.append(done)
 
     db = open_database(dask)
-    summary = events.run_event(db, "ev", executor="dask", address=cluster, progress=progress)
+    summary = run_event(db, "ev", executor="dask", address=cluster, progress=progress)
     db.close()
     client.wait_for_workers(2, timeout=60)
     after: dict[str, int] = client.run(os.getpid)

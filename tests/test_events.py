@@ -21,7 +21,7 @@ from shown import assert_shown
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
-from c8league.events import EventStatus, event_status
+from c8league.events.status import EventStatus, event_status
 from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer

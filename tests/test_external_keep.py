@@ -20,8 +20,9 @@ from c8league.engine import Rules
 from c8league.players import registry
 from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
+from c8league.results import MatchReport
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec
+from c8league.runner.tasks import MatchTask, SeatSpec
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -56,12 +57,12 @@ def play(batch: list[MatchTask], workers: int = 1) -> list[MatchReport]:
 
 
 def outcome(report: MatchReport) -> tuple[Any, ...]:
-    forfeit = report.forfeit
+    forfeit = report.result.forfeit
     return (
         report.match_id,
-        report.placements,
-        report.scores,
-        report.ended,
+        report.result.placements,
+        report.result.scores,
+        report.result.ended,
         None if forfeit is None else (forfeit.seat, forfeit.reason, forfeit.move_number),
     )
 
@@ -83,7 +84,7 @@ def test_one_process_plays_every_match_of_a_worker_with_the_same_results(tmp_pat
     reports = play(tasks(keeper(kept), 12))
     again = play(tasks(keeper(fresh, restart="match"), 12))
     assert [outcome(r) for r in reports] == [outcome(r) for r in again]
-    assert all(r.forfeit is None for r in reports)
+    assert all(r.result.forfeit is None for r in reports)
     assert len(lines(kept, "start")) == 1
     assert len(lines(fresh, "start")) == 12
     matches = lines(kept, "match")
@@ -111,12 +112,14 @@ def test_a_fault_ends_the_process_and_the_next_match_starts_a_new_one(
 ) -> None:
     starts = tmp_path / "starts"
     reports = play(tasks(keeper(starts, flag, "3", **options), 6))
-    forfeits = [(r.match_id, r.forfeit.reason) for r in reports if r.forfeit is not None]
+    forfeits = [
+        (r.match_id, r.result.forfeit.reason) for r in reports if r.result.forfeit is not None
+    ]
     assert forfeits == [(2, reason)]  # its third match
     assert all(r.error is None for r in reports)
     assert len(lines(starts, "start")) == 2
     if reason == "crash":
-        assert "(the process was playing its match 3)" in (reports[2].forfeit.detail or "")
+        assert "(the process was playing its match 3)" in (reports[2].result.forfeit.detail or "")
 
 
 def test_a_bot_that_leaves_between_matches_is_started_again_without_a_forfeit(
@@ -124,7 +127,7 @@ def test_a_bot_that_leaves_between_matches_is_started_again_without_a_forfeit(
 ) -> None:
     starts = tmp_path / "starts"
     reports = play(tasks(keeper(starts, "--leave", "2"), 5))
-    assert all(r.forfeit is None for r in reports)
+    assert all(r.result.forfeit is None for r in reports)
     assert len(lines(starts, "start")) == 2
 
 
@@ -132,8 +135,8 @@ def test_bots_without_the_capability_or_told_to_restart_get_a_process_a_match(
     tmp_path: Path,
 ) -> None:
     old, told = tmp_path / "old", tmp_path / "told"
-    assert all(r.forfeit is None for r in play(tasks(keeper(old, "--old"), 4)))
-    assert all(r.forfeit is None for r in play(tasks(keeper(told, restart="match"), 4)))
+    assert all(r.result.forfeit is None for r in play(tasks(keeper(old, "--old"), 4)))
+    assert all(r.result.forfeit is None for r in play(tasks(keeper(told, restart="match"), 4)))
     assert len(lines(old, "start")) == len(lines(told, "start")) == 4
 
 

@@ -311,13 +311,14 @@ def test_a_bad_match_time_limit_pairs_nothing(
 
 def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) -> None:
     from c8league.errors import UsageError
-    from c8league.events import run_event
+    from c8league.events.running import run_event
     from c8league.storage import open_database
 
     db = tmp_path / "lib.db"
     assert run(db, "league", "import", str(write_league(tmp_path))) == 0
-    with pytest.raises(UsageError, match="--match-seconds"):
+    with pytest.raises(UsageError, match="`match_seconds` must be") as raised:
         run_event(open_database(str(db)), "ev", match_seconds=float("inf"))
+    assert raised.value.params == ("match_seconds",)
     assert event_state(str(db)).rounds_paired == 0
 
 

@@ -45,7 +45,7 @@ from c8league.players.random_player import RandomPlayer
 from c8league.runner.executors import max_workers
 from c8league.runner.loop import play_match
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchTask, SeatSpec, hand_reports
+from c8league.runner.tasks import MatchTask, SeatSpec
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -685,7 +685,7 @@ def _consistent(outcome: object) -> None:
 
     assert isinstance(outcome, MatchOutcome)
     assert len(outcome.hand_results) == len(outcome.records)
-    hand_reports(outcome)  # zip(strict=True): the error the campaign found
+    outcome.hand_reports()  # zip(strict=True): the error the campaign found
     assert outcome.result.hands == len(outcome.hand_results)
     if outcome.forfeit is not None:
         assert outcome.result.placements[outcome.forfeit.seat] == len(outcome.result.placements)

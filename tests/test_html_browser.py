@@ -23,7 +23,7 @@ from typing import Any
 import pytest
 
 from c8league.engine import Move
-from c8league.league import load_league_file
+from c8league.league.files import load_league_file
 from c8league.league.leagues import import_league
 from c8league.players import registry
 from c8league.players.base import BasePlayer
@@ -162,14 +162,15 @@ LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
 def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The public page of a club evening played by people: two rounds entered by hand,
     with a forfeit and a withdrawal."""
-    from c8league import club, events
+    from c8league import club
+    from c8league.events.pairing import pair_round
     from c8league.league.players import withdraw
 
     folder = tmp_path_factory.mktemp("evening")
     db = open_database(str(folder / "club.db"))
     import_league(db, load_league_file(LEAGUES / "club-swiss.toml"))
     for number in (1, 2):
-        events.pair_round(db, "thursday")
+        pair_round(db, "thursday")
         club.publish(db, "thursday")
         for table in club.pairing_sheet(db, "thursday").tables:
             seats = list(table.seats)
@@ -189,7 +190,7 @@ def evening(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 @pytest.fixture(scope="module")
 def page(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    from c8league.events import run_event
+    from c8league.events.running import run_event
 
     folder = tmp_path_factory.mktemp("browser")
     league_file = folder / "club.toml"
@@ -291,7 +292,8 @@ def test_the_public_page_of_an_evening_shows_every_round(evening: Path, width: i
 def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """The league page of a season: eleven members, three evenings of two Swiss rounds at
     4-player tables, best two evenings counted."""
-    from c8league import club, events
+    from c8league import club
+    from c8league.events.pairing import pair_round
 
     folder = tmp_path_factory.mktemp("season")
     members = ["Ada", "Ben", "Cy", "Dee", "Eve", "Fred", "Gia", "Hal", "Ida", "Jo", "Kim"]
@@ -308,7 +310,7 @@ def season(tmp_path_factory: pytest.TempPathFactory) -> Path:
     import_league(db, load_league_file(league_file))
     for evening in ("evening-1", "evening-2", "evening-3"):
         for _ in (1, 2):
-            events.pair_round(db, evening)
+            pair_round(db, evening)
             club.publish(db, evening)
             for table in club.pairing_sheet(db, evening).tables:
                 scores = {n: max(0, table.target - 35 * i) for i, n in enumerate(table.seats)}

@@ -8,8 +8,7 @@ import re
 from pathlib import Path
 
 from c8league.engine.rules import OPTIONS
-from c8league.league import load_league_file
-from c8league.league.files import EntrantSpec, EventSpec, LeagueFile, RulesSpec
+from c8league.league.files import EntrantSpec, EventSpec, LeagueFile, RulesSpec, load_league_file
 from c8league.league.reference import RATING_MEANINGS, league_file_reference, update_document
 from c8league.ratings import RatingSettings
 

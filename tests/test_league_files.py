@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from c8league.errors import LeagueFileError
-from c8league.league import load_league_file
+from c8league.league.files import load_league_file
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
 

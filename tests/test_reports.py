@@ -17,10 +17,11 @@ import pytest
 from dbs import query, record_placed
 from sqlmodel import col, func, select
 
-from c8league import events
 from c8league.cli.main import main
 from c8league.errors import NotFoundError
-from c8league.league import load_league_file
+from c8league.events.running import run_event
+from c8league.events.status import event_standings
+from c8league.league.files import load_league_file
 from c8league.league.leagues import import_league
 from c8league.ratings import RatingModel
 from c8league.ratings.update import model_for
@@ -36,8 +37,7 @@ from c8league.reports import (
 )
 from c8league.reports.charts import rating_chart
 from c8league.reports.text import sparkline
-from c8league.results import HandReport
-from c8league.runner.loop import Forfeit
+from c8league.results import Forfeit, HandReport
 from c8league.storage import Database, open_database
 from c8league.storage.models import (
     Entrant,
@@ -96,7 +96,7 @@ def duel(tmp_path_factory: pytest.TempPathFactory) -> Database:
     league_file.write_text(DUEL)
     db = open_database(str(folder / "duel.db"))
     import_league(db, load_league_file(league_file))
-    events.run_event(db, "duel-rr", workers=1)
+    run_event(db, "duel-rr", workers=1)
     with db.session() as s:  # a name that needs escaping in HTML
         entrant = s.exec(select(Entrant).where(Entrant.name == "Random II")).one()
         entrant.name = "<b>Rand & Co</b>"
@@ -213,7 +213,7 @@ def test_leaderboard_is_the_stored_ratings_in_conservative_order(
 
 def test_standings_are_the_events(duel: Database, duel_report: Report) -> None:
     (section,) = duel_report.events
-    expected = events.event_standings(duel, "duel-rr")
+    expected = event_standings(duel, "duel-rr")
     assert [
         (e.rank, e.name, e.match_points, e.opponents_match_points, e.game_points, e.wins,
          e.matches, e.byes)
@@ -229,7 +229,7 @@ def test_standings_are_the_events(duel: Database, duel_report: Report) -> None:
 
 def test_standings_with_a_retired_entrant_and_byes(club: Database, club_report: Report) -> None:
     (section,) = club_report.events
-    expected = events.event_standings(club, "spring")
+    expected = event_standings(club, "spring")
     assert [
         (e.name, e.match_points, e.opponents_match_points, e.byes) for e in section.standings
     ] == [

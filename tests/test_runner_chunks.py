@@ -15,9 +15,10 @@ from c8league.engine import Rules
 from c8league.players import registry
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.results import MatchReport
 from c8league.runner import pool
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchReport, MatchTask, SeatSpec, play_task
+from c8league.runner.tasks import MatchTask, SeatSpec, play_task
 from c8league.runner.worker import Worker, fork_worker, play_match_job
 
 pytestmark = pytest.mark.skipif(not hasattr(os, "fork"), reason="worker processes are forks")
@@ -38,7 +39,13 @@ def tasks(count: int) -> list[MatchTask]:
 
 def same(report: MatchReport) -> tuple[Any, ...]:
     """A report without its time."""
-    return (report.match_id, report.placements, report.scores, report.ended, report.hands)
+    return (
+        report.match_id,
+        report.result.placements,
+        report.result.scores,
+        report.result.ended,
+        report.result.hands,
+    )
 
 
 class Spying:

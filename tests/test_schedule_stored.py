@@ -165,3 +165,59 @@ def test_a_merge_gives_the_schedule_places_to_the_player_kept(tmp_path: Path) ->
         for tables, byes in before
     ] == [(json.loads(tables), json.loads(byes)) for tables, byes in after]
     assert main(["--db", str(db), "event", "status", "ev"]) == 0
+
+
+LONG = "".join(f'[[entrants]]\nname = "P{i}"\n' for i in range(8))
+"""Eight players at tables of 4 for 20 cycles: a schedule long enough for the second
+version of the search to spend fewer steps than the first."""
+
+
+def long_event(tmp_path: Path) -> Path:
+    league = (
+        f'name = "long"\ntable_size = 4\n[rules]\npreset = "pagat"\n{LONG}'
+        '[[events]]\nname = "ev"\nformat = "round_robin"\ncycles = 20\nseed = 5\n'
+        'played_by = "people"\n'
+    )
+    (tmp_path / "long.toml").write_text(league)
+    db = tmp_path / "long.db"
+    assert main(["--db", str(db), "league", "import", str(tmp_path / "long.toml")]) == 0
+    return db
+
+
+def stored_schedule(db: Path) -> list[tuple[list[list[int]], list[int]]]:
+    return [
+        (json.loads(tables), json.loads(byes))
+        for tables, byes in rows(db, "SELECT tables, byes FROM schedule_round ORDER BY number")
+    ]
+
+
+def as_stored(schedule: list[Any]) -> list[tuple[list[list[int]], list[int]]]:
+    return [([list(t) for t in r.tables], list(r.byes)) for r in schedule]
+
+
+@pytest.mark.parametrize("search", [1, 2])
+def test_an_event_is_scheduled_by_the_search_it_was_created_with(
+    tmp_path: Path, search: int
+) -> None:
+    db = long_event(tmp_path)
+    assert rows(db, "SELECT schedule FROM event") == [(2,)]  # a new event: the second
+    if search == 1:  # as the schema's upgrade leaves an event created before it
+        con = sqlite3.connect(db)
+        con.execute("UPDATE event SET schedule = 1")
+        con.commit()
+        con.close()
+    assert main(["--db", str(db), "event", "pair", "ev"]) == 0
+    ids = [i for (i,) in rows(db, "SELECT id FROM entrant ORDER BY id")]
+    schedules = {s: as_stored(round_robin(ids, 4, cycles=20, seed=5, search=s)) for s in (1, 2)}
+    assert schedules[1] != schedules[2]
+    assert stored_schedule(db) == schedules[search]
+
+
+def test_the_upgrade_keeps_the_first_search_for_the_events_there_are(tmp_path: Path) -> None:
+    path = tmp_path / "old.db"
+    con = sqlite3.connect(path)
+    con.executescript((Path(__file__).parent / "fixtures" / "schema_v4.sql").read_text())
+    con.commit()
+    con.close()
+    open_database(str(path)).close()
+    assert rows(path, "SELECT name, schedule FROM event") == [("thursday", 1)]

@@ -8,7 +8,7 @@ to the root the usual way.
 
 from __future__ import annotations
 
-import importlib
+import copy
 import json
 import os
 import subprocess
@@ -20,6 +20,7 @@ import typer
 from typer.testing import CliRunner
 
 from c8league.cli import main as cli_main
+from c8league.cli.lazy import Noun, imported
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -125,16 +126,27 @@ def database(tmp_path_factory: pytest.TempPathFactory) -> Path:
     return db
 
 
+PLAYERS = (
+    "c8league.players.greedy",
+    "c8league.players.random_player",
+    "c8league.players.external",
+    "c8league.players.terminal",
+    "c8league.players.containment",
+)
+"""The players themselves (a read may load the registry of plugins, not a player)."""
+
+
 @pytest.mark.parametrize(
     ("args", "also_not"),
     [
-        (("players", "list"), ("c8league.league.files",)),
-        (("league", "list"), ("c8league.league.files",)),
-        (("event", "standings", "cup"), ()),
+        (("players", "list"), ()),
+        (("league", "list"), ()),
+        (("event", "standings", "cup"), ("c8league.players", "c8league.league.files")),
+        (("event", "status", "cup"), ("c8league.players", "c8league.league.files")),
     ],
-    ids=["players list", "league list", "event standings"],
+    ids=["players list", "league list", "event standings", "event status"],
 )
-def test_database_reads_import_no_runner_plugins_or_reports(
+def test_database_reads_import_no_runner_players_or_reports(
     database: Path, args: tuple[str, ...], also_not: tuple[str, ...]
 ) -> None:
     modules = modules_after("--db", str(database), *args)
@@ -143,10 +155,10 @@ def test_database_reads_import_no_runner_plugins_or_reports(
         loaded(
             modules,
             *HEAVY,
+            *PLAYERS,
             *also_not,
             "sqlalchemy.dialects.postgresql",
             "c8league.runner",
-            "c8league.players",
             "c8league.reports",
             "c8league.club",
         )
@@ -154,10 +166,29 @@ def test_database_reads_import_no_runner_plugins_or_reports(
     )
 
 
+@pytest.mark.parametrize(
+    ("args", "module"),
+    [
+        (("event", "standings", "cup"), "c8league.cli.event.reading"),
+        (("league", "list"), "c8league.cli.league.reading"),
+    ],
+    ids=["event standings", "league list"],
+)
+def test_a_command_of_a_noun_imports_its_own_module_only(
+    database: Path, args: tuple[str, ...], module: str
+) -> None:
+    """The registry imports the module of the command that runs, not those of the
+    noun's other commands."""
+    modules = modules_after("--db", str(database), *args)
+    noun = module.rpartition(".")[0]
+    assert sorted(m for m in modules if m.startswith(noun + ".")) == [module]
+
+
 def test_importing_the_command_line_imports_no_sub_command() -> None:
     code = "import sys, c8league.cli.main; print(sorted(sys.modules))"
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "_cmd" not in done.stdout and "c8league.cli.demo" not in done.stdout
+    assert "c8league.cli.event" not in done.stdout and "c8league.cli.league" not in done.stdout
 
 
 # -- sub-commands imported on first use behave as if added the usual way ----------------
@@ -173,8 +204,14 @@ def eager_app() -> typer.Typer:
     )
     app.callback()(cli_main._root)
     for name, target in cli_main.SUBCOMMANDS.items():
-        module, _, attribute = target.partition(":")
-        value = getattr(importlib.import_module(module), attribute)
+        if isinstance(target, Noun):
+            noun = copy.copy(imported(target.group))
+            noun.registered_commands = []
+            for command, where in target.commands.items():
+                noun.command(command)(imported(where))
+            app.add_typer(noun, name=name)
+            continue
+        value = imported(target.target)
         if isinstance(value, typer.Typer):
             app.add_typer(value, name=name)
         else:

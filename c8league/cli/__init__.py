@@ -1,4 +1,6 @@
-"""The command line: one Typer sub-app per noun. The only package that imports typer."""
+"""The command line: the command registry (``c8league.cli.main``), a Typer sub-app per
+noun, and a module per group of commands that need the same imports. The only package
+that imports typer."""
 
 from __future__ import annotations
 
@@ -28,7 +30,7 @@ def run() -> None:
     gc.set_threshold(GC_THRESHOLD, *gc.get_threshold()[1:])
     try:
         with stop_signals():
-            from c8league.cli.main import main
+            from c8league.cli.main import main  # inside stop_signals: a stop while loading says so
 
             code = main()
     except KeyboardInterrupt as exc:

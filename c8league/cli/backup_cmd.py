@@ -9,8 +9,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from c8league import backups
 from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err
+from c8league.storage.database import describe_url, resolve_url
 
 
 def backup(
@@ -18,11 +21,8 @@ def backup(
 ) -> None:
     """Copy the database to FILE, consistent even while another command writes to it
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
-    from c8league.storage import backup as copies
-    from c8league.storage.database import resolve_url
-
-    copies.check_sqlite(resolve_url(state.db_option), "backup")
-    contents = copies.backup(state.database(), file)
+    backups.check_copyable(resolve_url(state.db_option), "backup")
+    contents = backups.backup(database(), file)
     err.print(f"backed up to [bold]{escape(str(file))}[/]: {contents.text()}", highlight=False)
 
 
@@ -34,12 +34,9 @@ def restore(
 ) -> None:
     """Put the copy FILE in place of the database (--force to replace one that exists).
     A copy from a newer c8league is refused; one from an older is upgraded."""
-    from c8league.storage import backup as copies
-    from c8league.storage.database import describe_url, resolve_url
-
     url = resolve_url(state.db_option)
-    contents = copies.restore(url, file, force=force)
-    state.database()  # upgrades an older copy now, and checks it opens
+    contents = backups.restore(url, file, force=force)
+    database()  # upgrades an older copy now, and checks it opens
     err.print(
         f"restored [bold]{escape(describe_url(url))}[/] from {escape(str(file))}: "
         f"{contents.text()}",

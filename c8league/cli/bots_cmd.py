@@ -3,15 +3,23 @@
 from __future__ import annotations
 
 import inspect
+import json
 import re
+import shlex
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
+from c8league import about
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
+from c8league.duel.specs import parse_spec, resolve
 from c8league.errors import UsageError
+from c8league.players import registry
+from c8league.runner.conformance import check_player, game_seed, game_table
 from c8league.runner.conformance_defaults import DEFAULT_GAMES, DEFAULT_PRESETS
 
 if TYPE_CHECKING:
@@ -27,9 +35,6 @@ def list_bots(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every installed player plugin; broken ones are listed with the reason."""
-    from c8league import about
-    from c8league.players import registry
-
     players = registry.discover()
     if as_json:
         print_json(
@@ -69,8 +74,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A player plugin's description and options (name, default, type)."""
-    from c8league.players import registry
-
     info = registry.get(name)
     rows = [
         (option, _default(param), _type_name(param.annotation))
@@ -147,22 +150,13 @@ def check(
     legal moves only, never crashes, makes the same choices from the same seed and
     answers in time. Each failure names its game and seed, and the demo command that
     plays that game again. Exits with 1 if any check fails."""
-    import json
-    from dataclasses import replace
-
-    from c8league.duel.specs import parse_spec, resolve
-    from c8league.players import registry
-    from c8league.runner.conformance import check_player
-
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")
     parsed = parse_spec(spec, "PLAYER")
     given = registry.parse_options([*(extra or []), *(option or [])])
     if parsed.entrant is not None:
-        from c8league.cli import state
-
-        with state.database().session() as session:
+        with database().session() as session:
             bot = resolve(session, parsed, "PLAYER")
     else:
         bot = resolve(None, replace(parsed, options={**parsed.options, **given}), "PLAYER")
@@ -191,8 +185,6 @@ def check(
 
 
 def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
-    from c8league.runner.conformance import game_seed, game_table
-
     table = Table(
         title=f"Conformance of {label}: {report.games} game(s) per preset",
         caption="same play: the same seed gives the same moves; in time: no move over "
@@ -234,7 +226,6 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
     if not faults:
         out.print(Text(f"{label}: all checks passed.", style="bold green"), soft_wrap=True)
         return
-    import shlex
 
     for fault in faults[:20]:
         out.print(Text(f"  {fault.check}: {fault}", style="red"), soft_wrap=True)

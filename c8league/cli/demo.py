@@ -7,6 +7,11 @@ from typing import Annotated
 
 import typer
 
+from c8league.cli.db import database
+from c8league.cli.match_cmd import print_game
+from c8league.errors import UsageError
+from c8league.reports.games import demo_game
+
 SPECS = "Players, one per seat: greedy, random:playable_first=true, 'cmd:./mybot', @Entrant."
 
 
@@ -31,18 +36,12 @@ def demo(
     """Play one seeded match and print every hand's deal and the final score. The players
     are player specs as ``duel`` takes them, so a seed that failed (``bots check``,
     ``match show``) replays with your own bot."""
-    from c8league.cli.match_cmd import print_game
-    from c8league.errors import UsageError
-    from c8league.reports.games import demo_game
-
     if specs and players is not None:
         raise UsageError("give the players as PLAYER... or as --players, not both")
     given = list(specs or (players.split(",") if players is not None else ["greedy", "random"]))
     names = [text.strip() for text in given if text.strip()]
-    database = None
+    db = None
     if any(name.startswith("@") for name in names):
-        from c8league.cli import state
-
-        database = state.database()
-    game = demo_game(names, seed, rules, list(assignments or []), database)
+        db = database()
+    game = demo_game(names, seed, preset=rules, assignments=list(assignments or []), db=db)
     print_game(game, moves=moves)

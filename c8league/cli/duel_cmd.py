@@ -11,9 +11,11 @@ import time
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
+from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
+from rich.table import Table
 from typer.core import TyperGroup
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.options import (
     AddressOpt,
     Every,
@@ -25,9 +27,12 @@ from c8league.cli.options import (
     MoveSecondsOpt,
     ProgressEveryOpt,
     WorkersOpt,
-    where_played,
 )
 from c8league.cli.output import err, out, print_json
+from c8league.cli.playing import where_played
+from c8league.duel.reading import duel_report, list_duels
+from c8league.duel.running import DuelRequest, create_duel, run_duel
+from c8league.runner.executors import check_workers
 
 if TYPE_CHECKING:
     from c8league.duel.plan import DuelSettings
@@ -135,12 +140,9 @@ def run(
     progress_every: ProgressEveryOpt = "30s",
     as_json: JsonOpt = False,
 ) -> None:
-    from c8league.duel.running import DuelRequest, create_duel
-    from c8league.runner.executors import check_workers
-
     check_workers(workers)
     every = Every(progress_every)
-    db = state.database(create=True)  # a duel may be the first thing stored in a folder
+    db = database(create=True)  # a duel may be the first thing stored in a folder
     request = DuelRequest(
         a=a,
         b=b,
@@ -179,9 +181,7 @@ def resume(
 def show(name: NameArg, as_json: JsonOpt = False) -> None:
     """A stored duel's summary: games, W/D/L, pentanomial, score, Elo ± 95%, nElo, LOS,
     the LLR against its bounds, and the decision."""
-    from c8league.duel.reading import duel_report
-
-    report = duel_report(state.database(), name)
+    report = duel_report(database(), name)
     if as_json:
         print_json(report.to_dict())
         return
@@ -191,11 +191,7 @@ def show(name: NameArg, as_json: JsonOpt = False) -> None:
 @app.command("list")
 def list_(as_json: JsonOpt = False) -> None:
     """Every stored duel with its score, Elo, LLR and outcome."""
-    from rich.table import Table
-
-    from c8league.duel.reading import list_duels
-
-    reports = list_duels(state.database())
+    reports = list_duels(database())
     if as_json:
         print_json([r.to_dict() for r in reports])
         return
@@ -237,12 +233,8 @@ def _play(
     max_forfeits: int,
     every: Every,
 ) -> None:
-    from rich.progress import BarColumn, Progress, TextColumn, TimeElapsedColumn
 
-    from c8league.duel.reading import duel_report
-    from c8league.duel.running import run_duel
-
-    db = state.database()
+    db = database()
     where = where_played(workers, executor, address)
     bar = Progress(
         TextColumn("[bold]{task.description}"),

@@ -11,10 +11,11 @@ from typing import Annotated
 import typer
 from rich.markup import escape
 
+from c8league import about
 from c8league.cli import run as cli_run
 from c8league.cli import state
-from c8league.cli.lazy import lazy_group
-from c8league.cli.output import err
+from c8league.cli.lazy import Entry, Noun, Target, lazy_group
+from c8league.cli.output import err, said
 from c8league.errors import C8LeagueError, Interrupted
 from c8league.interrupts import (
     exit_status,
@@ -26,28 +27,92 @@ from c8league.interrupts import (
 
 INTERRUPTED = Interrupted.exit_code
 
-# --- sub-apps, one per noun (keep one line each) ---
-# "module:attribute" of a Typer sub-app or a command function, imported only when used
-# (c8league.cli.lazy), so that a command loads its own module only. --help lists them
-# in this order.
-SUBCOMMANDS = {
-    "demo": "c8league.cli.demo:demo",
-    "init": "c8league.cli.init_cmd:init",
-    "play": "c8league.cli.play_cmd:play",
-    "report": "c8league.cli.report_cmd:report",
-    "backup": "c8league.cli.backup_cmd:backup",
-    "restore": "c8league.cli.backup_cmd:restore",
-    "rules": "c8league.cli.rules_cmd:app",
-    "league": "c8league.cli.league_cmd:app",
-    "players": "c8league.cli.players_cmd:app",
-    "event": "c8league.cli.event_cmd:app",
-    "result": "c8league.cli.result_cmd:app",
-    "bots": "c8league.cli.bots_cmd:app",
-    "ratings": "c8league.cli.ratings_cmd:app",
-    "duel": "c8league.cli.duel_cmd:app",
-    "match": "c8league.cli.match_cmd:app",
+# --- the command registry ---
+# Each sub-command of the root: where it is ("module:attribute" of a Typer sub-app or a
+# command function; for a Noun, its group and each of its commands) and the first
+# paragraph of its help. The root's --help and shell completion list them from here;
+# a command's module is imported only when it runs or shows its own help
+# (c8league.cli.lazy), so that a command loads what it needs only. --help lists them in
+# this order.
+CLI = "c8league.cli"
+SUBCOMMANDS: dict[str, Target] = {
+    "demo": Entry(
+        f"{CLI}.demo:demo",
+        "Play one seeded match and print every hand's deal and the final score. The players\n"
+        "are player specs as ``duel`` takes them, so a seed that failed (``bots check``,\n"
+        "``match show``) replays with your own bot.",
+    ),
+    "init": Entry(
+        f"{CLI}.init_cmd:init",
+        "Create the database (SQLite file c8league.db by default), or upgrade an older one.",
+    ),
+    "play": Entry(
+        f"{CLI}.play_cmd:play",
+        "Play one match in the terminal against bots, to the target score (you sit in seat 0).\n"
+        "With --event, play your seat of a league event's table of bots; the result is stored.",
+    ),
+    "report": Entry(
+        f"{CLI}.report_cmd:report",
+        "Leaderboard, standings, cross-table, head-to-head, statistics and rating history.",
+    ),
+    "backup": Entry(
+        f"{CLI}.backup_cmd:backup",
+        "Copy the database to FILE, consistent even while another command writes to it\n"
+        "(SQLite's online backup). On PostgreSQL, says how to use pg_dump.",
+    ),
+    "restore": Entry(
+        f"{CLI}.backup_cmd:restore",
+        "Put the copy FILE in place of the database (--force to replace one that exists).\n"
+        "A copy from a newer c8league is refused; one from an older is upgraded.",
+    ),
+    "rules": Entry(f"{CLI}.rules_cmd:app", "Rule presets and house-rule options."),
+    "league": Noun(
+        f"{CLI}.league:app",
+        "Leagues: import league files, list and show them.",
+        {
+            "import": f"{CLI}.league.files:import_",
+            "list": f"{CLI}.league.reading:list_",
+            "standings": f"{CLI}.league.season:standings",
+            "show": f"{CLI}.league.reading:show",
+            "history": f"{CLI}.league.history:history",
+        },
+    ),
+    "players": Entry(f"{CLI}.players_cmd:app", "Players: people and bots entered in leagues."),
+    "event": Noun(
+        f"{CLI}.event:app",
+        "Events: pair, run, resume, status, standings.",
+        {
+            "pair": f"{CLI}.event.tables:pair",
+            "run": f"{CLI}.event.running:run",
+            "resume": f"{CLI}.event.running:resume",
+            "status": f"{CLI}.event.reading:status",
+            "standings": f"{CLI}.event.reading:standings",
+            "sheet": f"{CLI}.event.tables:sheet",
+            "swap": f"{CLI}.event.tables:swap",
+            "move": f"{CLI}.event.tables:move",
+            "unpair": f"{CLI}.event.tables:unpair",
+            "publish": f"{CLI}.event.tables:publish",
+            "absent": f"{CLI}.event.tables:absent",
+            "present": f"{CLI}.event.tables:present",
+            "unpublish": f"{CLI}.event.tables:unpublish",
+            "balance": f"{CLI}.event.reading:balance",
+        },
+    ),
+    "result": Entry(
+        f"{CLI}.result_cmd:app", "Results of club matches: add, edit, void, list, history."
+    ),
+    "bots": Entry(f"{CLI}.bots_cmd:app", "Player plugins: list, show options, check conformance."),
+    "ratings": Entry(
+        f"{CLI}.ratings_cmd:app", "Ratings: the leaderboard, rebuilding from results, predictions."
+    ),
+    "duel": Entry(
+        f"{CLI}.duel_cmd:app",
+        "Duels: is bot A better than bot B? Plays A against B on duplicate deals until a "
+        "sequential test (SPRT) decides.",
+    ),
+    "match": Entry(f"{CLI}.match_cmd:app", "Matches: show a stored match, move by move."),
 }
-# --- end of sub-apps ---
+# --- end of the command registry ---
 
 app = typer.Typer(
     name="c8league",
@@ -60,8 +125,6 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
-        from c8league import about
-
         typer.echo(about.report())
         raise typer.Exit()
 
@@ -132,7 +195,7 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
         err.print(f"[bold red]{stopped_by(cause or exc)}[/]", markup=True)
         return exit_status(signum), True
     except C8LeagueError as exc:
-        err.print(f"[bold red]error:[/] {escape(str(exc))}", markup=True, highlight=False)
+        err.print(f"[bold red]error:[/] {escape(said(exc))}", markup=True, highlight=False)
         return exc.exit_code, False
     except typer.Exit as exc:
         return int(exc.exit_code), False
@@ -158,8 +221,6 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
 
 def _install_notice() -> None:
     """Once per install: say that the engine runs from source because it was not compiled."""
-    from c8league import about
-
     if "_C8LEAGUE_COMPLETE" in os.environ:
         return
     notice = about.install_notice(Path(typer.get_app_dir("c8league")))

@@ -4,14 +4,19 @@ replayable record (``--format json``)."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.table import Table
 from rich.text import Text
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
+from c8league.errors import UsageError
+from c8league.reports.game_html import render_game
+from c8league.reports.games import game_json, read_game
 
 if TYPE_CHECKING:
     from c8league.reports.games import Game
@@ -38,30 +43,21 @@ def show(
 ) -> None:
     """Show a stored match: its deals, every move, how each hand and the match ended, who
     forfeited and why, and the demo command that plays it again."""
-    from pathlib import Path
-
-    from c8league.errors import UsageError
-    from c8league.reports.games import game_json, read_game
-
     if fmt not in ("terminal", "html", "json"):
         raise UsageError(f"unknown format {fmt!r}; formats: terminal, html, json")
-    game = read_game(state.database(), match)
+    game = read_game(database(), match)
     if fmt == "terminal":
         if path is not None:
             raise UsageError("--out writes --format html or json")
         print_game(game, moves=True)
         return
     if fmt == "json":
-        import json
-
         data = game_json(game)
         if path is None:
             print_json(data)
             return
         text = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
     else:
-        from c8league.reports.game_html import render_game
-
         text = render_game(game)
         if path is None:
             out.file.write(text)

@@ -8,7 +8,15 @@ from typing import Annotated
 
 import typer
 
+from c8league.errors import UsageError
+
 JsonOpt = Annotated[bool, typer.Option("--json", help="Print JSON.")]
+
+TABLE_MAX = 100_000
+"""The highest table number a command accepts (numbers go to the database as 64-bit
+integers; far above any real table count, a bigger one is a typo)."""
+ROUND_MAX = 1_000_000
+"""The highest round number a command accepts."""
 
 
 class Executor(StrEnum):
@@ -39,18 +47,6 @@ MatchSecondsOpt = Annotated[
         max=86_400.0,
     ),
 ]
-
-
-def where_played(workers: int | None, executor: Executor, address: str | None) -> str:
-    """Where the matches are played, in words: ``2 workers``, ``Dask tcp://…``, ``local
-    Dask cluster, 2 workers``."""
-    from c8league.runner.executors import default_workers
-
-    count = workers or default_workers()
-    where = f"{count} worker{'s' if count != 1 else ''}"
-    if executor is Executor.dask:
-        where = f"Dask {address}" if address else f"local Dask cluster, {where}"
-    return where
 
 
 MoveSecondsOpt = Annotated[
@@ -86,8 +82,6 @@ class Every:
     ``seconds``; read from ``--progress-every`` (``200`` or ``30s``)."""
 
     def __init__(self, text: str) -> None:
-        from c8league.errors import UsageError
-
         raw = text.strip().lower()
         self.count: int | None = None
         self.seconds: float | None = None

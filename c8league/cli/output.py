@@ -8,6 +8,8 @@ from typing import Any
 
 from rich.console import Console
 
+from c8league.errors import C8LeagueError
+
 out = Console(highlight=False, soft_wrap=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
 
@@ -15,3 +17,9 @@ err = Console(stderr=True, highlight=False, soft_wrap=True)
 def print_json(data: Any) -> None:
     """Machine-readable output: plain JSON on stdout, no colour, no wrapping."""
     sys.stdout.write(json.dumps(data, indent=2, ensure_ascii=False) + "\n")
+
+
+def said(exc: C8LeagueError) -> str:
+    """An error's message as the command line says it: each parameter it names written
+    as that parameter's option (``match_seconds`` → ``--match-seconds``)."""
+    return exc.worded(lambda param: "--" + param.replace("_", "-"))

@@ -10,9 +10,17 @@ from typing import TYPE_CHECKING, Annotated
 import typer
 from rich.text import Text
 
+from c8league import club
+from c8league.cli.db import database
 from c8league.cli.output import err, out
+from c8league.engine.rules import Rules, parse_assignments
 from c8league.errors import UsageError
 from c8league.interrupts import exit_status, signal_of
+from c8league.names import check_name
+from c8league.players import registry
+from c8league.players.containment import kept
+from c8league.players.terminal import TerminalPlayer
+from c8league.runner.loop import play_match
 
 if TYPE_CHECKING:
     from c8league.players.base import Player
@@ -25,8 +33,6 @@ def parse_bots(specs: list[str]) -> list[tuple[str, dict[str, str]]]:
     """Read ``--vs`` values: bots separated by commas, each ``name`` or
     ``name:key=value,key=value``. An item with ``=`` and no ``:`` is another option of
     the bot before it, so ``random:seed=3,playable_first=true,greedy`` is two bots."""
-    from c8league.players import registry
-
     bots: list[tuple[str, dict[str, str]]] = []
     for spec in specs:
         for raw in spec.split(","):
@@ -90,13 +96,6 @@ def play(
 ) -> None:
     """Play one match in the terminal against bots, to the target score (you sit in seat 0).
     With --event, play your seat of a league event's table of bots; the result is stored."""
-    from c8league.engine.rules import Rules, parse_assignments
-    from c8league.names import check_name
-    from c8league.players import registry
-    from c8league.players.containment import kept
-    from c8league.players.terminal import TerminalPlayer
-    from c8league.runner.loop import play_match
-
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -141,15 +140,7 @@ def play(
 
 def _play_event(event: str, name: str) -> None:
     """Play the person's table of an event against the league's bots and store it."""
-    from c8league import club
-    from c8league.cli import state
-    from c8league.engine.rules import Rules
-    from c8league.players import registry
-    from c8league.players.containment import kept
-    from c8league.players.terminal import TerminalPlayer
-    from c8league.runner.loop import play_match
-
-    db = state.database()
+    db = database()
     seated = club.person_match(db, event, name)
     rule_set = Rules.from_json(seated.rules)
     players: list[Player] = []
@@ -179,7 +170,7 @@ def _play_event(event: str, name: str) -> None:
     except KeyboardInterrupt as exc:
         err.print(Text("match abandoned: nothing stored", style="bold red"))
         raise typer.Exit(exit_status(signal_of(exc))) from None
-    club.store_played(db, seated, outcome)
+    club.store_played(db, seated, outcome.as_result(entered_by="play", stopped_hand=False))
     order = sorted(range(len(seated.names)), key=lambda i: outcome.result.placements[i])
     out.print(
         "stored in the event: "

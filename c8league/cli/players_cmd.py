@@ -8,8 +8,14 @@ import typer
 from rich.markup import escape
 from rich.table import Table
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
+from c8league.errors import UsageError
+from c8league.league import players
+from c8league.league.people import merge as merge_players
+from c8league.league.people import rename as rename_player
+from c8league.league.players import add_player, edit_bot_options, list_players, remove_player
+from c8league.players.registry import parse_options
 
 app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
@@ -34,10 +40,7 @@ def add(
     characters = , ; : / (they separate names in --scores, --hands and LEAGUE/EVENT),
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
-    from c8league.league.players import add_player
-    from c8league.players.registry import parse_options
-
-    db = state.database()
+    db = database()
     entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
     err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
@@ -61,14 +64,10 @@ def edit(
     stopped by a bad option). Its stored results stay and keep counting for its
     rating; to rate a changed bot apart, register it under a new name instead.
     """
-    from c8league.errors import UsageError
-    from c8league.league.players import edit_bot_options
-    from c8league.players.registry import parse_options
-
     if not option and not unset:
         raise UsageError("nothing to change: give --option key=value or --unset key")
     change = edit_bot_options(
-        state.database(), name, set_options=parse_options(option or []), unset=unset or []
+        database(), name, set_options=parse_options(option or []), unset=unset or []
     )
     if not change.changed:
         err.print(f"player [bold]{change.name}[/]: options unchanged")
@@ -86,9 +85,7 @@ def list_(
 ) -> None:
     """Every registered player (or a league's members), with its status: active,
     withdrawn or retired, and the round it started."""
-    from c8league.league.players import list_players
-
-    rows = list_players(state.database(), league)
+    rows = list_players(database(), league)
     if as_json:
         print_json(rows)
         return
@@ -112,9 +109,7 @@ def list_(
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player: one without results is deleted, one with results is retired
     (never deleted: the results stay)."""
-    from c8league.league.players import remove_player
-
-    what = remove_player(state.database(), name)
+    what = remove_player(database(), name)
     err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
 
 
@@ -127,9 +122,7 @@ def withdraw(
     ] = None,
 ) -> None:
     """Withdraw from a league: no more pairings; results stay."""
-    from c8league.league import players
-
-    done = players.withdraw(state.database(), league, name)
+    done = players.withdraw(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): not paired "
         "from the next round",
@@ -147,9 +140,7 @@ def reinstate(
     ] = None,
 ) -> None:
     """Undo a withdrawal: paired again from the next round."""
-    from c8league.league import players
-
-    done = players.reinstate(state.database(), league, name)
+    done = players.reinstate(database(), league, name)
     err.print(
         f"{escape(done.name)} {escape(done.text)} (league {escape(done.league)}): paired "
         "again from the next round",
@@ -166,9 +157,7 @@ def rename(
 ) -> None:
     """Rename a player everywhere: standings, sheets and reports of every event, past
     ones included (the audit trail keeps the rename)."""
-    from c8league.league.people import rename as rename_player
-
-    was, now = rename_player(state.database(), old, new)
+    was, now = rename_player(database(), old, new)
     err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
 
 
@@ -180,9 +169,7 @@ def merge(
     """Make two entries one person: every result, seat and membership of OTHER becomes
     KEEP's, and the ratings are computed again. Refused for two people who sat at one
     table or played in the same round."""
-    from c8league.league.people import merge as merge_players
-
-    merged = merge_players(state.database(), keep, other)
+    merged = merge_players(database(), keep, other)
     results = "1 result" if merged.results == 1 else f"{merged.results} results"
     err.print(
         f"{escape(merged.other)} merged into [bold]{escape(merged.keep)}[/] ({results} moved; "

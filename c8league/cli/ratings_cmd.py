@@ -9,10 +9,17 @@ import typer
 from rich import box
 from rich.table import Table
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
+from c8league.ratings.leaderboard import league_leaderboard
+from c8league.ratings.predict import predict as predict_table
+from c8league.ratings.update import rebuild as rebuild_named
+from c8league.reports.formats import render_csv
+from c8league.reports.records import CSV_HEADERS, leaderboard_records
+from c8league.reports.terminal import table_of
+from c8league.reports.views import leaderboard_view
 
 app = typer.Typer(
     help="Ratings: the leaderboard, rebuilding from results, predictions.", no_args_is_help=True
@@ -45,15 +52,9 @@ def show(
     keeps shrinking as results come in, and P(> next) means what it says. To decide
     whether one bot is better than another, play a duel: c8league duel A B.
     """
-    from c8league.ratings.leaderboard import league_leaderboard
-    from c8league.reports.formats import render_csv
-    from c8league.reports.records import CSV_HEADERS, leaderboard_records
-    from c8league.reports.terminal import table_of
-    from c8league.reports.views import leaderboard_view
-
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
-    board = league_leaderboard(state.database(), league, provisional=provisional)
+    board = league_leaderboard(database(), league, provisional=provisional)
     rows = board.rows[:top] if top is not None else board.rows
     if as_json:
         print_json({**board.header(provisional), "entrants": leaderboard_records(rows)})
@@ -80,9 +81,7 @@ def rebuild(
     ] = None,
 ) -> None:
     """Recompute the ratings from the stored results, in the order they count."""
-    from c8league.ratings.update import rebuild as rebuild_named
-
-    name, summary = rebuild_named(state.database(), league, from_sequence)
+    name, summary = rebuild_named(database(), league, from_sequence)
     start = f" from #{from_sequence}" if from_sequence is not None else ""
     err.print(
         f"{name}: ratings rebuilt{start} from {summary.matches} matches, "
@@ -100,9 +99,7 @@ def predict(
     as_json: JsonOpt = False,
 ) -> None:
     """The match quality of a table and each entrant's chance to finish first."""
-    from c8league.ratings.predict import predict as predict_table
-
-    prediction = predict_table(state.database(), entrants, league, samples=samples)
+    prediction = predict_table(database(), entrants, league, samples=samples)
     if as_json:
         print_json(
             {

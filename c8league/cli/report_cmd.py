@@ -9,9 +9,11 @@ from typing import Annotated
 
 import typer
 
-from c8league.cli import state
+from c8league.cli.db import database
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
+from c8league.reports import build_report, format_for, render, write_report
+from c8league.reports.terminal import render_terminal
 
 
 class ReportFormat(StrEnum):
@@ -60,13 +62,10 @@ def report(
     ] = 10,
 ) -> None:
     """Leaderboard, standings, cross-table, head-to-head, statistics and rating history."""
-    from c8league.reports import build_report, format_for, render, write_report
-    from c8league.reports.terminal import render_terminal
-
     chosen = format_for(out_path, fmt.value if fmt is not None else None)
     if table == "all" and (chosen != "csv" or out_path is None):
         raise UsageError("--table all writes CSV files into a directory: add --out DIR")
-    built = build_report(state.database(), target, provisional=provisional)
+    built = build_report(database(), target, provisional=provisional)
     if out_path is not None:
         written = write_report(
             built, chosen, out_path, table=table, matrix=matrix, chart_entrants=chart

@@ -4,15 +4,21 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
 from rich.table import Table
 
-from c8league.cli import state
-from c8league.cli.output import err, out, print_json
-from c8league.cli.trail import values_text
+from c8league import club
+from c8league.cli.db import database
+from c8league.cli.options import ROUND_MAX, TABLE_MAX
+from c8league.cli.output import err, out, print_json, said
+from c8league.cli.trail import show_trail, values_text
+from c8league.club import SCORE_MAX, CheckedResult
+from c8league.errors import NoInput, ResultError
+from c8league.results import UNFINISHED
 
 if TYPE_CHECKING:
     from c8league.club import Change, Entry, TableInfo
@@ -21,11 +27,6 @@ app = typer.Typer(
     help="Results of club matches: add, edit, void, list, history.", no_args_is_help=True
 )
 
-TABLE_MAX = 100_000
-"""The highest table number a command accepts (numbers go to the database as 64-bit
-integers; far above any real table count, a bigger one is a typo)."""
-ROUND_MAX = 1_000_000
-"""The highest round number a command accepts."""
 
 EventArg = Annotated[str, typer.Argument(help="Event name (or LEAGUE/EVENT).")]
 TableOpt = Annotated[
@@ -88,11 +89,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
     """Ask for each player's final score at the table, checking each as it is typed and
     the whole sheet before it is stored; a mistake in the sheet asks again, with the
     scores typed so far as defaults."""
-    from dataclasses import replace
-
-    from c8league.club import SCORE_MAX
-    from c8league.errors import ResultError
-
     countdown = info.rules.countdown
     high = 8 if countdown else SCORE_MAX
     goal = "reach 0 (Countdown)" if countdown else f"play to {info.target}"
@@ -126,7 +122,7 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
         try:
             checked = info.check(candidate)
         except ResultError as exc:
-            err.print(f"[red]{escape(str(exc))}[/]", highlight=False)
+            err.print(f"[red]{escape(said(exc))}[/]", highlight=False)
             err.print("type the scores again (Enter keeps a score)")
             continue
         with _answering():
@@ -141,8 +137,6 @@ def _ask_scores(info: TableInfo, entry: Entry) -> Entry:
 def _answering() -> Iterator[None]:
     """Around a prompt: the end of the input (no one is typing) stores nothing and says
     so (Ctrl-C stays an interruption)."""
-    from c8league.errors import NoInput
-
     try:
         yield
     except typer.Abort as exc:
@@ -153,9 +147,6 @@ def _answering() -> Iterator[None]:
 
 
 def _placed(checked: object) -> str:
-    from c8league.club import CheckedResult
-    from c8league.results import UNFINISHED
-
     assert isinstance(checked, CheckedResult)
     result = checked.result
     left = set(checked.forfeited)
@@ -191,8 +182,6 @@ def _enter(
     unfinished: bool = False,
     places: str | None = None,
 ) -> None:
-    from c8league import club
-
     entry = club.Entry(
         club.parse_scores(scores) if scores is not None else None,
         club.parse_hands(hands) if hands is not None else None,
@@ -202,7 +191,7 @@ def _enter(
         unfinished,
         club.parse_places(places) if places is not None else None,
     )
-    db = state.database()
+    db = database()
     if scores is None and hands is None and places is None:
         info = club.table_info(db, event, table, round_number, edit=action == "edit")
         entry = _ask_scores(info, entry)
@@ -271,9 +260,7 @@ def void(
 ) -> None:
     """Void a stored result: it no longer counts; standings and ratings are recomputed.
     Enter the table again with result add."""
-    from c8league import club
-
-    change = club.void_result(state.database(), event, table, round_number=round_number, note=note)
+    change = club.void_result(database(), event, table, round_number=round_number, note=note)
     was = values_text(change.before)
     err.print(
         f"round {change.round}, table {change.table}: result voided"
@@ -290,9 +277,7 @@ def list_(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The tables of a round with their results (forfeits marked)."""
-    from c8league import club
-
-    sheet = club.pairing_sheet(state.database(), event, round_number)
+    sheet = club.pairing_sheet(database(), event, round_number)
     if as_json:
         print_json(sheet.to_dict())
         return
@@ -315,7 +300,4 @@ def history(
     """The audit trail of an event: every result added, edited or voided, every draft
     round changed, published or discarded, and who withdrew, came back or joined while
     it ran, with the previous values."""
-    from c8league import club
-    from c8league.cli.trail import show_trail
-
-    show_trail(club.audit_trail(state.database(), event), f"{event}: audit trail", as_json)
+    show_trail(club.audit_trail(database(), event), f"{event}: audit trail", as_json)

@@ -8,6 +8,7 @@ import typer
 from rich.table import Table
 
 from c8league.cli.output import out, print_json
+from c8league.engine.rules import OPTIONS, PRESETS, Rules, parse_assignments
 
 app = typer.Typer(help="Rule presets and house-rule options.", no_args_is_help=True)
 
@@ -17,8 +18,6 @@ def list_presets(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """The rule presets, one line each."""
-    from c8league.engine.rules import PRESETS
-
     if as_json:
         print_json([{"name": name, "description": text} for name, (_, text) in PRESETS.items()])
         return
@@ -40,8 +39,6 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Every option of a rule set, its value and what it means."""
-    from c8league.engine.rules import OPTIONS, Rules, parse_assignments
-
     rules = Rules.from_options(name, parse_assignments(assignments or []))
     base = Rules.from_options(name)
     values = rules.to_options()

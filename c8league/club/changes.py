@@ -53,6 +53,7 @@ def _named(session: Session, tables: Tables) -> dict[str, list[str]]:
 def _record(
     session: Session,
     action: str,
+    *,
     event: Event,
     round_row: Round,
     subject: str,
@@ -82,7 +83,15 @@ def _rewrite(
 ) -> ChangeResult:
     """Seat ``changed`` tables anew (kept in the audit trail, with the tables as they
     were); warn of every pair there who met before."""
-    _record(session, action, event, round_row, subject, before, changed)
+    _record(
+        session,
+        action,
+        event=event,
+        round_row=round_row,
+        subject=subject,
+        before=before,
+        after=changed,
+    )
     stored_rounds.rewrite_tables(session, round_row, changed)
     session.flush()
     return ChangeResult(repeat_meetings(session, event, round_row, set(changed)))
@@ -198,7 +207,15 @@ def unpair(db: Database, event_name: str) -> int:
             else f" (c8league event unpublish {event.name} makes it a draft again)",
         )
         tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
-        _record(session, "unpair", event, round_row, f"round {round_row.number}", tables, None)
+        _record(
+            session,
+            "unpair",
+            event=event,
+            round_row=round_row,
+            subject=f"round {round_row.number}",
+            before=tables,
+            after=None,
+        )
         stored_rounds.delete_round(session, round_row)
         return round_row.number
 
@@ -224,7 +241,15 @@ def unpublish(db: Database, event_name: str) -> int:
         stored_rounds.publish(session, round_row, published=False)
         assert event.id is not None
         tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
-        _record(session, "unpublish", event, round_row, f"round {round_row.number}", tables, None)
+        _record(
+            session,
+            "unpublish",
+            event=event,
+            round_row=round_row,
+            subject=f"round {round_row.number}",
+            before=tables,
+            after=None,
+        )
         return round_row.number
 
 
@@ -238,5 +263,13 @@ def publish(db: Database, event_name: str) -> int:
         stored_rounds.publish(session, round_row)
         assert event.id is not None
         tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
-        _record(session, "publish", event, round_row, f"round {round_row.number}", None, tables)
+        _record(
+            session,
+            "publish",
+            event=event,
+            round_row=round_row,
+            subject=f"round {round_row.number}",
+            before=None,
+            after=tables,
+        )
         return round_row.number

@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from c8league.errors import UsageError
-from c8league.events.pairing import planned_rounds
+from c8league.events.status import planned_rounds
 from c8league.league.status import check_in_text, check_ins
 from c8league.storage import Session, audit
 from c8league.storage import membership as stored_membership
@@ -67,6 +67,7 @@ def _seated(session: Session, round_row: Round, entrant: Entrant) -> list[int]:
 def _keep(
     session: Session,
     league: League,
+    *,
     event: Event,
     entrant: Entrant,
     said: tuple[str, int, int | None, str],
@@ -75,7 +76,12 @@ def _keep(
     action, published, only, text = said
     assert league.id is not None and entrant.id is not None
     stored_membership.record(
-        session, league.id, entrant.id, action, (event, published), round_number=only
+        session,
+        league.id,
+        entrant.id,
+        action=action,
+        where=(event, published),
+        round_number=only,
     )
     audit.record(
         session,
@@ -112,7 +118,13 @@ def absent(db: Database, event_name: str, name: str, round_number: int | None = 
         text = check_in_text("absent", event.name, first, only=round_number is not None)
         if all(said.absent(entrant.id or 0, n) for n in range(first, last + 1)):
             raise UsageError(f"{entrant.name} is already {text}")
-        _keep(session, league, event, entrant, ("absent", published, round_number, text))
+        _keep(
+            session,
+            league,
+            event=event,
+            entrant=entrant,
+            said=("absent", published, round_number, text),
+        )
         warnings: tuple[str, ...] = ()
         seated = [] if draft is None or draft.number != first else _seated(session, draft, entrant)
         if draft is not None and seated:
@@ -137,7 +149,9 @@ def present(db: Database, event_name: str, name: str) -> CheckIn:
                 f"{entrant.name} is not absent from round {first} or later of {event.name!r}"
             )
         text = check_in_text("present", event.name, first)
-        _keep(session, league, event, entrant, ("present", published, None, text))
+        _keep(
+            session, league, event=event, entrant=entrant, said=("present", published, None, text)
+        )
         warnings: tuple[str, ...] = ()
         if draft is not None and not _seated(session, draft, entrant):
             warnings = (

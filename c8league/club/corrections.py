@@ -28,7 +28,7 @@ from c8league.storage import Session, audit
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import get_event
+from c8league.storage.leagues import get_event, only_league
 from c8league.storage.models import Event, League, Match, Round
 
 ENTER = ("pending", "void")
@@ -118,6 +118,7 @@ def _check_status(event: Event, round_row: Round, match: Match, statuses: Sequen
 def _find(
     session: Session,
     event: Event,
+    *,
     table: int,
     round_number: int | None,
     statuses: Sequence[str],
@@ -146,17 +147,18 @@ def _find(
             if len(stored_rounds.event_rounds(session, event.id)) == 1
             else f"{event.name!r} has no table {table} in any round"
         )
+    first_round, _ = rows[0]
     published = [(r, m) for r, m in rows if r.published]
     if not published:
         raise UsageError(
-            f"round {rows[0][0].number} of {event.name!r} is not published yet "
+            f"round {first_round.number} of {event.name!r} is not published yet "
             f"(c8league event publish {event.name})"
         )
     candidates = [(r, m) for r, m in published if m.status in statuses]
     if not candidates:
-        if statuses == ENTER and not rows[0][0].published:
+        if statuses == ENTER and not first_round.published:
             raise UsageError(
-                f"round {rows[0][0].number} of {event.name!r} is not published yet "
+                f"round {first_round.number} of {event.name!r} is not published yet "
                 f"(c8league event publish {event.name})"
             )
         _check_status(event, *published[0], statuses)
@@ -187,6 +189,7 @@ def _info(session: Session, event: Event, round_row: Round, match: Match) -> Tab
 def _check(
     session: Session,
     event: Event,
+    *,
     table: int,
     round_number: int | None,
     statuses: Sequence[str],
@@ -194,7 +197,14 @@ def _check(
 ) -> tuple[Round, Match, CheckedResult]:
     """The table the entry is for and the entry checked against it. When the names do
     not fit and the table had another round to choose from, the error says so."""
-    round_row, match = _find(session, event, table, round_number, statuses, entry.names())
+    round_row, match = _find(
+        session,
+        event,
+        table=table,
+        round_number=round_number,
+        statuses=statuses,
+        names=entry.names(),
+    )
     try:
         checked = _info(session, event, round_row, match).check(entry)
     except ResultError as exc:
@@ -208,7 +218,8 @@ def _check(
             if others:
                 raise ResultError(
                     f"{exc}; table {table} of round {_rounds_text(others)} may be meant: "
-                    "say which with --round"
+                    "say which with `round`",
+                    params=[*exc.params, "round"],
                 ) from None
         raise
     return round_row, match, checked
@@ -222,7 +233,9 @@ def table_info(
     with db.session() as session:
         _, event = get_event(session, event_name)
         statuses = CHANGE if edit else ENTER
-        round_row, match = _find(session, event, table, round_number, statuses)
+        round_row, match = _find(
+            session, event, table=table, round_number=round_number, statuses=statuses
+        )
         return _info(session, event, round_row, match)
 
 
@@ -233,7 +246,9 @@ def add_result(
     voided before takes back the voided result's place in the order of results)."""
     with db.writing() as session:
         league, event = get_event(session, event_name)
-        round_row, match, checked = _check(session, event, table, round_number, ENTER, entry)
+        round_row, match, checked = _check(
+            session, event, table=table, round_number=round_number, statuses=ENTER, entry=entry
+        )
         was = match.status
         if was == "void" and match.sequence is not None:
             sequence = match.sequence
@@ -243,7 +258,16 @@ def add_result(
         else:
             record_results(session, league, [(match, checked.result)])
         assert match.id is not None
-        _record(session, "add", event, round_row, match, None, checked.to_dict(), entry.note)
+        _record(
+            session,
+            "add",
+            event=event,
+            round_row=round_row,
+            match=match,
+            before=None,
+            after=checked.to_dict(),
+            note=entry.note,
+        )
         return Change(round_row.number, table, checked, was)
 
 
@@ -254,7 +278,9 @@ def edit_result(
     ratings are recomputed from it on."""
     with db.writing() as session:
         league, event = get_event(session, event_name)
-        round_row, match, checked = _check(session, event, table, round_number, CHANGE, entry)
+        round_row, match, checked = _check(
+            session, event, table=table, round_number=round_number, statuses=CHANGE, entry=entry
+        )
         before = stored_results.stored_result(session, match)
         sequence = match.sequence
         assert sequence is not None and match.id is not None
@@ -266,8 +292,19 @@ def edit_result(
         stored_results.clear_result(session, match, status="done")
         stored_results.store_result(session, match, checked.result, sequence)
         rebuild_ratings(session, _league_id(league), from_sequence=sequence)
-        _record(session, "edit", event, round_row, match, before, checked.to_dict(), entry.note)
-        return Change(round_row.number, table, checked, "done", before)
+        _record(
+            session,
+            "edit",
+            event=event,
+            round_row=round_row,
+            match=match,
+            before=before,
+            after=checked.to_dict(),
+            note=entry.note,
+        )
+        return Change(
+            round=round_row.number, table=table, checked=checked, was="done", before=before
+        )
 
 
 def void_result(
@@ -277,14 +314,25 @@ def void_result(
     The table may be entered again with :func:`add_result`."""
     with db.writing() as session:
         league, event = get_event(session, event_name)
-        round_row, match = _find(session, event, table, round_number, CHANGE)
+        round_row, match = _find(
+            session, event, table=table, round_number=round_number, statuses=CHANGE
+        )
         before = stored_results.stored_result(session, match)
         sequence = match.sequence
         assert sequence is not None and match.id is not None
         stored_results.clear_result(session, match, status="void")
         rebuild_ratings(session, _league_id(league), from_sequence=sequence)
-        _record(session, "void", event, round_row, match, before, None, note)
-        return Change(round_row.number, table, None, "done", before)
+        _record(
+            session,
+            "void",
+            event=event,
+            round_row=round_row,
+            match=match,
+            before=before,
+            after=None,
+            note=note,
+        )
+        return Change(round=round_row.number, table=table, checked=None, was="done", before=before)
 
 
 def _same_result(before: dict[str, Any], after: dict[str, Any]) -> bool:
@@ -296,6 +344,7 @@ def _same_result(before: dict[str, Any], after: dict[str, Any]) -> bool:
 def _record(
     session: Session,
     action: str,
+    *,
     event: Event,
     round_row: Round,
     match: Match,
@@ -335,8 +384,6 @@ def audit_trail(db: Database, event_name: str) -> list[dict[str, Any]]:
 
 def league_trail(db: Database, league_name: str | None) -> list[dict[str, Any]]:
     """Every change of the league (its events' and its members'), oldest first."""
-    from c8league.storage.leagues import only_league
-
     with db.session() as session:
         league = only_league(session, league_name)
         return audit.trail(session, league_id=league.id)

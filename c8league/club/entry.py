@@ -72,19 +72,22 @@ class Entry:
         return found + list(self.forfeits)
 
 
-def parse_scores(text: str, what: str = "--scores") -> dict[str, int]:
-    """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``."""
+def parse_scores(text: str, param: str = "scores") -> dict[str, int]:
+    """``"Ada=200, Ben=150"`` → ``{"Ada": 200, "Ben": 150}``; errors name ``param``."""
     if ";" in text:
         raise ResultError(
-            f"{what}: players are separated by ',' (';' separates the hands of --hands): "
-            f"got {printable(text[:60])!r}"
+            f"`{param}`: players are separated by ',' (';' separates the hands of `hands`): "
+            f"got {printable(text[:60])!r}",
+            params=[param, "hands"],
         )
     result: dict[str, int] = {}
     for item in [p.strip() for p in text.split(",") if p.strip()]:
         raw, sep, value = item.rpartition("=")
         name = same_name(raw.strip())
         if not sep or not name or "=" in name or ":" in name:
-            raise ResultError(f"{what}: expected name=score, got {printable(item[:60])!r}")
+            raise ResultError(
+                f"`{param}`: expected name=score, got {printable(item[:60])!r}", params=[param]
+            )
         try:
             points = int(value.strip())
         except ValueError:
@@ -111,9 +114,9 @@ def parse_hands(text: str) -> list[EnteredHand]:
         if blocked:
             body = body.split(":", 1)[1]
         try:
-            hands.append(EnteredHand(parse_scores(body, "--hands"), blocked))
+            hands.append(EnteredHand(parse_scores(body, "hands"), blocked))
         except ResultError as exc:
-            raise ResultError(f"hand {number}: {exc}") from None
+            raise ResultError(f"hand {number}: {exc}", params=exc.params) from None
     if not hands:
         raise ResultError("no hands given")
     return hands
@@ -126,10 +129,14 @@ def parse_places(text: str) -> list[list[str]]:
     for item in [p.strip() for p in text.split(",") if p.strip()]:
         names = [same_name(n.strip()) for n in item.split("=")]
         if not all(names):
-            raise ResultError(f"--places: a name is missing in {printable(item[:60])!r}")
+            raise ResultError(
+                f"`places`: a name is missing in {printable(item[:60])!r}", params=["places"]
+            )
         groups.append(names)
     if not groups:
-        raise ResultError('--places: no names given (best first: "Ada,Ben,Cleo")')
+        raise ResultError(
+            '`places`: no names given (best first: "Ada,Ben,Cleo")', params=["places"]
+        )
     return groups
 
 
@@ -232,7 +239,16 @@ def check_result(
     countdown = rules.countdown
     target = COUNTDOWN_START if countdown else rules.target_for(n)
     if places is not None or unfinished:
-        return _unfinished(names, rules, target, scores, hands, forfeits, blocked, places)
+        return _unfinished(
+            names,
+            rules,
+            target=target,
+            scores=scores,
+            hands=hands,
+            forfeits=forfeits,
+            blocked=blocked,
+            places=places,
+        )
 
     if scores is not None and hands is not None:
         raise ResultError(f"{where}: give final scores or hand-by-hand scores, not both")
@@ -240,15 +256,16 @@ def check_result(
         raise ResultError(f"{where}: no scores given")
     if blocked and not countdown:
         raise ResultError(
-            f"{where}: --blocked is for a Countdown match; mark a blocked hand in --hands "
-            "with 'blocked:'"
+            f"{where}: `blocked` is for a Countdown match; mark a blocked hand in `hands` "
+            "with 'blocked:'",
+            params=["blocked", "hands"],
         )
     left = _forfeiters(names, forfeits, where)
     reports: list[HandReport] = []
     if hands is not None:
         if countdown:
             raise ResultError(f"{where}: a Countdown match is one long hand: enter final scores")
-        final = _hand_totals(names, rules, target, hands, reports)
+        final = _hand_totals(names, rules, target=target, hands=hands, reports=reports)
     else:
         assert scores is not None
         given = names.resolve({same_name(k): v for k, v in scores.items()}, "final scores")
@@ -264,9 +281,20 @@ def check_result(
                 f"{where}: Countdown scores run from 8 down to 0 ({', '.join(high)} above 8)"
             )
     if left:
-        ended, placed, lost = _forfeited(seats, final, left, countdown, target, where)
+        ended, placed, lost = _forfeited(
+            seats, final, left=left, countdown=countdown, target=target, where=where
+        )
     else:
-        ended = _ending(seats, final, countdown, target, blocked, len(reports), rules, where)
+        ended = _ending(
+            seats,
+            final,
+            countdown=countdown,
+            target=target,
+            blocked=blocked,
+            hands=len(reports),
+            rules=rules,
+            where=where,
+        )
         placed = rank_places(final, higher_is_better=not countdown)
         lost = None
     result = Result(
@@ -283,6 +311,7 @@ def check_result(
 def _unfinished(
     names: _Names,
     rules: Rules,
+    *,
     target: int,
     scores: Mapping[str, int] | None,
     hands: Sequence[EnteredHand] | None,
@@ -294,14 +323,18 @@ def _unfinished(
     time (``scores``) or by ``places`` alone."""
     where, seats = names.where, names.seats
     if forfeits or blocked or hands is not None:
-        what = "--forfeit" if forfeits else "--blocked" if blocked else "--hands"
+        what = "forfeit" if forfeits else "blocked" if blocked else "hands"
         raise ResultError(
             f"{where}: an unfinished match is entered with the scores when it stopped "
-            f"(--scores ... --unfinished) or --places, not {what}"
+            f"(`scores` ... `unfinished`) or `places`, not `{what}`",
+            params=["scores", "unfinished", "places", what],
         )
     if places is not None:
         if scores is not None:
-            raise ResultError(f"{where}: give --places or --scores ... --unfinished, not both")
+            raise ResultError(
+                f"{where}: give `places` or `scores` ... `unfinished`, not both",
+                params=["places", "scores", "unfinished"],
+            )
         order: dict[str, int] = {}
         for place, group in enumerate(places, start=1):
             for typed in group:
@@ -319,7 +352,9 @@ def _unfinished(
         result = Result(placements, (0,) * len(seats), "places", entered_by="hand")
         return CheckedResult(tuple(seats), result)
     if scores is None:
-        raise ResultError(f"{where}: --unfinished needs the scores when the match stopped")
+        raise ResultError(
+            f"{where}: `unfinished` needs the scores when the match stopped", params=["unfinished"]
+        )
     given = names.resolve({same_name(k): v for k, v in scores.items()}, "scores")
     _check_values(given, "scores", where)
     missing = [x for x in seats if x not in given]
@@ -334,7 +369,8 @@ def _unfinished(
         what = "reached 0" if countdown else f"reached the target {target}"
         raise ResultError(
             f"{where}: {', '.join(over)} {what}: the match was finished; enter it "
-            "without --unfinished"
+            "without `unfinished`",
+            params=["unfinished"],
         )
     placements = rank_places(final, higher_is_better=not countdown)
     result = Result(tuple(placements), tuple(final), "unfinished", entered_by="hand")
@@ -372,6 +408,7 @@ def _forfeiters(names: _Names, forfeits: Sequence[str], where: str) -> list[int]
 def _hand_totals(
     names: _Names,
     rules: Rules,
+    *,
     target: int,
     hands: Sequence[EnteredHand],
     reports: list[HandReport],
@@ -409,11 +446,11 @@ def _hand_totals(
         totals = [t + p for t, p in zip(totals, points, strict=True)]
         reports.append(
             HandReport(
-                "blocked" if hand.blocked else "out",
-                tuple(scorers) if scorers or not hand.blocked else tuple(range(len(seats))),
-                tuple(points),
-                (),
-                "{}",
+                kind="blocked" if hand.blocked else "out",
+                winners=tuple(scorers) if scorers or not hand.blocked else tuple(range(len(seats))),
+                points=tuple(points),
+                penalties=(),
+                record="{}",
             )
         )
     return totals
@@ -422,6 +459,7 @@ def _hand_totals(
 def _ending(
     seats: Sequence[str],
     final: Sequence[int],
+    *,
     countdown: bool,
     target: int,
     blocked: bool,
@@ -443,7 +481,8 @@ def _ending(
             raise ResultError(
                 f"{where}: exactly one player reaches 0 in Countdown "
                 f"(at 0: {', '.join(winners) or 'nobody'}; a match blocked before anyone "
-                "reached 0 is entered with --blocked)"
+                "reached 0 is entered with `blocked`)",
+                params=["blocked"],
             )
         return "countdown"
     if any(s >= target for s in final):
@@ -452,13 +491,15 @@ def _ending(
         return "hand_cap"
     raise ResultError(
         f"{where}: nobody reached the target {target} (reached: nobody); a match ends when "
-        "someone does (someone left: --forfeit NAME; stopped early: --unfinished)"
+        "someone does (someone left: `forfeit` NAME; stopped early: `unfinished`)",
+        params=["forfeit", "unfinished"],
     )
 
 
 def _forfeited(
     seats: Sequence[str],
     final: Sequence[int],
+    *,
     left: Sequence[int],
     countdown: bool,
     target: int,

@@ -9,8 +9,6 @@ from dataclasses import dataclass
 from c8league.errors import NotFoundError, UsageError
 from c8league.ratings.update import record_results
 from c8league.results import Result
-from c8league.runner.loop import MatchOutcome
-from c8league.runner.tasks import hand_reports
 from c8league.storage import audit
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
@@ -70,12 +68,9 @@ def person_match(db: Database, event_name: str, person: str) -> SeatedMatch:
         )
 
 
-def store_played(db: Database, seated: SeatedMatch, outcome: MatchOutcome) -> None:
-    """Store the outcome of a match played in the terminal, like any other result of the
-    event (with ``entered_by`` ``play``)."""
-    result = Result.played(
-        outcome.result, hand_reports(outcome), outcome.decisions, outcome.forfeit, "play"
-    )
+def store_played(db: Database, seated: SeatedMatch, result: Result) -> None:
+    """Store the result of a match played in the terminal, like any other result of the
+    event (``entered_by`` ``play``: see ``runner.loop.MatchOutcome.as_result``)."""
     with db.writing() as session:
         match = stored_rounds.get_match(session, seated.match_id)
         if match.status != "pending":

@@ -3,6 +3,8 @@ results so far; printed for the tables as CSV or a page of HTML."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 from dataclasses import dataclass
@@ -12,8 +14,7 @@ from typing import Any
 from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.errors import UsageError
-from c8league.events.pairing import planned_rounds
-from c8league.events.status import standings_in, tiebreaks_of
+from c8league.events.status import planned_rounds, standings_in, tiebreaks_of
 from c8league.league.house_rules import house_rules, rules_line
 from c8league.league.status import check_ins
 from c8league.names import name_key
@@ -169,10 +170,8 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             forfeited: tuple[str, ...] = ()
             if match.status == "done":
                 result = tuple(
-                    sorted(
-                        ((names[s.entrant_id], s.place or 0, s.score or 0) for s in seats),
-                        key=lambda r: r[1],
-                    )
+                    (names[s.entrant_id], s.place or 0, s.score or 0)
+                    for s in sorted(seats, key=lambda s: s.place or 0)
                 )
                 lost = forfeit_seats([s.place or 0 for s in seats], match.forfeit_seat)
                 forfeited = tuple(names[seats[i].entrant_id] for i in lost)
@@ -180,14 +179,14 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
             target = COUNTDOWN_START if rules.countdown else rules.target_for(len(seats))
             sheet_tables.append(
                 SheetTable(
-                    match.table_no,
-                    tuple(names[s.entrant_id] for s in seats),
-                    match.status,
-                    target,
-                    result,
-                    forfeited,
-                    match.ended if match.status == "done" else None,
-                    match.id or 0,
+                    table=match.table_no,
+                    seats=tuple(names[s.entrant_id] for s in seats),
+                    status=match.status,
+                    target=target,
+                    result=result,
+                    forfeited=forfeited,
+                    ended=match.ended if match.status == "done" else None,
+                    match_id=match.id or 0,
                 )
             )
         return Sheet(
@@ -231,9 +230,6 @@ def _standings(session: Session, league: League, event: Event) -> tuple[tuple[st
 def sheet_csv(sheet: Sheet) -> str:
     """One row per seat: round, table, seat, name, first dealer, target, and whether the
     round is a draft or published."""
-    import csv
-    import io
-
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     status = "published" if sheet.published else "draft"
@@ -250,7 +246,7 @@ def sheet_csv(sheet: Sheet) -> str:
 
 def sheet_html(sheet: Sheet) -> str:
     """A printable, self-contained HTML page of the pairing sheet."""
-    import jinja2
+    import jinja2  # jinja2: only for the HTML sheet
 
     env = jinja2.Environment(
         loader=jinja2.PackageLoader("c8league.reports", "templates"), autoescape=True
@@ -275,8 +271,9 @@ def sheet_format(given: str | None, path: str | None) -> str:
     suffix = Path(path).suffix.lower()
     if suffix not in _SHEET_SUFFIXES:
         raise UsageError(
-            f"--out {path}: the suffix does not say which format (.txt, .csv, .html or "
-            ".json; or give --format)"
+            f"`out` {path}: the suffix does not say which format (.txt, .csv, .html or "
+            ".json; or give `format`)",
+            params=["out", "format"],
         )
     return _SHEET_SUFFIXES[suffix]
 
@@ -286,9 +283,9 @@ def check_out(path: str) -> None:
     file in a folder that does not exist, or a place without write permission."""
     target = Path(path)
     if target.is_dir():
-        raise UsageError(f"--out {path} is a folder; give a file name")
+        raise UsageError(f"`out` {path} is a folder; give a file name", params=["out"])
     folder = target.parent if str(target.parent) else Path(".")
     if not folder.is_dir():
-        raise UsageError(f"--out {path}: folder {folder} does not exist")
+        raise UsageError(f"`out` {path}: folder {folder} does not exist", params=["out"])
     if not os.access(target if target.exists() else folder, os.W_OK):
-        raise UsageError(f"--out {path}: no permission to write there")
+        raise UsageError(f"`out` {path}: no permission to write there", params=["out"])

@@ -168,12 +168,12 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
                 first = faults.get(key)
                 if first is None:
                     faults[key] = FaultSummary(
-                        who,
-                        key[1],
-                        1,
-                        match_id(duel.name, pair.deal, side),
-                        int(forfeit["move"]),
-                        str(forfeit["detail"]),
+                        side=who,
+                        kind=key[1],
+                        count=1,
+                        match=match_id(duel.name, pair.deal, side),
+                        move=int(forfeit["move"]),
+                        detail=str(forfeit["detail"]),
                     )
                 else:
                     faults[key] = replace(first, count=first.count + 1)
@@ -181,17 +181,17 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)
     return DuelReport(
-        duel.name,
-        duel.status,
-        settings,
-        tally.stats(settings.spec),
-        forfeits,
-        seconds,
-        duel.created_at,
-        duel.finished_at,
-        duel.stopped,
-        tuple(sorted(faults.values(), key=lambda f: ("A", "B", "field").index(f.side))),
-        tuple(pairs),
+        name=duel.name,
+        status=duel.status,
+        settings=settings,
+        stats=tally.stats(settings.spec),
+        forfeits=forfeits,
+        play_seconds=seconds,
+        created_at=duel.created_at,
+        finished_at=duel.finished_at,
+        stopped=duel.stopped,
+        faults=tuple(sorted(faults.values(), key=lambda f: ("A", "B", "field").index(f.side))),
+        pairs=tuple(pairs),
     )
 
 

@@ -19,6 +19,7 @@ import json
 import math
 import time
 from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 from c8league.duel.plan import MAX_GAMES, DuelSettings, match_id
@@ -30,12 +31,11 @@ from c8league.errors import (
     BotStopped,
     C8LeagueError,
     ExecutorLost,
-    Interrupted,
     PluginError,
     StorageError,
     UsageError,
 )
-from c8league.interrupts import signal_of, stopped_by
+from c8league.interrupts import run_kept
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
@@ -104,45 +104,53 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     every mistake is one line naming it. Nothing is written."""
     players = request.players
     if isinstance(players, bool) or not 2 <= players <= 8:
-        raise UsageError(f"--players must be from 2 to 8, not {players}")
+        raise UsageError(f"`players` must be from 2 to 8, not {players}", params=["players"])
     rules = Rules.from_options(request.preset, parse_assignments(list(request.sets)))
     rules.check_table(players)
     if request.games is not None and request.sprt is not None:
         raise UsageError(
-            "give --games N (a fixed number) or --sprt (a test), not both; --max-games caps a test"
+            "give `games` N (a fixed number) or `sprt` (a test), not both; `max_games` caps a test",
+            params=["games", "sprt", "max_games"],
         )
-    for option, value in (("--games", request.games), ("--max-games", request.max_games)):
+    for param, value in (("games", request.games), ("max_games", request.max_games)):
         if value is None:
             continue
         if not 2 <= value <= MAX_GAMES or value % 2:
             raise UsageError(
-                f"{option} must be an even number from 2 to {MAX_GAMES:,} (each deal is "
-                f"played twice), not {value}"
+                f"`{param}` must be an even number from 2 to {MAX_GAMES:,} (each deal is "
+                f"played twice), not {value}",
+                params=[param],
             )
     sprt: str | None = None
     if request.games is None:
         sprt = str(SprtSpec.parse(request.sprt if request.sprt is not None else DEFAULT_SPRT))
     if not 0 <= request.seed < SEED_LIMIT:
-        raise UsageError(f"--seed must be from 0 to 2**63 - 1, not {request.seed}")
+        raise UsageError(f"`seed` must be from 0 to 2**63 - 1, not {request.seed}", params=["seed"])
     if request.match_seconds is not None and not (
         0.001 <= request.match_seconds <= MAX_MATCH_SECONDS
     ):
         raise UsageError(
-            f"--match-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
-            f"not {request.match_seconds:g}"
+            f"`match_seconds` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.match_seconds:g}",
+            params=["match_seconds"],
         )
     if request.move_seconds is not None and not (
         0.001 <= request.move_seconds <= MAX_MATCH_SECONDS
     ):
         raise UsageError(
-            f"--move-seconds must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
-            f"not {request.move_seconds:g}"
+            f"`move_seconds` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), "
+            f"not {request.move_seconds:g}",
+            params=["move_seconds"],
         )
     if players == 2 and request.field:
-        raise UsageError("--field fills the other seats of tables of 3 or more (--players)")
+        raise UsageError(
+            "`field` fills the other seats of tables of 3 or more (`players`)",
+            params=["field", "players"],
+        )
     parsed_a = parse_spec(request.a, "A")
     parsed_b = parse_spec(request.b, "B")
-    parsed_field = [parse_spec(text, "--field") for text in request.field or DEFAULT_FIELD]
+    with _naming("field"):
+        parsed_field = [parse_spec(text, "`field`") for text in request.field or DEFAULT_FIELD]
     if request.name is not None:
         try:
             check_name(request.name)
@@ -151,11 +159,13 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     with db.session() as session:
         a = resolve(session, parsed_a, "A")
         b = resolve(session, parsed_b, "B")
-        bots = [resolve(session, p, "--field") for p in parsed_field] if players > 2 else []
+        with _naming("field"):
+            bots = [resolve(session, p, "`field`") for p in parsed_field] if players > 2 else []
         if request.name is not None and stored_duels.find(session, request.name) is not None:
             raise StorageError(
                 f"a duel named {request.name!r} exists: resume it with "
-                f"`c8league duel resume {request.name}`, or choose another --name"
+                f"`c8league duel resume {request.name}`, or choose another `name`",
+                params=["name"],
             )
     label = request.preset + "".join(f" {item}" for item in request.sets)
     return DuelSettings(
@@ -174,6 +184,16 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     )
 
 
+@contextmanager
+def _naming(param: str) -> Iterator[None]:
+    """Errors raised inside name ``param`` (written `` `param` `` in their message)."""
+    try:
+        yield
+    except C8LeagueError as exc:
+        exc.params = (*exc.params, param)
+        raise
+
+
 def create_duel(db: Database, request: DuelRequest) -> str:
     """Check the request and store the new duel (no match is played yet); returns its
     name (``duel-N`` unless the request names it)."""
@@ -181,8 +201,16 @@ def create_duel(db: Database, request: DuelRequest) -> str:
     with db.writing() as session:
         name = request.name or stored_duels.free_name(session)
         if stored_duels.find(session, name) is not None:  # taken meanwhile
-            raise StorageError(f"a duel named {name!r} exists: choose another --name")
-        stored_duels.add(session, name, settings.players, settings.seed, settings.to_json())
+            raise StorageError(
+                f"a duel named {name!r} exists: choose another `name`", params=["name"]
+            )
+        stored_duels.add(
+            session,
+            name,
+            players=settings.players,
+            seed=settings.seed,
+            settings=settings.to_json(),
+        )
     return name
 
 
@@ -211,37 +239,39 @@ def run_duel(
     assert duel_id is not None
     summary = RunSummary(duel_name)
     _check_plugins(settings)
-    try:
-        with (
-            event_run_lock(db, duel_id, duel_name, kind="duel"),
-            make_runner(executor, workers, address) as runner,
-        ):
-            with db.session() as session:
-                stored = stored_duels.shares(session, duel_id)
-                status = stored_duels.get(session, duel_name).status
-            tally = _tally(settings, stored)
-            summary.tally, summary.settings = tally, settings
-            if settings.finished(tally):
-                summary.already_finished = status == "finished"
-                if status != "finished":
-                    _store(db, duel_id, [], finished=True)
-            else:
-                runner.prepare()
-                _start_bots(db, duel_id, duel_name, settings, runner)
-                streaks = ForfeitStreaks(max_forfeits)
-                _play(db, duel_id, settings, tally, runner, summary, progress, streaks)
-    except KeyboardInterrupt as exc:
-        raise Interrupted(
-            f"{stopped_by(exc)}: {summary.pairs} pairs stored by this run, each whole; the "
-            f"duel goes on with: c8league duel resume {duel_name}",
-            signal_of(exc),
-        ) from None
-    except ExecutorLost as exc:
-        again = resume_command("duel", duel_name, executor, address)
-        raise ExecutorLost(
-            f"{exc}: {summary.pairs} pairs stored by this run, each whole; the duel goes "
-            f"on with: {again}"
-        ) from None
+    with (
+        run_kept(
+            lambda: f"{summary.pairs} pairs stored by this run",
+            goes_on="the duel goes on with",
+            again=f"c8league duel resume {duel_name}",
+            elsewhere=resume_command("duel", duel_name, executor, address),
+        ),
+        event_run_lock(db, duel_id, duel_name, kind="duel"),
+        make_runner(executor, workers, address) as runner,
+    ):
+        with db.session() as session:
+            stored = stored_duels.shares(session, duel_id)
+            status = stored_duels.get(session, duel_name).status
+        tally = _tally(settings, stored)
+        summary.tally, summary.settings = tally, settings
+        if settings.finished(tally):
+            summary.already_finished = status == "finished"
+            if status != "finished":
+                _store(db, duel_id, [], finished=True)
+        else:
+            runner.prepare()
+            _start_bots(db, duel_id, name=duel_name, settings=settings, runner=runner)
+            streaks = ForfeitStreaks(max_forfeits)
+            _play(
+                db,
+                duel_id,
+                settings=settings,
+                tally=tally,
+                runner=runner,
+                summary=summary,
+                progress=progress,
+                streaks=streaks,
+            )
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -253,7 +283,7 @@ def _check_plugins(settings: DuelSettings) -> None:
     for who, bot in [
         ("A", settings.a),
         ("B", settings.b),
-        *(("--field", f) for f in settings.field),
+        *(("`field`", f) for f in settings.field),
     ]:
         if (bot.plugin, bot.options) in seen:
             continue
@@ -261,11 +291,12 @@ def _check_plugins(settings: DuelSettings) -> None:
         try:
             registry.validate_options(registry.get(bot.plugin), json.loads(bot.options))
         except PluginError as exc:
-            raise PluginError(f"{who} ({bot.label}): {exc}") from None
+            params = ["field"] if who == "`field`" else []
+            raise PluginError(f"{who} ({bot.label}): {exc}", params=params) from None
 
 
 def _start_bots(
-    db: Database, duel_id: int, name: str, settings: DuelSettings, runner: Runner
+    db: Database, duel_id: int, *, name: str, settings: DuelSettings, runner: Runner
 ) -> None:
     """Start every bot once on every worker before the first game (see
     ``runner.starting``): one that cannot start stops the duel, kept without a verdict."""
@@ -302,6 +333,7 @@ CHUNK_PAIRS = 2048
 def _play(
     db: Database,
     duel_id: int,
+    *,
     settings: DuelSettings,
     tally: DuelTally,
     runner: Runner,
@@ -312,7 +344,15 @@ def _play(
     cap = settings.max_pairs
     if progress is not None:
         progress(tally, settings)
-    play = _Play(db, duel_id, settings, tally, summary, progress, streaks)
+    play = _Play(
+        db,
+        duel_id,
+        settings=settings,
+        tally=tally,
+        summary=summary,
+        progress=progress,
+        streaks=streaks,
+    )
     while True:
         first = tally.pairs
         count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - first)
@@ -328,6 +368,7 @@ class _Play:
         self,
         db: Database,
         duel_id: int,
+        *,
         settings: DuelSettings,
         tally: DuelTally,
         summary: RunSummary,
@@ -364,9 +405,9 @@ class _Play:
                     waiting = report
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
-                pair = _pair(self.settings, report.match_id // 2, waiting, report, steps)
-                self.summary.forfeits += (waiting.forfeit is not None) + (
-                    report.forfeit is not None
+                pair = _pair(self.settings, report.match_id // 2, a=waiting, b=report, steps=steps)
+                self.summary.forfeits += (waiting.result.forfeit is not None) + (
+                    report.result.forfeit is not None
                 )
                 waiting = None
                 tally.add(pair.share_a / steps, pair.share_b / steps)
@@ -409,7 +450,7 @@ class _Play:
         seats = self.settings.seatings(deal)[side]
         names = [self.names[(bot.plugin, bot.options)] for bot in seats]
         name = match_id(self.summary.name, deal, "AB"[side])
-        return self.streaks.add(names, report.forfeit, name)
+        return self.streaks.add(names, report.result.forfeit, name)
 
     def store(self, *, finished: bool) -> None:
         _store(self.db, self.duel_id, self.batch, finished=finished)
@@ -419,32 +460,33 @@ class _Play:
 
 
 def _pair(
-    settings: DuelSettings, deal: int, a: MatchReport, b: MatchReport, steps: int
+    settings: DuelSettings, deal: int, *, a: MatchReport, b: MatchReport, steps: int
 ) -> StoredPair:
     seat = settings.seat(deal)
-    share_a = round(match_points(a.placements)[seat] * steps)
-    share_b = round(match_points(b.placements)[seat] * steps)
+    share_a = round(match_points(a.result.placements)[seat] * steps)
+    share_b = round(match_points(b.result.placements)[seat] * steps)
     return StoredPair(
-        deal,
-        seat,
-        share_a,
-        share_b,
-        _match_json(a),
-        _match_json(b),
-        a.seconds + b.seconds,
-        pack_moves(a.moves) if a.moves else None,
-        pack_moves(b.moves) if b.moves else None,
+        deal=deal,
+        seat=seat,
+        share_a=share_a,
+        share_b=share_b,
+        match_a=_match_json(a),
+        match_b=_match_json(b),
+        seconds=a.seconds + b.seconds,
+        moves_a=pack_moves(a.moves) if a.moves else None,
+        moves_b=pack_moves(b.moves) if b.moves else None,
     )
 
 
 def _match_json(report: MatchReport) -> str:
-    forfeit = report.forfeit
+    result = report.result
+    forfeit = result.forfeit
     return json.dumps(
         {
-            "placements": list(report.placements),
-            "scores": list(report.scores),
-            "ended": report.ended,
-            "decisions": report.decisions,
+            "placements": list(result.placements),
+            "scores": list(result.scores),
+            "ended": result.ended,
+            "decisions": result.decisions,
             "forfeit": None
             if forfeit is None
             else {

@@ -78,7 +78,9 @@ def parse_spec(text: str, who: str) -> ParsedSpec:
         league, slash, name = rest.rpartition("/")
         if not name.strip() or (slash and not league.strip()):
             raise UsageError(f"{who}: {printable(spec)!r} names no entrant; expected @NAME")
-        return ParsedSpec(spec, None, {}, name.strip(), league.strip() or None)
+        return ParsedSpec(
+            text=spec, plugin=None, options={}, entrant=name.strip(), league=league.strip() or None
+        )
     if spec.startswith("cmd["):
         inner, close, command = spec[4:].partition("]:")
         if not close:

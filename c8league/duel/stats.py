@@ -533,7 +533,7 @@ def llr_normalized(counts: Sequence[float], nelo0: float, nelo1: float) -> float
     return total * _log_ratio(probs, p0, p1)
 
 
-def llr_normal(n: float, mean: float, variance: float, delta0: float, delta1: float) -> float:
+def llr_normal(n: float, mean: float, variance: float, *, delta0: float, delta1: float) -> float:
     r"""The normal approximation of the log-likelihood ratio of "E[d] = δ1" against
     "E[d] = δ0", from n samples of d with mean d̄ and variance v:
 
@@ -762,7 +762,15 @@ class DuelTally:
         else:
             llr = llr_normalized(self._counts, spec.elo0, spec.elo1)
             delta0 = delta1 = None
-        return SprtResult(spec, llr, spec.lower, spec.upper, spec.decide(llr), delta0, delta1)
+        return SprtResult(
+            spec=spec,
+            llr=llr,
+            lower=spec.lower,
+            upper=spec.upper,
+            decision=spec.decide(llr),
+            delta0=delta0,
+            delta1=delta1,
+        )
 
     def stats(self, sprt: SprtSpec | None = None) -> DuelStats:
         """The duel's figures so far (see :class:`DuelStats`), with the test if asked."""

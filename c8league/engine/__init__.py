@@ -54,13 +54,12 @@ _HOMES = {
 _HOME_OF = {name: module for module, names in _HOMES.items() for name in names}
 
 if not TYPE_CHECKING:
+    from importlib import import_module
 
     def __getattr__(name: str) -> object:
         module = _HOME_OF.get(name)
         if module is None:
             raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
-        from importlib import import_module
-
         value = getattr(import_module(f"{__name__}.{module}"), name)
         globals()[name] = value
         return value

@@ -21,6 +21,9 @@ from c8league.engine.rules import Rules  # at run time: the compiled snapshot cl
 from c8league.engine.state import HandState
 from c8league.errors import C8LeagueError
 
+_RANKS: tuple[Rank | None, ...] = (None, *Rank)
+"""The rank of each face value (its index), None at 0: a wild rank looked up, not made."""
+
 
 class StaleObservationError(C8LeagueError):
     """An observation was read after the hand moved on; keep ``snapshot()`` instead."""
@@ -231,7 +234,10 @@ class Observation(_Conveniences):
     @property
     def wild_ranks(self) -> tuple[Rank | None, ...]:
         """Each seat's wild rank (in Countdown it is the seat's score; None: no wild card)."""
-        return tuple([None if w < 1 else Rank(w) for w in self._h().wild_ranks])
+        ranks = _RANKS
+        return tuple(
+            [None if w < 1 else ranks[w] if w < 14 else Rank(w) for w in self._h().wild_ranks]
+        )
 
     @property
     def target(self) -> int:

@@ -22,10 +22,10 @@ from dataclasses import dataclass
 
 from c8league.engine import derive_seed
 from c8league.errors import UsageError
-from c8league.events.status import event_results
+from c8league.events.status import active_ids, event_results, planned_rounds
 from c8league.league.status import check_ins
 from c8league.ratings import RatingSettings
-from c8league.schedule import cycle_length, round_robin, swiss_round
+from c8league.schedule import round_robin, swiss_round
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import LEGACY_TIEBREAKS, StandingRules, standings
 from c8league.storage import Session, schedules
@@ -33,42 +33,20 @@ from c8league.storage import leagues as stored_leagues
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_event, league_members
+from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League, Round
 from c8league.storage.rounds import NewMatch
 
 
-def _active_ids(session: Session, league: League) -> list[int]:
-    assert league.id is not None
-    members = league_members(session, league.id, active_only=True)
-    return [e.id for e in members if e.id is not None]
-
-
-def planned_rounds(session: Session, league: League, event: Event) -> int:
-    """How many rounds the event has in all: a round-robin's stored schedule, or before
-    its first round is paired, the length of the schedule of its active entrants (a
-    number of cycles, counted without computing the schedule)."""
-    if event.format == "swiss":
-        return event.rounds
-    assert event.id is not None
-    stored = schedules.round_count(session, event.id)
-    if stored:
-        return stored
-    ids = stored_rounds.first_round_field(session, event.id) or _active_ids(session, league)
-    if len(ids) < 2:
-        return 0
-    return event.cycles * cycle_length(len(ids), event.table_size)
-
-
 def _plan_round(session: Session, league: League, event: Event, number: int) -> PlannedRound[int]:
     assert event.id is not None
-    ids = _active_ids(session, league)
+    ids = active_ids(session, league)
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     if event.format == "round_robin":
         # The schedule is fixed by the entrants of the first round; a withdrawn entrant's
         # seats are left empty (a table left with one player gives that player a bye).
-        (planned,) = _schedule(session, event, ids, number, number)
+        (planned,) = _schedule(session, event, ids=ids, first=number, last=number)
         return _kept(planned, set(ids))
     rules = StandingRules.from_json(league.standing)
     away = check_ins(session, event).absent_in(number)
@@ -90,7 +68,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
             order=[s.entrant for s in table],
         )
     if number == 1:
-        scores, order = first_round_scores(session, league, event, ids, rules.first_round)
+        scores, order = first_round_scores(session, league, event, ids=ids, how=rules.first_round)
     else:
         tables, byes = event_results(session, event.id)
         table = standings(ids, tables, byes, rules.tiebreaks)
@@ -107,7 +85,7 @@ def _plan_round(session: Session, league: League, event: Event, number: int) -> 
 
 
 def first_round_scores(
-    session: Session, league: League, event: Event, ids: list[int], how: str
+    session: Session, league: League, event: Event, *, ids: list[int], how: str
 ) -> tuple[dict[int, float], list[int]]:
     """The scores and order a Swiss event's first round is paired by: everyone level
     and in an order drawn from the event's seed, or (``rating``) each by the league's
@@ -137,7 +115,7 @@ def season_history(session: Session, league: League, event: Event) -> list[Plann
 
 
 def _schedule(
-    session: Session, event: Event, ids: list[int], first: int, last: int
+    session: Session, event: Event, *, ids: list[int], first: int, last: int
 ) -> list[PlannedRound[int]]:
     """Rounds ``first`` to ``last`` of the round-robin's schedule: stored, or computed
     from the entrants of its first round (``ids``, the active entrants, before it is
@@ -146,7 +124,9 @@ def _schedule(
     stored = schedules.planned_rounds(session, event.id, first, last)
     if not stored:
         field = stored_rounds.first_round_field(session, event.id) or ids
-        planned = round_robin(field, event.table_size, cycles=event.cycles, seed=event.seed)
+        planned = round_robin(
+            field, event.table_size, cycles=event.cycles, seed=event.seed, search=event.schedule
+        )
         schedules.store(
             session,
             event.id,
@@ -195,7 +175,9 @@ def pair_next_round(
     total = planned_rounds(session, league, event)
     if number > total:
         raise UsageError(f"event {event.name!r} has all its {total} rounds")
-    return _add_round(session, league, event, number, _plan_round(session, league, event, number))
+    return _add_round(
+        session, league, event, number=number, plan=_plan_round(session, league, event, number)
+    )
 
 
 def pair_rounds_ahead(session: Session, league: League, event: Event, count: int) -> None:
@@ -212,12 +194,12 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
     total = planned_rounds(session, league, event)
     if done + count > total:
         raise UsageError(f"event {event.name!r} has all its {total} rounds")
-    ids = _active_ids(session, league)
+    ids = active_ids(session, league)
     if len(ids) < 2:
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)
     new_rounds = []
-    planned = _schedule(session, event, ids, done + 1, done + count)
+    planned = _schedule(session, event, ids=ids, first=done + 1, last=done + count)
     for number, round_plan in enumerate(planned, start=done + 1):
         plan = _kept(round_plan, active)
         new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))
@@ -225,15 +207,15 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
 
 
 def _add_round(
-    session: Session, league: League, event: Event, number: int, plan: PlannedRound[int]
+    session: Session, league: League, event: Event, *, number: int, plan: PlannedRound[int]
 ) -> Round:
     assert event.id is not None
     return stored_rounds.add_round(
         session,
         event.id,
         number,
-        plan.byes,
-        _new_matches(league, event, number, plan),
+        byes=plan.byes,
+        matches=_new_matches(league, event, number, plan),
         published=event.played_by == "bots",
     )
 
@@ -249,7 +231,9 @@ def _new_matches(
         deals = len(table) if event.duplicate else 1
         for deal in range(deals):
             seats = tuple(table[deal:]) + tuple(table[:deal])
-            matches.append(NewMatch(table_no, deal, league.rules, seed, seats))
+            matches.append(
+                NewMatch(table_no=table_no, deal=deal, rules=league.rules, seed=seed, seats=seats)
+            )
     return matches
 
 

@@ -14,10 +14,10 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from c8league.errors import BotStopped, ExecutorLost, Interrupted, PluginError, UsageError
+from c8league.errors import BotStopped, ExecutorLost, PluginError, UsageError
 from c8league.events.pairing import pair_rounds_ahead
 from c8league.events.status import event_status_in
-from c8league.interrupts import signal_of, stopped_by
+from c8league.interrupts import run_kept
 from c8league.players import registry
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for, record_results
@@ -91,7 +91,7 @@ def run_event(
     summary = RunSummary()
     started = time.perf_counter()
     check_match_seconds(match_seconds)
-    check_match_seconds(move_seconds, "--move-seconds")
+    check_match_seconds(move_seconds, "move_seconds")
     options = RunOptions(match_seconds, move_seconds, max_forfeits)
     with db.session() as session:
         lg, ev = get_event(session, name, league)
@@ -102,34 +102,27 @@ def run_event(
             )
         starts = _check_players(session, lg, ev)
     assert event_id is not None
-    try:
+    with run_kept(
+        lambda: f"{summary.played} matches stored by this run",
+        goes_on="the rest are played by",
+        again=f"c8league event resume {event_name}",
+        elsewhere=resume_command("event", event_name, executor, address),
+    ):
         _run_rounds(
             db,
             name,
-            league,
-            event_id,
-            event_name,
-            summary,
-            rounds,
-            progress,
-            executor,
-            workers,
-            address,
-            options,
-            starts,
+            league=league,
+            event_id=event_id,
+            event_name=event_name,
+            summary=summary,
+            rounds=rounds,
+            progress=progress,
+            executor=executor,
+            workers=workers,
+            address=address,
+            options=options,
+            starts=starts,
         )
-    except KeyboardInterrupt as exc:
-        raise Interrupted(
-            f"{stopped_by(exc)}: {summary.played} matches stored by this run, each whole; "
-            f"the rest are played by: c8league event resume {event_name}",
-            signal_of(exc),
-        ) from None
-    except ExecutorLost as exc:
-        again = resume_command("event", event_name, executor, address)
-        raise ExecutorLost(
-            f"{exc}: {summary.played} matches stored by this run, each whole; "
-            f"the rest are played by: {again}"
-        ) from None
     summary.seconds = time.perf_counter() - started
     return summary
 
@@ -137,6 +130,7 @@ def run_event(
 def _run_rounds(
     db: Database,
     name: str,
+    *,
     league: str | None,
     event_id: int,
     event_name: str,
@@ -188,19 +182,29 @@ def _run_rounds(
                 summary.rounds_paired += ahead
                 continue
             played = _Played(summary, streaks, seated, event_name)
-            _play(db, lg, pending, runner, played, progress, done_before, total)
+            _play(
+                db,
+                lg,
+                tasks=pending,
+                runner=runner,
+                played=played,
+                progress=progress,
+                done_before=done_before,
+                total=total,
+            )
             if rounds is not None and summary.rounds_paired >= rounds:
                 break
 
 
-def check_match_seconds(seconds: float | None, option: str = "--match-seconds") -> None:
+def check_match_seconds(seconds: float | None, param: str = "match_seconds") -> None:
     """Refuse a time limit outside 1 ms … :data:`MAX_MATCH_SECONDS` (or not a number)
-    with one line, before anything is written."""
+    with one line naming ``param``, before anything is written."""
     if seconds is None:
         return
     if not 0.001 <= seconds <= MAX_MATCH_SECONDS:
         raise UsageError(
-            f"{option} must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), not {seconds:g}"
+            f"`{param}` must be from 0.001 to {MAX_MATCH_SECONDS:.0f} (a day), not {seconds:g}",
+            params=[param],
         )
 
 
@@ -245,11 +249,11 @@ def _pending_tasks(
         names[match.id] = [f"entrant {e.name!r}" for e in seated]
         tasks.append(
             MatchTask(
-                match.id,
-                match.rules,
-                tuple(seats),
-                match.seed,
-                options.match_seconds,
+                match_id=match.id,
+                rules=match.rules,
+                seats=tuple(seats),
+                seed=match.seed,
+                match_seconds=options.match_seconds,
                 move_seconds=options.move_seconds,
             )
         )
@@ -269,6 +273,7 @@ class _Played:
 def _play(
     db: Database,
     league: League,
+    *,
     tasks: Sequence[MatchTask],
     runner: Runner,
     played: _Played,
@@ -289,34 +294,37 @@ def _play(
     try:
         for report in runner.run(tasks):
             if report.error is not None:
-                _store_batch(db, league, model, batch, summary)
+                _store_batch(db, league, model=model, reports=batch, summary=summary)
                 raise PluginError(f"match {report.match_id}: {report.error}")
             batch.append(report)
             done += 1
             seats = played.seated[report.match_id]
-            streak = played.streaks.add(seats, report.forfeit, str(report.match_id))
+            streak = played.streaks.add(seats, report.result.forfeit, str(report.match_id))
             if streak is not None:
-                _store_batch(db, league, model, batch, summary)
+                _store_batch(db, league, model=model, reports=batch, summary=summary)
                 raise BotStopped(
                     f"{streak}; the matches before are stored (mend the bot, then: c8league "
                     f"event resume {played.event}; --max-forfeits 0 never stops)"
                 )
             now = time.perf_counter()
             if now - last_commit >= COMMIT_SECONDS:
-                _store_batch(db, league, model, batch, summary)
+                _store_batch(db, league, model=model, reports=batch, summary=summary)
                 batch = []
                 last_commit = now
             if progress is not None:
                 progress(done, total)
     except ExecutorLost:
-        _store_batch(db, league, model, batch, summary)  # the matches played are whole
+        _store_batch(
+            db, league, model=model, reports=batch, summary=summary
+        )  # the matches played are whole
         raise
-    _store_batch(db, league, model, batch, summary)
+    _store_batch(db, league, model=model, reports=batch, summary=summary)
 
 
 def _store_batch(
     db: Database,
     league: League,
+    *,
     model: RatingModel,
     reports: Sequence[MatchReport],
     summary: RunSummary,
@@ -328,8 +336,8 @@ def _store_batch(
     with db.writing(wait=None) as session:
         matches = stored_rounds.get_matches(session, [r.match_id for r in reports])
         record_results(
-            session, league, [(matches[r.match_id], r.result()) for r in reports], model=model
+            session, league, [(matches[r.match_id], r.result) for r in reports], model=model
         )
     summary.played += len(reports)
-    summary.decisions += sum(r.decisions for r in reports)
-    summary.forfeits += sum(r.forfeit is not None for r in reports)
+    summary.decisions += sum(r.result.decisions for r in reports)
+    summary.forfeits += sum(r.result.forfeit is not None for r in reports)

@@ -96,7 +96,14 @@ def season_in(session: Session, league: League) -> SeasonTable:
         rule=rule,
         events=tuple(e.name for e in events),
         rows=tuple(
-            SeasonRow(r.rank, names[r.entrant], r.points, r.events, r.wins, r.matches)
+            SeasonRow(
+                rank=r.rank,
+                name=names[r.entrant],
+                points=r.points,
+                events=r.events,
+                wins=r.wins,
+                matches=r.matches,
+            )
             for r in season
         ),
     )

@@ -14,7 +14,7 @@ from c8league.engine import Rules
 from c8league.engine.rules import COUNTDOWN_START
 from c8league.league.status import ACTIVE, EventMembers, MemberStatus, event_members
 from c8league.results import UNFINISHED
-from c8league.schedule import BalanceReport, balance_report
+from c8league.schedule import BalanceReport, balance_report, cycle_length
 from c8league.schedule.model import Round as PlannedRound
 from c8league.standings import (
     SeatResult,
@@ -24,11 +24,11 @@ from c8league.standings import (
     field_of,
     standings,
 )
-from c8league.storage import Session
+from c8league.storage import Session, schedules
 from c8league.storage import results as stored_results
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_event
+from c8league.storage.leagues import entrant_names, get_event, league_members
 from c8league.storage.models import Event, League
 from c8league.storage.results import ForfeitGroup, PlayedMatch
 
@@ -77,9 +77,30 @@ def event_status(db: Database, name: str, league: str | None = None) -> EventSta
         return event_status_in(session, lg, ev)
 
 
-def event_status_in(session: Session, league: League, event: Event) -> EventStatus:
-    from c8league.events.pairing import planned_rounds
+def active_ids(session: Session, league: League) -> list[int]:
+    """The ids of the league's active members."""
+    assert league.id is not None
+    members = league_members(session, league.id, active_only=True)
+    return [e.id for e in members if e.id is not None]
 
+
+def planned_rounds(session: Session, league: League, event: Event) -> int:
+    """How many rounds the event has in all: a round-robin's stored schedule, or before
+    its first round is paired, the length of the schedule of its active entrants (a
+    number of cycles, counted without computing the schedule)."""
+    if event.format == "swiss":
+        return event.rounds
+    assert event.id is not None
+    stored = schedules.round_count(session, event.id)
+    if stored:
+        return stored
+    ids = stored_rounds.first_round_field(session, event.id) or active_ids(session, league)
+    if len(ids) < 2:
+        return 0
+    return event.cycles * cycle_length(len(ids), event.table_size)
+
+
+def event_status_in(session: Session, league: League, event: Event) -> EventStatus:
     assert event.id is not None
     rounds = stored_rounds.event_rounds(session, event.id)
     counts = {
@@ -93,7 +114,7 @@ def event_status_in(session: Session, league: League, event: Event) -> EventStat
         played_by=event.played_by,
         rounds_total=planned_rounds(session, league, event),
         rounds_paired=len(rounds),
-        rounds_complete=sum(1 for r in rounds if stored_rounds.round_complete(session, r.id)),
+        rounds_complete=len(rounds) - stored_rounds.incomplete_rounds(session, event.id),
         matches_total=sum(counts.values()),
         matches_done=counts.get("done", 0),
         matches_void=counts.get("void", 0),
@@ -182,8 +203,6 @@ def event_standings(db: Database, name: str, league: str | None = None) -> list[
 
 def standings_in(session: Session, lg: League, ev: Event) -> list[StandingRow]:
     """:func:`event_standings` in the caller's session."""
-    from c8league.events.pairing import planned_rounds
-
     assert ev.id is not None and lg.id is not None
     during = event_members(session, lg, ev, planned_rounds(session, lg, ev))
     tables, byes = event_results(session, ev.id)
@@ -199,11 +218,11 @@ def standing_row(standing: Standing, name: str, during: EventMembers) -> Standin
     """A line of the standings with what the event's membership tells of the entrant."""
     entrant = standing.entrant
     return StandingRow(
-        standing,
-        name,
-        during.statuses.get(entrant, ACTIVE),
-        during.absent.get(entrant, ()),
-        during.note(entrant),
+        standing=standing,
+        name=name,
+        status=during.statuses.get(entrant, ACTIVE),
+        absent=during.absent.get(entrant, ()),
+        note=during.note(entrant),
     )
 
 

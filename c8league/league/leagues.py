@@ -104,13 +104,16 @@ def import_league(
             )
             join_league(session, league, entrant)
         for spec_event in league_file.events:
-            _import_event(session, league, league_file, spec_event, summary)
+            _import_event(
+                session, league, league_file=league_file, spec=spec_event, summary=summary
+            )
     return summary
 
 
 def _import_event(
     session: Session,
     league: League,
+    *,
     league_file: LeagueFile,
     spec: EventSpec,
     summary: ImportSummary,

@@ -35,7 +35,14 @@ def rename(db: Database, old: str, new: str) -> tuple[str, str]:
             raise UsageError(f"nothing to change: the player is called {was!r} already")
         check_new_name(session, new, entrant.id)
         stored_leagues.rename_entrant(session, entrant, new)
-        _audit(session, entrant, "rename", f"{was} → {new}", {"name": was}, {"name": new})
+        _audit(
+            session,
+            entrant,
+            action="rename",
+            subject=f"{was} → {new}",
+            before={"name": was},
+            after={"name": new},
+        )
         return was, new
 
 
@@ -94,10 +101,10 @@ def merge(db: Database, keep: str, other: str) -> Merged:
         _audit(
             session,
             kept,
-            "merge",
-            f"{gone.name} → {kept.name}",
-            {"names": [kept.name, gone.name]},
-            {"name": kept.name, "results_moved": results},
+            action="merge",
+            subject=f"{gone.name} → {kept.name}",
+            before={"names": [kept.name, gone.name]},
+            after={"name": kept.name, "results_moved": results},
             leagues=leagues,
         )
         stored_leagues.delete_entrant(session, gone)
@@ -141,11 +148,11 @@ def _one_membership(session: Session, league_id: int, kept: int, gone: int) -> N
 def _audit(
     session: Session,
     entrant: Entrant,
+    *,
     action: str,
     subject: str,
     before: dict[str, object],
     after: dict[str, object],
-    *,
     leagues: Sequence[League] = (),
 ) -> None:
     """One entry in the trail of each league the player is in (or one of no league)."""

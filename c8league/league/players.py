@@ -4,12 +4,17 @@ function is one transaction: it changes everything it says, or nothing."""
 from __future__ import annotations
 
 import json
+import shlex
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from pydantic import ValidationError
+
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
+from c8league.league.files import EntrantSpec, options_json
 from c8league.league.status import describe, member_statuses
 from c8league.names import check_name, printable
+from c8league.players import registry
 from c8league.storage import Session, audit
 from c8league.storage import leagues as stored_leagues
 from c8league.storage import membership as stored_membership
@@ -49,9 +54,6 @@ def enter_entrant(
     (a bot with other options is refused unless ``update``, which changes them). With
     ``follow_renames`` (a league file read again), a name since renamed or merged means
     the player called so now, with a warning."""
-    from c8league.league.files import options_json
-    from c8league.players import registry
-
     version: str | None = None
     options = spec.options
     if spec.bot is not None:
@@ -90,7 +92,8 @@ def enter_entrant(
             raise StorageError(
                 f"{where}: a player named {spec.name!r} already exists as "
                 f"{_describe_entrant(entrant)}; a changed bot needs a new name (or import "
-                "with --update to change its options)"
+                "with `update` to change its options)",
+                params=["update"],
             )
         played = stored_leagues.results_of(session, entrant.id or 0)
         entrant.options = options_json(options)
@@ -111,8 +114,6 @@ def enter_entrant(
 def _stored_options(entrant: Entrant) -> dict[str, Any]:
     """A bot's stored options as its plugin reads them today (options stored as typed
     on a command line, ``"1600"``, read as ``1600``); as stored if they no longer pass."""
-    from c8league.players import registry
-
     stored: dict[str, Any] = json.loads(entrant.options)
     if entrant.plugin is None:
         return stored
@@ -149,16 +150,15 @@ def add_player(
     """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
     A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
     bad options, raise before anything is written."""
-    from pydantic import ValidationError
-
-    from c8league.league.files import EntrantSpec
-
     try:
         name = check_name(name)
     except ValueError as exc:
         raise UsageError(f"player name {printable(repr(name))}: {exc}") from None
     if bot is None and options:
-        raise UsageError(f"{name}: a person has no options; --option is for a bot (--bot)")
+        raise UsageError(
+            f"{name}: a person has no options; `option` is for a bot (`bot`)",
+            params=["option", "bot"],
+        )
     try:
         spec = EntrantSpec(name=name, bot=bot, options=options or {})
     except ValidationError as exc:
@@ -213,8 +213,6 @@ def _check_can_join(session: Session, league: League, entrant: Entrant) -> None:
 
 def _quoted(name: str) -> str:
     """``name`` as typed on a command line (quoted when it holds spaces or quotes)."""
-    import shlex
-
     return shlex.quote(name)
 
 
@@ -226,7 +224,7 @@ def join_league(session: Session, league: League, entrant: Entrant) -> bool:
     if not stored_leagues.add_member(session, league.id, entrant.id):
         return False
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, "joined", where)
+    stored_membership.record(session, league.id, entrant.id, action="joined", where=where)
     if where[0] is not None:
         audit.record(
             session,
@@ -278,9 +276,6 @@ def edit_bot_options(
     paired, too) use the new options from the next run or resume, while its stored
     results stay and keep counting for its rating. This mends an event stopped by a
     bot's bad options; to rate a changed bot apart, register it under a new name."""
-    from c8league.league.files import options_json
-    from c8league.players import registry
-
     with db.writing() as session:
         entrant = stored_leagues.get_entrant(session, name)
         if entrant.plugin is None:
@@ -299,11 +294,11 @@ def edit_bot_options(
         except PluginError as exc:
             raise PluginError(f"{entrant.name}: {exc}") from None
         change = OptionsChange(
-            entrant.name,
-            entrant.plugin,
-            before,
-            after,
-            stored_leagues.results_of(session, entrant.id or 0),
+            name=entrant.name,
+            plugin=entrant.plugin,
+            before=before,
+            after=after,
+            results=stored_leagues.results_of(session, entrant.id or 0),
         )
         if options_json(after) != entrant.options:
             entrant.options = options_json(after)
@@ -440,7 +435,7 @@ def _record_change(session: Session, league: League, entrant: Entrant, action: s
     change in words."""
     assert league.id is not None and entrant.id is not None
     where = stored_membership.position(session, league.id)
-    stored_membership.record(session, league.id, entrant.id, action, where)
+    stored_membership.record(session, league.id, entrant.id, action=action, where=where)
     event, after = where
     said = describe(action, None if event is None else event.name, after)
     audit.record(
@@ -465,7 +460,10 @@ def _league_of(session: Session, entrant: Entrant, league_name: str | None) -> L
     if not leagues:
         raise UsageError(f"{entrant.name} is in no league")
     names = ", ".join(lg.name for lg in leagues)
-    raise UsageError(f"{entrant.name} is in several leagues ({names}): name one with --league")
+    raise UsageError(
+        f"{entrant.name} is in several leagues ({names}): name one with `league`",
+        params=["league"],
+    )
 
 
 def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:

@@ -61,6 +61,38 @@ class BasePlayer:
         raise NotImplementedError
 
 
+class PlayerWrapper:
+    """A player around another, ``inner``: it chooses as ``inner`` does (a subclass
+    changes that: times it, holds it to a limit, …), and passes every hook on to
+    ``inner`` if ``inner`` has it."""
+
+    def __init__(self, inner: Player) -> None:
+        self.inner = inner
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        return self.inner.choose(observation, legal)
+
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self._pass("start_match", seat, players, seed)
+
+    def start_hand(self, observation: Observation) -> None:
+        self._pass("start_hand", observation)
+
+    def end_hand(self, observation: Observation, result: HandResult) -> None:
+        self._pass("end_hand", observation, result)
+
+    def end_match(self, result: MatchResult) -> None:
+        self._pass("end_match", result)
+
+    def close(self) -> None:
+        self._pass("close")
+
+    def _pass(self, hook: str, *args: object) -> None:
+        method = getattr(self.inner, hook, None)
+        if method is not None:
+            method(*args)
+
+
 class PlayerOptions(BaseModel):
     """The options a player plugin accepts: subclass it, declare each option as a field
     (type, default, bounds), and name the class in the factory's ``options_model``::
@@ -102,7 +134,9 @@ class PlayerOptions(BaseModel):
                 try:
                     value = _adapter(field.annotation).validate_strings(value)
                 except ValidationError as exc:
-                    raise _option_error(player, key, value, field.annotation, exc) from None
+                    raise _option_error(
+                        player, key, value=value, annotation=field.annotation, exc=exc
+                    ) from None
             data[key] = value
         missing = [n for n, f in fields.items() if f.is_required() and n not in data]
         if missing:
@@ -116,7 +150,9 @@ class PlayerOptions(BaseModel):
                 message = exc.errors()[0]["msg"].removeprefix("Value error, ")
                 raise PluginError(f"player {player!r}: {message}") from None
             annotation = fields[key].annotation
-            raise _option_error(player, key, values[key], annotation, exc) from None
+            raise _option_error(
+                player, key, value=values[key], annotation=annotation, exc=exc
+            ) from None
         return {key: getattr(checked, key) for key in data}
 
 
@@ -143,7 +179,7 @@ def _takes_text(annotation: Any) -> bool:
 
 
 def _option_error(
-    player: str, key: str, value: Any, annotation: Any, exc: ValidationError
+    player: str, key: str, *, value: Any, annotation: Any, exc: ValidationError
 ) -> PluginError:
     errors = exc.errors()
     shown = repr(value)

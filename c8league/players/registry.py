@@ -69,7 +69,11 @@ _registered: dict[str, PlayerInfo] = {}
 def register(name: str, factory: Factory, *, description: str = "", version: str = "0") -> None:
     """Register a player factory in this process (it hides an installed plugin's name)."""
     _registered[name] = PlayerInfo(
-        name, "(registered)", version, description or _describe(factory), factory
+        name=name,
+        distribution="(registered)",
+        version=version,
+        description=description or _describe(factory),
+        factory=factory,
     )
 
 
@@ -251,11 +255,33 @@ def _load(ep: metadata.EntryPoint) -> PlayerInfo:
         factory = ep.load()
     except Exception as exc:  # a broken plugin must not break the others
         return PlayerInfo(
-            ep.name, dist_name, version, "", None, f"{type(exc).__name__}: {exc}", ep.value
+            name=ep.name,
+            distribution=dist_name,
+            version=version,
+            description="",
+            factory=None,
+            error=f"{type(exc).__name__}: {exc}",
+            value=ep.value,
         )
     if not callable(factory):
-        return PlayerInfo(ep.name, dist_name, version, "", None, "not callable", ep.value)
-    return PlayerInfo(ep.name, dist_name, version, _describe(factory), factory, None, ep.value)
+        return PlayerInfo(
+            name=ep.name,
+            distribution=dist_name,
+            version=version,
+            description="",
+            factory=None,
+            error="not callable",
+            value=ep.value,
+        )
+    return PlayerInfo(
+        name=ep.name,
+        distribution=dist_name,
+        version=version,
+        description=_describe(factory),
+        factory=factory,
+        error=None,
+        value=ep.value,
+    )
 
 
 def _describe(factory: object) -> str:

@@ -21,6 +21,8 @@ import math
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import trueskill  # type: ignore[import-untyped]
+
 _INF = math.inf
 DELTA = 0.0001
 """The package's default ``min_delta``: the schedule stops when no message moves more."""
@@ -141,8 +143,6 @@ def rate(
     (lower is better, equal ranks tie): ``env.rate([(Rating(μ, σ),), …], ranks)`` of a
     ``trueskill.TrueSkill`` environment ``env`` with a fixed draw probability, computed
     as the package computes it. Raises ``FloatingPointError`` where the package does."""
-    import trueskill  # type: ignore[import-untyped]
-
     n = len(ratings)
     order = sorted(range(n), key=lambda i: ranks[i])  # stable, as the package sorts
     sorted_ranks = [ranks[i] for i in order]

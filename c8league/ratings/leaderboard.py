@@ -82,8 +82,8 @@ def leaderboard(
     if inactive is None:
         inactive = inactive_entrants(session, league_id)
     rated = stored_ratings.rated_entrants(session, league_id, upto)
-    ordered = sorted(rated, key=lambda r: (-(r[2] - 3.0 * r[3]), -r[2], r[1]))
-    values = [Rating(r[2], r[3]) for r in ordered]
+    ordered = sorted(rated, key=lambda r: (-(r.mu - 3.0 * r.sigma), -r.mu, r.name))
+    values = [Rating(r.mu, r.sigma) for r in ordered]
     result: list[LeaderboardRow] = []
     for index, (entrant_id, name, mu, sigma, matches) in enumerate(ordered):
         played, wins, avg_place, avg_norm = stats.get(entrant_id, (0, 0, None, None))
@@ -147,4 +147,4 @@ def league_leaderboard(
         rows = leaderboard(session, found.id, model=model, provisional=provisional)
         members = league_members(session, found.id)
         bots = bool(members) and all(e.kind == "bot" for e in members)
-    return Leaderboard(found.name, found.title, model, rows, bots)
+    return Leaderboard(league=found.name, title=found.title, model=model, rows=rows, bots=bots)

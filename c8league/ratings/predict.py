@@ -54,10 +54,14 @@ def league_for_entrants(session: Session, names: Sequence[str]) -> League:
         return common[0]
     if not common:
         listed = ", ".join(lg.name for lg in leagues)
-        raise UsageError(f"no league has all of these entrants; name one with --league: {listed}")
+        raise UsageError(
+            f"no league has all of these entrants; name one with `league`: {listed}",
+            params=["league"],
+        )
     listed = ", ".join(lg.name for lg in common)
     raise UsageError(
-        f"these entrants are all in several leagues ({listed}); name one with --league"
+        f"these entrants are all in several leagues ({listed}); name one with `league`",
+        params=["league"],
     )
 
 
@@ -86,12 +90,18 @@ def predict_table(
     values: list[Rating] = []
     rated: list[bool] = []
     for entrant_id in ids:
-        row = stored.get(entrant_id)
-        values.append(Rating(row[0], row[1]) if row is not None else model.initial())
-        rated.append(row is not None)
+        current = stored.get(entrant_id)
+        if current is None:
+            values.append(model.initial())
+        else:
+            mu, sigma, _ = current
+            values.append(Rating(mu, sigma))
+        rated.append(current is not None)
     chances = model.win_probabilities(values, samples=samples, seed=seed)
     rows = tuple(
-        PredictionRow(name, value.mu, value.sigma, is_rated, chance)
+        PredictionRow(
+            name=name, mu=value.mu, sigma=value.sigma, rated=is_rated, win_probability=chance
+        )
         for name, value, is_rated, chance in zip(names, values, rated, chances, strict=True)
     )
     return Prediction(league.name, model.quality(values), rows, samples)

@@ -15,6 +15,8 @@ from __future__ import annotations
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import groupby
+from operator import attrgetter
 
 from c8league.ratings.model import Rating, RatingModel, RatingSettings
 from c8league.results import Result, forfeit_seats
@@ -80,6 +82,7 @@ class RatingLedger:
         self,
         match_id: int,
         sequence: int,
+        *,
         entrants: Sequence[int],
         places: Sequence[int],
         forfeited: Sequence[bool],
@@ -129,7 +132,13 @@ def record_results(
         stored_ratings.current(session, league.id, {e for r in stored for e in r.entrants}),
     )
     for r in stored:
-        ledger.apply(r.match_id, r.sequence, r.entrants, r.placements, r.forfeited)
+        ledger.apply(
+            r.match_id,
+            r.sequence,
+            entrants=r.entrants,
+            places=r.placements,
+            forfeited=r.forfeited,
+        )
     stored_ratings.write(session, league.id, ledger.updates, ledger.current())
     bump_results_generation(session, league.id, len(stored))
     return stored
@@ -237,25 +246,18 @@ def _replay(
         else None
     )
     ledger = RatingLedger(league_id, model or model_for(league), stored)
-    rows = rated_seats(session, league_id, from_sequence)
     apply = ledger.apply
-    index = 0
-    total = len(rows)
-    while index < total:
-        match_id, sequence, forfeit_seat = rows[index][0], rows[index][1], rows[index][2]
-        end = index
-        while end < total and rows[end][0] == match_id:
-            end += 1
-        seats = rows[index:end]
-        index = end
-        places = [row[5] for row in seats]
-        lost = forfeit_seats(places, forfeit_seat)
+    rows = rated_seats(session, league_id, from_sequence)
+    for _, match_seats in groupby(rows, key=attrgetter("match_id")):
+        seats = list(match_seats)
+        places = [seat.place for seat in seats]
+        lost = forfeit_seats(places, seats[0].forfeit_seat)
         apply(
-            match_id,
-            sequence,
-            [row[4] for row in seats],
-            places,
-            [seat in lost for seat in range(len(seats))],
+            seats[0].match_id,
+            seats[0].sequence,
+            entrants=[seat.entrant_id for seat in seats],
+            places=places,
+            forfeited=[seat in lost for seat in range(len(seats))],
         )
     return ledger
 

@@ -20,9 +20,8 @@ from operator import itemgetter
 
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
-from c8league.events.pairing import planned_rounds
 from c8league.events.season import season_in
-from c8league.events.status import played_rules, table_results, tiebreaks_of
+from c8league.events.status import planned_rounds, played_rules, table_results, tiebreaks_of
 from c8league.league.house_rules import house_rules
 from c8league.league.status import EventMembers, event_members
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
@@ -120,7 +119,7 @@ def build_report(
             status_counts = stored_results.status_counts(session, event_ids)
             hand_rows = stored_results.hand_rows(session, event_ids)
             history = _history(stored_ratings.history(session, league.id, upto), board, names)
-            footer = _footer(session, league, model, generated, upto)
+            footer = _footer(session, league, model, generated=generated, upto=upto)
             byes = stored_rounds.byes(session, event_ids)
             rules_of = {e: played_rules(session, e) for e in event_ids}
             with_rounds = [
@@ -135,15 +134,15 @@ def build_report(
         sections = tuple(
             _event_section(
                 ev,
-                played,
-                byes.get(ev.id or 0, []),
-                during[ev.id or 0],
-                names,
-                status_counts,
-                rules_of.get(ev.id or 0),
-                tiebreaks_of(league),
-                [r for r in round_rows if r.event_id == ev.id],
-                totals.get(ev.id or 0, 0) if ev.id in with_rounds else 0,
+                played=played,
+                byes=byes.get(ev.id or 0, []),
+                during=during[ev.id or 0],
+                names=names,
+                status_counts=status_counts,
+                rules=rules_of.get(ev.id or 0),
+                tiebreaks=tiebreaks_of(league),
+                round_rows=[r for r in round_rows if r.event_id == ev.id],
+                rounds_total=totals.get(ev.id or 0, 0) if ev.id in with_rounds else 0,
             )
             for ev in scope_events
         )
@@ -220,7 +219,7 @@ def _history(
 
 
 def _footer(
-    session: Session, league: League, model: RatingModel, generated: datetime, upto: int | None
+    session: Session, league: League, model: RatingModel, *, generated: datetime, upto: int | None
 ) -> Footer:
     assert league.id is not None
     count = stored_results.done_count(session, league.id, upto)
@@ -247,6 +246,7 @@ def _footer(
 
 def _event_section(
     event: Event,
+    *,
     played: list[PlayedMatch],
     byes: list[int],
     during: EventMembers,
@@ -407,7 +407,18 @@ def _head_to_head(
         name_a, name_b = names.get(x, str(x)), names.get(y, str(y))
         order = (position.get(x, last), position.get(y, last), name_a, name_b)
         records.append(
-            (order, PairRecord(name_a, name_b, meetings, x_ahead, y_ahead, level, predicted))
+            (
+                order,
+                PairRecord(
+                    a=name_a,
+                    b=name_b,
+                    meetings=meetings,
+                    a_ahead=x_ahead,
+                    b_ahead=y_ahead,
+                    level=level,
+                    a_ahead_predicted=predicted,
+                ),
+            )
         )
     records.sort(key=lambda item: item[0])
     return tuple(record for _, record in records)

@@ -60,9 +60,9 @@ def rating_chart(
     chosen: Sequence[HistorySeries] = [h for h in report.history if h.sequences][:entrants]
     if not chosen or entrants < 1:
         return None
-    import matplotlib
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    import matplotlib  # matplotlib: only to draw a chart
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only to draw a chart
+    from matplotlib.figure import Figure  # matplotlib: only to draw a chart
 
     last = max(h.sequences[-1] for h in report.history if h.sequences)
     with matplotlib.rc_context(
@@ -75,7 +75,7 @@ def rating_chart(
     ):
         palette = matplotlib.colormaps["tab10"]
         if narrow:
-            return _panels(report, chosen, last, palette, image)
+            return _panels(report, chosen, last=last, palette=palette, image=image)
         figure = Figure(figsize=(8.0, 4.4), dpi=100, layout="constrained")
         FigureCanvasAgg(figure)
         axes = figure.add_subplot()
@@ -106,13 +106,14 @@ PANEL_HEIGHT = 1.05
 def _panels(
     report: Report,
     chosen: Sequence[HistorySeries],
+    *,
     last: int,
     palette: Any,
     image: str,
 ) -> bytes:
     """The narrow chart: one panel per entrant, sharing both axes."""
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only to draw a chart
+    from matplotlib.figure import Figure  # matplotlib: only to draw a chart
 
     figure = Figure(figsize=(4.2, 0.7 + PANEL_HEIGHT * len(chosen)), dpi=100, layout="constrained")
     FigureCanvasAgg(figure)

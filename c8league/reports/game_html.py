@@ -75,7 +75,7 @@ def steps_of(game: Game) -> list[dict[str, Any]]:
 
 def render_game(game: Game) -> str:
     """The page (a complete document, UTF-8)."""
-    import jinja2
+    import jinja2  # jinja2: only for the HTML page
 
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("c8league.reports", "templates"),

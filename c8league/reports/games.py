@@ -327,6 +327,7 @@ def game_json(game: Game) -> dict[str, Any]:
 def demo_game(
     specs: Sequence[str],
     seed: int,
+    *,
     preset: str = "pagat",
     assignments: Sequence[str] = (),
     db: Database | None = None,

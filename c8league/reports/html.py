@@ -34,7 +34,7 @@ def render_html(
     report: Report, *, matrix: int = MATRIX_SIZE, chart_entrants: int = CHART_ENTRANTS
 ) -> str:
     """The report as an HTML page (a complete document, UTF-8)."""
-    import jinja2
+    import jinja2  # jinja2: only for the HTML page
 
     environment = jinja2.Environment(
         loader=jinja2.PackageLoader("c8league.reports", "templates"),

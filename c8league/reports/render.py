@@ -10,6 +10,7 @@ from rich.console import Console
 from c8league.errors import UsageError
 from c8league.reports.charts import CHART_ENTRANTS, rating_chart
 from c8league.reports.formats import render_csv, render_json
+from c8league.reports.html import render_html
 from c8league.reports.markdown import render_markdown
 from c8league.reports.model import Report
 from c8league.reports.records import CSV_TABLES, csv_rows
@@ -65,8 +66,6 @@ def render(
     if fmt == "md":
         return render_markdown(report, matrix=matrix, chart=chart_link)
     if fmt == "html":
-        from c8league.reports.html import render_html
-
         return render_html(report, matrix=matrix, chart_entrants=chart_entrants)
     if fmt == "terminal":
         buffer = io.StringIO()
@@ -100,7 +99,9 @@ def write_report(
             written.append(path)
         return written
     if out.is_dir():
-        raise UsageError(f"{out} is a directory; give a file name (or --table all for CSV)")
+        raise UsageError(
+            f"{out} is a directory; give a file name (or `table` all for CSV)", params=["table"]
+        )
     out.parent.mkdir(parents=True, exist_ok=True)
     written = []
     link = None

@@ -21,9 +21,9 @@ import time
 from collections.abc import Sequence
 from typing import Any, Protocol
 
-from c8league.engine import HandResult, MatchResult, Move, Observation
+from c8league.engine import Move, Observation
 from c8league.errors import PlayerFault
-from c8league.players.base import Player
+from c8league.players.base import Player, PlayerWrapper
 
 TICK_SECONDS = 0.05
 """The match clock looks at the time every this many seconds (in the main thread), and
@@ -159,13 +159,13 @@ def _wall() -> float:
     return time.perf_counter()
 
 
-class MoveClock:
+class MoveClock(PlayerWrapper):
     """A player whose every decision must come within ``seconds`` of the match's clock
     (see the module docstring): a later one is a ``timeout`` fault (the match loop
     records the forfeit). The hooks pass through."""
 
     def __init__(self, inner: Player, seconds: float) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds = seconds
         self.moves = 0
 
@@ -186,21 +186,4 @@ class MoveClock:
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
         self.moves = 0
-        self._call("start_match", seat, players, seed)
-
-    def start_hand(self, observation: Observation) -> None:
-        self._call("start_hand", observation)
-
-    def end_hand(self, observation: Observation, result: HandResult) -> None:
-        self._call("end_hand", observation, result)
-
-    def end_match(self, result: MatchResult) -> None:
-        self._call("end_match", result)
-
-    def close(self) -> None:
-        self._call("close")
-
-    def _call(self, hook: str, *args: object) -> None:
-        method = getattr(self.inner, hook, None)
-        if method is not None:
-            method(*args)
+        super().start_match(seat, players, seed)

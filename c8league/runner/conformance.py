@@ -44,9 +44,9 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
-from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, derive_seed
+from c8league.engine import Move, Observation, Rules, derive_seed
 from c8league.players import registry
-from c8league.players.base import Player
+from c8league.players.base import Player, PlayerWrapper
 from c8league.players.containment import Keeper
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
@@ -233,17 +233,23 @@ def check_player(
                         break
                     if progress is not None:
                         progress(preset, game)
-                    stuck = _check_game(report, play, index, game, game_seed(seed, preset, game))
+                    stuck = _check_game(
+                        report, play, index=index, game=game, seed=game_seed(seed, preset, game)
+                    )
                     report.games += 1
                 if time_limit is not None and report.max_seconds > time_limit:
                     slowest = f"slowest move {report.max_seconds:.3f}s"
                     detail = f"{slowest}, above the limit {time_limit}s"
-                    report.faults.append(Fault("time", preset, None, None, detail))
+                    report.faults.append(
+                        Fault(check="time", preset=preset, game=None, seed=None, detail=detail)
+                    )
                 reports.append(report)
     finally:
         named = " ".join(f.detail for r in reports for f in r.faults)
         kept = _tidy(logs, named)
-    return ConformanceReport(name, games, tuple(reports), time_limit, kept)
+    return ConformanceReport(
+        player=name, games=games, presets=tuple(reports), time_limit=time_limit, log_dir=kept
+    )
 
 
 def _parameters(factory: Callable[..., Player]) -> set[str]:
@@ -420,6 +426,7 @@ def game_seed(seed: int, preset: str, game: int) -> int:
 def _check_game(
     report: PresetReport,
     play: _Games,
+    *,
     index: int,
     game: int,
     seed: int,
@@ -429,7 +436,9 @@ def _check_game(
     opponents, seat = game_table(game)
 
     def fault(check: str, detail: str) -> None:
-        report.faults.append(Fault(check, report.preset, game, seed, detail))
+        report.faults.append(
+            Fault(check=check, preset=report.preset, game=game, seed=seed, detail=detail)
+        )
 
     def timed(played: _Played) -> None:
         report.moves += len(played.seconds)
@@ -507,11 +516,11 @@ def _ending(outcome: MatchOutcome) -> str:
     return f"seat {forfeit.seat} forfeited with {forfeit.reason} at its move {forfeit.move_number}"
 
 
-class _Timed:
+class _Timed(PlayerWrapper):
     """Wraps the player under test: times every ``choose`` and passes the hooks on."""
 
     def __init__(self, inner: Player) -> None:
-        self.inner = inner
+        super().__init__(inner)
         self.seconds: list[float] = []
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
@@ -520,23 +529,3 @@ class _Timed:
             return self.inner.choose(observation, legal)
         finally:
             self.seconds.append(time.perf_counter() - start)
-
-    def start_match(self, seat: int, players: int, seed: int) -> None:
-        self._call("start_match", seat, players, seed)
-
-    def start_hand(self, observation: Observation) -> None:
-        self._call("start_hand", observation)
-
-    def end_hand(self, observation: Observation, result: HandResult) -> None:
-        self._call("end_hand", observation, result)
-
-    def end_match(self, result: MatchResult) -> None:
-        self._call("end_match", result)
-
-    def close(self) -> None:
-        self._call("close")
-
-    def _call(self, hook: str, *args: object) -> None:
-        method = getattr(self.inner, hook, None)
-        if method is not None:
-            method(*args)

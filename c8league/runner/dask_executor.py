@@ -35,10 +35,11 @@ from typing import Any
 
 from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
-from c8league.runner.executors import ClosingRunner, default_workers
+from c8league.results import MatchReport
+from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchReport, MatchTask, play_task
+from c8league.runner.tasks import MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
 RETRIES = 3
@@ -50,6 +51,8 @@ POLL_SECONDS = 2.0
 BATCH_SECONDS = 1.0
 """Matches are sent to a worker in batches of about this much play time: a batch costs
 the cluster a few milliseconds (tens on a busy machine) however many matches it holds."""
+MIN_BATCH_SECONDS = 0.1
+"""The least play time of a batch (when the matches left are shared out)."""
 MAX_BATCH = 512
 WINDOW_PER_THREAD = 3
 """Batches in flight per worker thread (at least 4 in all): one playing, one waiting
@@ -185,13 +188,18 @@ class DaskRunner(ClosingRunner):
             self._check_workers(client, tasks)
             threads = self._wait_for_workers(client)
         window = self.window or max(WINDOW_PER_THREAD * threads, 4)
-        size = self.batch or _batch_size(self._pace, len(tasks), threads)
+        size = self.batch or 1
         pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
         submitted = 0
         try:
             while pending or submitted < len(tasks):
                 with self._watching():
-                    while submitted < len(tasks) and len(pending) < window:
+                    # Before any match is measured, one match a worker thread: a window
+                    # of single matches would pay the cluster's cost per task for each.
+                    limit = window if self._pace else threads
+                    while submitted < len(tasks) and len(pending) < limit:
+                        if self.batch is None:
+                            size = _batch_size(self._pace, len(tasks) - submitted, threads)
                         chunk = tasks[submitted : submitted + size]
                         pending.append((chunk, self._submit(client, chunk)))
                         submitted += len(chunk)
@@ -199,8 +207,6 @@ class DaskRunner(ClosingRunner):
                     reports = self._result(client, chunk, future)
                 yield from reports
                 self._pace.extend(r.seconds for r in reports if r.error is None)
-                if self.batch is None:
-                    size = _batch_size(self._pace, len(tasks) - submitted, threads)
         finally:
             if pending:
                 with contextlib.suppress(Exception):
@@ -342,13 +348,17 @@ def _quiet_logs() -> list[tuple[logging.Logger, int]]:
 def _batch_size(pace: Sequence[float], remaining: int, threads: int) -> int:
     """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the ``pace`` of
     the last matches (one before any was played), and few enough that every worker
-    thread still gets a share of the ``remaining`` matches."""
+    thread still gets a share of the ``remaining`` matches, but never fewer than about
+    :data:`MIN_BATCH_SECONDS` of play (the last batches would cost the cluster more than
+    their matches take)."""
     if not pace:
         return 1
     seconds = sum(pace) / len(pace)
-    size = MAX_BATCH if seconds <= 0 else int(BATCH_SECONDS / seconds)
+    if seconds <= 0:
+        return MAX_BATCH
     share = -(-remaining // (2 * max(threads, 1)))
-    return max(1, min(size, MAX_BATCH, share))
+    size = min(int(BATCH_SECONDS / seconds), max(share, int(MIN_BATCH_SECONDS / seconds)))
+    return max(1, min(size, MAX_BATCH))
 
 
 def _threads(client: Any) -> int:

@@ -3,18 +3,19 @@
 A :class:`Runner` plays match tasks and yields their reports in task order, whatever
 order they finish in; ``processes`` (``runner.pool``: worker processes watched from
 this one) and ``dask`` (``runner.dask_executor``: a Dask cluster) give the same results.
-The executors are imported only when one is made.
 """
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterator, Sequence
 from types import TracebackType
-from typing import Protocol, Self
+from typing import Protocol
 
 from c8league.errors import UsageError
 from c8league.results import MatchReport
+from c8league.runner.base import default_workers
+from c8league.runner.dask_executor import DaskRunner
+from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask
 
@@ -45,30 +46,24 @@ class Runner(Protocol):
     ) -> None: ...
 
 
-def default_workers() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # not on Linux
-        return os.cpu_count() or 1
-
-
 def max_workers() -> int:
     """The most worker processes a run may ask for on this machine."""
     return MAX_WORKERS_PER_CORE * default_workers()
 
 
-def check_workers(workers: int | None, what: str = "--workers") -> None:
+def check_workers(workers: int | None) -> None:
     """Refuse a number of worker processes far above this machine's cores."""
     if workers is None:
         return
     if workers < 1:
-        raise UsageError(f"{what} must be at least 1, not {workers}")
+        raise UsageError(f"`workers` must be at least 1, not {workers}", params=["workers"])
     cores, limit = default_workers(), max_workers()
     if workers > limit:
         raise UsageError(
-            f"{what} {workers} is far more than this machine's {cores} "
+            f"`workers` {workers} is far more than this machine's {cores} "
             f"core{'s' if cores > 1 else ''}: use at most {limit} "
-            f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines"
+            f"({MAX_WORKERS_PER_CORE} per core), or a Dask cluster for more machines",
+            params=["workers"],
         )
 
 
@@ -83,28 +78,6 @@ def resume_command(kind: str, name: str, executor: str, address: str | None) -> 
     return " ".join(words)
 
 
-class ClosingRunner:
-    """A runner used as a context manager: leaving the block calls ``close()``."""
-
-    def __enter__(self) -> Self:
-        return self
-
-    def __exit__(
-        self,
-        kind: type[BaseException] | None,
-        value: BaseException | None,
-        trace: TracebackType | None,
-    ) -> None:
-        self.close()
-
-    def prepare(self) -> None:
-        """Connect to whatever plays the matches, so that a run that cannot play stops
-        before it writes anything (nothing to do by default)."""
-
-    def close(self) -> None:
-        """Release workers and connections (nothing by default)."""
-
-
 def make_runner(
     executor: str = "processes", workers: int | None = None, address: str | None = None
 ) -> Runner:
@@ -115,19 +88,19 @@ def make_runner(
     starts more workers than it has matches."""
     if executor == "processes":
         if address is not None:
-            raise UsageError("a scheduler address needs the dask executor (--executor dask)")
+            raise UsageError(
+                "a scheduler address needs the dask executor (`executor` dask)",
+                params=["executor"],
+            )
         check_workers(workers)
-        from c8league.runner.pool import MatchRunner
-
         return MatchRunner(workers)
     if executor == "dask":
         if address is not None and workers is not None:
             raise UsageError(
-                "--workers sets the size of a local Dask cluster; with --address, "
-                "the cluster's own workers play"
+                "`workers` sets the size of a local Dask cluster; with `address`, "
+                "the cluster's own workers play",
+                params=["workers", "address"],
             )
         check_workers(workers)
-        from c8league.runner.dask_executor import DaskRunner
-
         return DaskRunner(address, workers)
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")

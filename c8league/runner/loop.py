@@ -23,6 +23,7 @@ replay it to a given player call with a :class:`Stop`.
 
 from __future__ import annotations
 
+import ctypes
 import signal
 import threading
 from collections.abc import Callable, Sequence
@@ -30,11 +31,21 @@ from dataclasses import dataclass, field
 from types import FrameType, TracebackType
 from typing import Any, Protocol
 
-from c8league.engine import Hand, HandRecord, HandResult, Match, MatchResult, Rules, derive_seed
+from c8league.engine import (
+    Hand,
+    HandRecord,
+    HandResult,
+    Match,
+    MatchResult,
+    Move,
+    Observation,
+    Rules,
+    derive_seed,
+)
 from c8league.engine.match import MatchRecord, placements
 from c8league.errors import MachineFault, PlayerFault
 from c8league.players.base import Player
-from c8league.results import Forfeit as Forfeit  # re-export
+from c8league.results import Forfeit, HandReport, Result
 from c8league.runner.clock import TICK_SECONDS, Clock, ClockWatch
 
 HOOKS = ("start_match", "start_hand", "choose", "end_hand", "end_match", "close")
@@ -52,6 +63,41 @@ class MatchOutcome:
     totals: tuple[int, ...] = field(default=())
     moves: MatchRecord | None = None
     """Every move of the match, hand by hand, the hand it stopped in included."""
+
+    def hand_reports(self) -> tuple[HandReport, ...]:
+        """The hands as stored: results and the records that replay them."""
+        return tuple(
+            HandReport(
+                kind=r.kind,
+                winners=r.winners,
+                points=r.points,
+                penalties=r.penalties,
+                record=rec.to_json(),
+            )
+            for r, rec in zip(self.hand_results, self.records, strict=True)
+        )
+
+    def as_result(
+        self, *, hands: bool = True, entered_by: str = "engine", stopped_hand: bool = True
+    ) -> Result:
+        """The match's result as storage stores it: with its hands (unless ``hands`` is
+        false) and, unless ``stopped_hand`` is false, the moves of the hand it stopped
+        in (a forfeit), as that hand's line of ``moves.to_text()``."""
+        unfinished = None
+        done = len(self.hand_results)
+        if stopped_hand and self.moves is not None and len(self.moves.hands) > done:
+            line = " ".join(self.moves.hands[done])
+            unfinished = line if line or done else None  # (an empty text has no lines)
+        return Result(
+            placements=tuple(self.result.placements),
+            scores=tuple(self.result.scores),
+            ended=self.result.ended,
+            hands=self.hand_reports() if hands else (),
+            decisions=self.decisions,
+            forfeit=self.forfeit,
+            entered_by=entered_by,
+            unfinished=unfinished,
+        )
 
 
 HandCallback = Callable[[int, HandResult], None]
@@ -92,14 +138,34 @@ class _MatchTimeout(BaseException):
 
 
 class _Turns:
-    """Every call into a player goes through :meth:`call`: it counts the calls, tells
-    the :class:`Watch`, and is the only place where the match timer may interrupt."""
+    """Every call into a player goes through :meth:`call` (:meth:`ask` for a move, its
+    hot path written out; :meth:`tell` for a hook of every player): it counts the calls
+    and each seat's decisions, tells the :class:`Watch`, and is the only place where the
+    match timer may interrupt. :meth:`forfeit` says what a fault raised there costs."""
 
-    __slots__ = ("calls", "fired", "lock", "seat", "stop", "target", "watch")
+    __slots__ = (
+        "calls",
+        "choosers",
+        "decisions",
+        "fired",
+        "lock",
+        "players",
+        "seat",
+        "stop",
+        "stop_call",
+        "target",
+        "watch",
+    )
 
-    def __init__(self, watch: Watch | None, stop: Stop | None) -> None:
+    def __init__(self, players: Sequence[Player], watch: Watch | None, stop: Stop | None) -> None:
+        self.players = players
+        self.choosers = [player.choose for player in players]
+        self.decisions = [0] * len(players)
+        """Each seat's decisions so far."""
         self.watch = watch
         self.stop = stop
+        self.stop_call = 0 if stop is None else stop.call
+        """The call that forfeits in a replay (0: none)."""
         self.calls = 0
         self.seat = -1
         """The seat being called; -1 between calls (the engine's turn)."""
@@ -110,20 +176,12 @@ class _Turns:
         self.target = threading.get_ident()
 
     def call(self, seat: int, hook: int, move: int, fn: Callable[..., Any], *args: Any) -> Any:
-        if fn is _never:  # the loop counted this call itself (see _play)
-            calls = self.calls
-        else:
-            self.calls = calls = self.calls + 1
+        self.calls = calls = self.calls + 1
         watch = self.watch
         if watch is not None:
             watch.calls, watch.move, watch.hook, watch.turn = calls, move, hook, seat
-        stop = self.stop
-        if stop is not None and calls == stop.call:
-            if stop.reason == "timeout":
-                raise _MatchTimeout
-            raise PlayerFault(stop.reason, stop.detail)
-        if self.fired:  # the limit passed between two calls: this player is next to act
-            raise _MatchTimeout
+        if calls == self.stop_call or self.fired:
+            self._refuse()
         try:
             self.seat = seat
             result = fn(*args)
@@ -132,6 +190,88 @@ class _Turns:
         if self.fired:  # it swallowed the interruption and returned
             raise _MatchTimeout
         return result
+
+    def ask(self, seat: int, view: Observation, legal: list[Move]) -> Move:
+        """Ask ``seat`` for its next decision: :meth:`call` of its ``choose`` written out,
+        as this is the loop's hot path. A move not in ``legal`` is a fault."""
+        decisions = self.decisions
+        decisions[seat] = move = decisions[seat] + 1
+        self.calls = calls = self.calls + 1
+        watch = self.watch
+        if watch is not None:
+            watch.calls, watch.move, watch.hook, watch.turn = calls, move, CHOOSE, seat
+        if calls == self.stop_call or self.fired:
+            self._refuse()
+        try:
+            self.seat = seat
+            chosen = self.choosers[seat](view, legal)
+        finally:
+            if self.lock is None:
+                self.seat = -1
+                if watch is not None:
+                    watch.turn = -1 - seat
+            else:
+                self._leave(seat)
+        if self.fired:  # it swallowed the interruption and returned
+            raise _MatchTimeout
+        if chosen not in legal:
+            raise PlayerFault("illegal", f"{chosen!s} is not a legal move")
+        return chosen
+
+    def tell(self, hook: int, args: Callable[[int], tuple[object, ...]]) -> None:
+        """Call an optional hook on every player, with ``args(seat)``; a failing hook is
+        that player's fault."""
+        name = HOOKS[hook]
+        for seat, player in enumerate(self.players):
+            method = getattr(player, name, None)
+            if method is None:
+                continue
+            try:
+                self.call(seat, hook, self.decisions[seat], method, *args(seat))
+            except _MatchTimeout:
+                why = held_up(player)
+                if why:
+                    raise MachineFault(why) from None
+                raise _SeatFault(
+                    seat, "timeout", f"{name}: still running at the time limit"
+                ) from None
+            except PlayerFault as fault:
+                raise _SeatFault(seat, fault.reason, fault.detail) from None
+            except MachineFault:
+                raise
+            except BaseException as exc:
+                if user_interrupt(exc):
+                    raise
+                raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
+
+    def forfeit(self, exc: BaseException, seat: int, match_seconds: float | None) -> Forfeit:
+        """The forfeit that ``exc``, raised while ``seat`` was to act, stands for. What is
+        no player's doing goes through: the machine holding the match up, the user's
+        Ctrl-C."""
+        decisions = self.decisions
+        if isinstance(exc, _MatchTimeout):
+            why = held_up(self.players[seat])
+            if why:
+                raise MachineFault(why) from None
+            detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
+            return Forfeit(seat, "timeout", decisions[seat], detail)
+        if isinstance(exc, _SeatFault):  # from a hook told to every seat
+            return Forfeit(exc.seat, exc.reason, decisions[exc.seat], exc.detail)
+        if isinstance(exc, PlayerFault):
+            return Forfeit(seat, exc.reason, decisions[seat], exc.detail)
+        if isinstance(exc, MachineFault) or user_interrupt(exc):
+            raise exc
+        # A player's own bug (SystemExit and the like included): it forfeits, the run
+        # goes on.
+        return Forfeit(seat, "exception", decisions[seat], describe(exc))
+
+    def _refuse(self) -> None:
+        """The call about to be made is not made: it is the one a replay forfeits, or
+        the limit passed between two calls (this player is next to act)."""
+        stop = self.stop
+        if stop is not None and self.calls == stop.call and stop.reason != "timeout":
+            raise PlayerFault(stop.reason, stop.detail)
+        raise _MatchTimeout
 
     def _leave(self, seat: int) -> None:
         lock = self.lock
@@ -254,15 +394,9 @@ class _Deadline:
                 _set_async_exception(self.turns.target, None)  # drop one not yet raised
 
 
-def _never(*args: object) -> None:
-    raise AssertionError("not to be called")
-
-
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
     """Raise ``exception`` in thread ``thread_id`` at its next Python instruction (None:
     cancel one set and not yet raised)."""
-    import ctypes
-
     ctypes.pythonapi.PyThreadState_SetAsyncExc(
         ctypes.c_ulong(thread_id), None if exception is None else ctypes.py_object(exception)
     )
@@ -304,18 +438,17 @@ def play_match(
     call and forfeits the seat called there; ``reported`` is called with the outcome as
     soon as it is known, before the players are told the match ended and closed."""
     match = Match(rules, len(players), seed)
-    decisions = [0] * len(players)
-    turns = _Turns(watch, stop)
+    turns = _Turns(players, watch, stop)
     try:
         with _Deadline(None if stop is not None else match_seconds, turns):
-            forfeit = _play(match, players, seed, decisions, on_hand, match_seconds, turns)
+            forfeit = _play(match, seed, turns, on_hand=on_hand, match_seconds=match_seconds)
         result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
         assert result is not None
         outcome = MatchOutcome(
             result=result,
             hand_results=list(match.hand_results),
             records=list(match.records),
-            decisions=sum(decisions),
+            decisions=sum(turns.decisions),
             forfeit=forfeit,
             totals=tuple(match.totals),
             moves=MatchRecord.of(match),
@@ -346,84 +479,37 @@ def _finish(player: object, name: str, *args: object) -> None:
 
 def _play(
     match: Match,
-    players: Sequence[Player],
     seed: int,
-    decisions: list[int],
+    turns: _Turns,
+    *,
     on_hand: HandCallback | None,
     match_seconds: float | None,
-    turns: _Turns,
 ) -> Forfeit | None:
-    """Play the match until it ends or a seat forfeits; return the forfeit if any."""
-    forfeit: Forfeit | None = None
+    """Play the match until it ends or a seat forfeits; return the forfeit if any.
+
+    Ask the current player for a move, apply it, and at the end of a hand tell every
+    player what they may see of it."""
     seat = 0
-    watch = turns.watch
-    stop = 0 if turns.stop is None else turns.stop.call
-    choosers = [p.choose for p in players]
     try:
-        _tell(players, turns, decisions, START_MATCH, _start_match_args(len(players), seed))
-        _tell(players, turns, decisions, START_HAND, lambda s: (match.hand.observation(s),))
+        turns.tell(START_MATCH, _start_match_args(match.players, seed))
+        turns.tell(START_HAND, lambda s: (match.hand.observation(s),))
         while match.result is None:
             hand = match.hand
             seat = hand.current
             legal = hand.legal_moves()
-            decisions[seat] += 1
-            observation = hand.observation(seat)
-            # turns.call(seat, CHOOSE, ...) written out: this is the loop's hot path.
-            turns.calls = calls = turns.calls + 1
-            if watch is not None:
-                watch.calls, watch.move, watch.hook, watch.turn = calls, decisions[seat], 2, seat
-            if calls == stop or turns.fired:
-                turns.call(seat, CHOOSE, decisions[seat], _never)  # raises
-            try:
-                turns.seat = seat
-                move = choosers[seat](observation, legal)
-            finally:
-                if turns.lock is None:
-                    turns.seat = -1
-                    if watch is not None:
-                        watch.turn = -1 - seat
-                else:
-                    turns._leave(seat)
-            if turns.fired:  # it swallowed the interruption and returned
-                raise _MatchTimeout
-            if move not in legal:
-                raise PlayerFault("illegal", f"{move!s} is not a legal move")
-            ended = match.apply(move)
+            ended = match.apply(turns.ask(seat, hand.observation(seat), legal))
             if ended is not None:
-                _tell(players, turns, decisions, END_HAND, _end_hand_args(hand, ended))
+                turns.tell(END_HAND, _end_hand_args(hand, ended))
                 if on_hand is not None:
                     on_hand(len(match.hand_results), ended)
                 if match.result is None:
-                    _tell(
-                        players,
-                        turns,
-                        decisions,
-                        START_HAND,
-                        lambda s: (match.hand.observation(s),),
-                    )
-    except _MatchTimeout:
-        why = held_up(players[seat])
-        if why:
-            raise MachineFault(why) from None
-        detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
-        forfeit = Forfeit(seat, "timeout", decisions[seat], detail)
-    except _SeatFault as fault:
-        seat = fault.seat
-        forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
-    except PlayerFault as fault:
-        forfeit = Forfeit(seat, fault.reason, decisions[seat], fault.detail)
-    except MachineFault:
-        raise
-    except Exception as exc:  # a player's own bug: it forfeits, the event goes on
-        forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
-    except BaseException as exc:  # SystemExit, KeyboardInterrupt, ... from a player
-        if user_interrupt(exc):
-            raise
-        forfeit = Forfeit(seat, "exception", decisions[seat], describe(exc))
-    return forfeit
+                    turns.tell(START_HAND, lambda s: (match.hand.observation(s),))
+    except BaseException as exc:
+        return turns.forfeit(exc, seat, match_seconds)
+    return None
 
 
-_WRAPPER_CODES = (_Turns.call.__code__, _Turns._leave.__code__, _play.__code__)
+_WRAPPER_CODES = (_Turns.call.__code__, _Turns.ask.__code__, _Turns._leave.__code__)
 """The frames that enter and leave a player's call (see :meth:`_Deadline._on_alarm`)."""
 
 
@@ -452,38 +538,6 @@ class _SeatFault(PlayerFault):
     def __init__(self, seat: int, reason: str, detail: str) -> None:
         super().__init__(reason, detail)
         self.seat = seat
-
-
-def _tell(
-    players: Sequence[Player],
-    turns: _Turns,
-    decisions: list[int],
-    hook: int,
-    args: Callable[[int], tuple[object, ...]],
-) -> None:
-    """Call an optional hook on every player; a failing hook is that player's fault."""
-    name = HOOKS[hook]
-    for seat, player in enumerate(players):
-        method = getattr(player, name, None)
-        if method is None:
-            continue
-        try:
-            turns.call(seat, hook, decisions[seat], method, *args(seat))
-        except _MatchTimeout:
-            why = held_up(player)
-            if why:
-                raise MachineFault(why) from None
-            raise _SeatFault(seat, "timeout", f"{name}: still running at the time limit") from None
-        except PlayerFault as fault:
-            raise _SeatFault(seat, fault.reason, fault.detail) from None
-        except MachineFault:
-            raise
-        except Exception as exc:
-            raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
-        except BaseException as exc:
-            if user_interrupt(exc):
-                raise
-            raise _SeatFault(seat, "exception", f"{name}: {describe(exc)}") from None
 
 
 def _hook(player: object, name: str, *args: object) -> None:

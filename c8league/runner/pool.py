@@ -42,17 +42,16 @@ from multiprocessing.connection import wait
 from typing import Any
 
 from c8league.errors import MachineFault
+from c8league.results import Forfeit, MatchReport
 from c8league.runner import tasks as _tasks
-from c8league.runner.executors import ClosingRunner, default_workers
-from c8league.runner.loop import Forfeit, Stop
+from c8league.runner.base import ClosingRunner, default_workers
+from c8league.runner.loop import Stop
 from c8league.runner.starting import BotStart, start_bots
 from c8league.runner.tasks import (
     CLOSING,
     IDLE,
     STARTING,
-    MatchReport,
     MatchTask,
-    error_report,
     forfeit_report,
     play_task,
 )
@@ -60,6 +59,7 @@ from c8league.runner.worker import (
     CLOSE_SECONDS,
     EXIT_WAIT_SECONDS,
     POLL_SECONDS,
+    JobEnd,
     Snapshot,
     Worker,
     can_fork,
@@ -68,7 +68,6 @@ from c8league.runner.worker import (
     play_match_job,
     supervise,
 )
-from c8league.runner.worker import Result as WorkerResult
 
 PREFETCH = 2
 """Chunks queued on each worker at least, so that it starts the next as soon as one ends."""
@@ -259,7 +258,7 @@ class MatchRunner(ClosingRunner):
                 problem = problem or f"the process starting {names} {result.how}, twice"
         return problem
 
-    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> WorkerResult:
+    def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> JobEnd:
         """Start ``bots`` in a fresh worker of its own, which exits after."""
         worker = self._spawn()
         key = next(self._keys)
@@ -383,7 +382,10 @@ class MatchRunner(ClosingRunner):
             return
         if kind == "failed":
             last = str(value).strip().splitlines()[-1:] or ["?"]
-            value = [error_report(task, f"playing it failed: {last[0]}") for task in job.tasks]
+            value = [
+                MatchReport.failed(task.match_id, f"playing it failed: {last[0]}")
+                for task in job.tasks
+            ]
         if value is not None and job.reported is None:
             self._accept(job, value)
             self._unplayed(job, len(value))
@@ -400,7 +402,7 @@ class MatchRunner(ClosingRunner):
             run.pace.add(report)
             if job.stage == "rebuild" and report.error is None:
                 assert job.stop is not None and job.fallback is not None
-                forfeit = report.forfeit
+                forfeit = report.result.forfeit
                 if forfeit is None or (forfeit.seat, forfeit.reason) != (
                     job.stop.seat,
                     job.fallback.reason,
@@ -562,7 +564,16 @@ class MatchRunner(ClosingRunner):
         )
         stop = Stop(snapshot.calls, seat, "crash", detail)
         fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
+        self._alone(
+            _Job(
+                key=next(self._keys),
+                run=job.run,
+                indices=job.indices,
+                stage="rebuild",
+                stop=stop,
+                fallback=fallback,
+            )
+        )
 
     def _timeout(self, job: _Job, snapshot: Snapshot) -> None:
         """``job``'s process (of one task) was killed past the match limit: the call in
@@ -588,10 +599,19 @@ class MatchRunner(ClosingRunner):
         stop = Stop(snapshot.calls, seat, "timeout")
         detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
         fallback = Forfeit(seat, "timeout", snapshot.move, detail)
-        self._alone(_Job(next(self._keys), job.run, job.indices, "rebuild", stop, fallback))
+        self._alone(
+            _Job(
+                key=next(self._keys),
+                run=job.run,
+                indices=job.indices,
+                stage="rebuild",
+                stop=stop,
+                fallback=fallback,
+            )
+        )
 
     def _error(self, job: _Job, text: str) -> None:
-        self._keep(job.run, job.indices[0], error_report(job.task, text))
+        self._keep(job.run, job.indices[0], MatchReport.failed(job.task.match_id, text))
 
     # -- time -----------------------------------------------------------------------------
 
@@ -671,10 +691,4 @@ def _play_here(task: MatchTask) -> MatchReport:
             return play_task(task)
         except MachineFault as exc:
             why = str(exc)
-    return error_report(task, f"the machine held it up {MAX_REPLAYS} times ({why})")
-
-
-def run_tasks(tasks: Sequence[MatchTask], workers: int | None = None) -> Iterator[MatchReport]:
-    """Play ``tasks`` on a runner of its own and yield the reports in task order."""
-    with MatchRunner(workers) as runner:
-        yield from runner.run(tasks)
+    return MatchReport.failed(task.match_id, f"the machine held it up {MAX_REPLAYS} times ({why})")

@@ -18,9 +18,7 @@ from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
-from c8league.results import Forfeit
-from c8league.results import HandReport as HandReport  # re-export
-from c8league.results import MatchReport as MatchReport
+from c8league.results import Forfeit, MatchReport, Result
 from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.guard import guard
 from c8league.runner.loop import (
@@ -102,19 +100,14 @@ def play_task(
     except PluginError as exc:
         for p in players:
             _close(p)
-        return error_report(task, str(exc))
+        return MatchReport.failed(task.match_id, str(exc))
     if watch is not None:
         watch.phase, watch.turn = PLAYING, -1
 
     def report(outcome: MatchOutcome) -> MatchReport:
         return MatchReport(
-            match_id=task.match_id,
-            placements=outcome.result.placements,
-            scores=outcome.result.scores,
-            ended=outcome.result.ended,
-            hands=hand_reports(outcome) if task.hands else (),
-            decisions=outcome.decisions,
-            forfeit=outcome.forfeit,
+            task.match_id,
+            outcome.as_result(hands=task.hands),
             seconds=time.perf_counter() - start,
             moves="" if outcome.moves is None else outcome.moves.to_text(),
         )
@@ -140,18 +133,13 @@ def play_task(
     return done[0]
 
 
-def error_report(task: MatchTask, error: str) -> MatchReport:
-    """The report of a match that could not be played at all."""
-    return MatchReport(task.match_id, (), (), "error", (), 0, None, 0.0, error)
-
-
 def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
     """The report of a match forfeited by ``forfeit.seat`` before any hand was played:
     the last resort when a match cannot be replayed to the point where it failed."""
     rules = Rules.from_json(task.rules)
     result = forfeit_result(rules, len(task.seats), task.seed, forfeit.seat)
     return MatchReport(
-        task.match_id, result.placements, result.scores, result.ended, (), 0, forfeit, 0.0
+        task.match_id, Result(result.placements, result.scores, result.ended, forfeit=forfeit)
     )
 
 
@@ -188,14 +176,6 @@ def create_player(
 def _guard(seat: int, watch: TaskWatch) -> Callable[[Player], Player]:
     """What guards the player of ``seat``, noting on ``watch`` (see ``runner.guard``)."""
     return lambda player: guard(player, seat, watch)
-
-
-def hand_reports(outcome: MatchOutcome) -> tuple[HandReport, ...]:
-    """The hands of a played match as stored: results and the records that replay them."""
-    return tuple(
-        HandReport(r.kind, r.winners, r.points, r.penalties, rec.to_json())
-        for r, rec in zip(outcome.hand_results, outcome.records, strict=True)
-    )
 
 
 def _options(text: str) -> dict[str, Any]:

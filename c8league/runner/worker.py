@@ -44,6 +44,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import traceback
@@ -56,15 +57,14 @@ from typing import Any
 from c8league.errors import MachineFault
 from c8league.players.containment import Keeper, process_state, released
 from c8league.players.external import keep
+from c8league.results import MatchReport
 from c8league.runner import guard
 from c8league.runner.clock import run_delay
 from c8league.runner.loop import HOOKS, Stop
 from c8league.runner.tasks import (
     IDLE,
     STARTING,
-    MatchReport,
     MatchTask,
-    error_report,
     play_task,
 )
 
@@ -254,7 +254,17 @@ class Worker:
 
     def snapshot(self) -> Snapshot:
         s = self.slot
-        return Snapshot(s.job, s.since, s.phase, s.turn, s.calls, s.move, s.hook, s.index, s.owners)
+        return Snapshot(
+            job=s.job,
+            since=s.since,
+            phase=s.phase,
+            turn=s.turn,
+            calls=s.calls,
+            move=s.move,
+            hook=s.hook,
+            index=s.index,
+            owners=s.owners,
+        )
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""
@@ -404,8 +414,6 @@ def exec_worker() -> Worker:
 
 
 def _temp_fd() -> int:
-    import tempfile
-
     fd, path = tempfile.mkstemp(prefix="c8league-slot-")
     os.unlink(path)
     return fd
@@ -541,7 +549,7 @@ class HeldUp(MachineFault):
 
 
 @dataclass(frozen=True)
-class Result:
+class JobEnd:
     """How one job sent to a worker ended (see :func:`supervise`)."""
 
     kind: str
@@ -598,7 +606,7 @@ def overrun(worker: Worker, limit: float | None, now: float) -> tuple[str, float
     return ("hung", None) if now >= confirm else ("", confirm)
 
 
-def supervise(worker: Worker, key: int, limit: float | None) -> Result:
+def supervise(worker: Worker, key: int, limit: float | None) -> JobEnd:
     """Wait for the job ``key`` sent to ``worker``: its first ``report`` or its ``done``
     (then the end of its closing, up to :data:`CLOSE_SECONDS`), its exit, or its
     overrun of ``limit`` seconds (see :func:`overrun`), when the worker is killed."""
@@ -619,10 +627,10 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
             snapshot = worker.snapshot()
             worker.kill()
             if reported is not None:
-                return Result("done", value)
+                return JobEnd("done", value)
             if verdict == "machine":
-                return Result("machine", "its process was stopped", snapshot)
-            return Result("hung", snapshot=snapshot)
+                return JobEnd("machine", "its process was stopped", snapshot)
+            return JobEnd("hung", snapshot=snapshot)
         if not wait(worker.waitables(), None if end is None else max(0.0, end - now)):
             continue
         messages, dead = worker.receive()
@@ -632,17 +640,17 @@ def supervise(worker: Worker, key: int, limit: float | None) -> Result:
             if kind == "report":
                 value, reported = message, time.monotonic()
             elif kind == "done":
-                return Result("done", message if reported is None else value)
+                return JobEnd("done", message if reported is None else value)
             elif kind == "failed":
-                return Result("failed", message)
+                return JobEnd("failed", message)
             elif kind == "replay":
-                return Result("machine", message[0])
+                return JobEnd("machine", message[0])
         if dead:
             if not worker.reap(EXIT_WAIT_SECONDS):
                 worker.kill()
             if reported is not None:
-                return Result("done", value)
-            return Result("died", snapshot=worker.snapshot(), how=worker.how())
+                return JobEnd("done", value)
+            return JobEnd("died", snapshot=worker.snapshot(), how=worker.how())
 
 
 # -- playing matches --------------------------------------------------------------------------
@@ -699,7 +707,7 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
         except BaseException:
             if len(reports) == count:
                 last_line = traceback.format_exc().strip().splitlines()[-1:] or ["?"]
-                report = error_report(task, f"playing it failed: {last_line[0]}")
+                report = MatchReport.failed(task.match_id, f"playing it failed: {last_line[0]}")
             # (else its result is out: closing its players failed, the result stands)
         keeper.sweep()
         if len(reports) == count:  # not reported early: it could not be played

@@ -48,6 +48,7 @@ def min_cost_pairs(n: int, cost: PairCost) -> list[tuple[int, int]]:
 
 
 def _blossom(n: int, cost: PairCost) -> list[tuple[int, int]]:
+    # networkx (heavy): only where a Swiss round is paired by the blossom algorithm
     import networkx as nx  # type: ignore[import-untyped,unused-ignore]
 
     costs = {(i, j): cost(i, j) for i in range(n) for j in range(i + 1, n)}

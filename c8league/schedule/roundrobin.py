@@ -14,6 +14,13 @@ exactly once per cycle; otherwise a seeded local search spreads the meetings
 as evenly as it can, and the smaller tables fairly. Seats are then assigned
 round by round and balanced over the whole schedule: each entrant's seat
 positions, and who plays directly before whom.
+
+The search has two versions, kept side by side because a schedule is a function of its
+event's seed and search: version 1 (:data:`FIRST_SEARCH`) spends steps in proportion
+to the schedule's length; version 2 (:data:`CAPPED_SEARCH`) spends as many up to
+:data:`CAPPED_STEPS` (and :data:`CAPPED_SEAT_STEPS` seating) and no more, so that a
+schedule of many cycles costs little more than a short one. Schedules within the caps
+are the same under both (``leagues/bot-cup.toml``'s, for one).
 """
 
 from __future__ import annotations
@@ -26,8 +33,18 @@ from c8league.schedule.errors import ScheduleError
 from c8league.schedule.layout import check_table_size, table_layout
 from c8league.schedule.ledger import Ledger
 from c8league.schedule.model import E, Round
-from c8league.schedule.search import Grouping, balanced_grouping
+from c8league.schedule.search import Grouping, balanced_grouping, default_iterations
 from c8league.schedule.seats import balance_seats, seat_tables
+
+FIRST_SEARCH = 1
+CAPPED_SEARCH = 2
+SEARCHES = (FIRST_SEARCH, CAPPED_SEARCH)
+"""The versions of the search (see the module docstring)."""
+
+CAPPED_STEPS = 20_000
+"""Version 2's most swaps tried by the grouping search."""
+CAPPED_SEAT_STEPS = 10_000
+"""Version 2's most steps of the seat annealing."""
 
 
 def cycle_length(n: int, table_size: int) -> int:
@@ -51,15 +68,19 @@ def round_robin(
     rounds: int | None = None,
     cycles: int | None = None,
     seed: int = 0,
+    search: int = FIRST_SEARCH,
 ) -> list[Round[E]]:
     """A round-robin schedule for ``entrants`` at tables of ``table_size``.
 
     By default one cycle (:func:`cycle_length` rounds); pass ``rounds`` for
     any number of rounds, or ``cycles`` for whole cycles (not both). The
     seed shuffles who gets which place in the design and drives the search;
-    the same arguments always give the same schedule.
+    the same arguments always give the same schedule. ``search`` is the version of
+    the search where one is needed (see the module docstring).
     """
     check_table_size(table_size)
+    if search not in SEARCHES:
+        raise ScheduleError(f"no round-robin search version {search}")
     players = list(entrants)
     if len(set(players)) != len(players):
         raise ScheduleError("every entrant must be listed once")
@@ -82,7 +103,7 @@ def round_robin(
     rng = random.Random(seed)
     order = list(range(n))
     rng.shuffle(order)
-    numbered = _circle(n, rounds) if table_size == 2 else _multi(n, table_size, rounds, rng)
+    numbered = _circle(n, rounds) if table_size == 2 else _multi(n, table_size, rounds, rng, search)
     return [
         Round(
             tuple(tuple(players[order[p]] for p in t) for t in tables),
@@ -122,15 +143,19 @@ def _circle(n: int, rounds: int) -> list[tuple[list[list[int]], list[int]]]:
 
 
 def _multi(
-    n: int, k: int, rounds: int, rng: random.Random
+    n: int, k: int, rounds: int, rng: random.Random, search: int = FIRST_SEARCH
 ) -> list[tuple[list[list[int]], list[int]]]:
+    capped = search == CAPPED_SEARCH
     layout = table_layout(n, k, "smaller")
     grouping: Grouping
     design = resolvable_design(n, k) if len(set(layout.sizes)) == 1 else None
     if design is not None:
         grouping = [[list(t) for t in design[r % len(design)]] for r in range(rounds)]
     else:
-        grouping = balanced_grouping(n, layout.sizes, rounds, rng)
+        steps = default_iterations(n, rounds)
+        if capped:
+            steps = min(steps, CAPPED_STEPS)
+        grouping = balanced_grouping(n, layout.sizes, rounds, rng, max_iterations=steps)
     ledger = Ledger(n)
     seated_rounds = []
     for tables in grouping:
@@ -138,5 +163,5 @@ def _multi(
         seated = seat_tables(tables, ledger, rng)
         ledger.record(seated)
         seated_rounds.append(seated)
-    balance_seats(seated_rounds, ledger, rng)
+    balance_seats(seated_rounds, ledger, rng, max_steps=CAPPED_SEAT_STEPS if capped else None)
     return [(seated, []) for seated in seated_rounds]

@@ -87,6 +87,12 @@ def objective(n: int, grouping: Grouping) -> int:
     return pairs + SHORT_WEIGHT * sum(s * s for s in short)
 
 
+def default_iterations(n: int, rounds: int) -> int:
+    """The swaps :func:`balanced_grouping` tries by default: 100 per entrant and round,
+    at least ten thousand, at most a million."""
+    return min(1_000_000, max(10_000, 100 * n * rounds))
+
+
 def balanced_grouping(
     n: int,
     sizes: Sequence[int],
@@ -285,7 +291,7 @@ class _Search:
     def run(self, max_iterations: int | None) -> Grouping:
         n, rounds, rng = self.n, self.rounds, self.rng
         if max_iterations is None:
-            max_iterations = min(1_000_000, max(10_000, 100 * n * rounds))
+            max_iterations = default_iterations(n, rounds)
         tables, table_of = self.tables, self.table_of
         # The best grouping is copied only in the cooler second half of the run.
         best_value = self.value

@@ -53,13 +53,21 @@ def seat_tables(
     return [seat_table(table, ledger, rng) for table in tables]
 
 
-def balance_seats(rounds: list[list[list[int]]], ledger: Ledger, rng: random.Random) -> None:
+def balance_seats(
+    rounds: list[list[list[int]]],
+    ledger: Ledger,
+    rng: random.Random,
+    *,
+    max_steps: int | None = None,
+) -> None:
     """Reorder the tables of recorded ``rounds`` to balance seats across all of them.
 
     ``ledger`` must hold exactly these rounds; it is kept up to date. The
     objective is ``Σ seat count² + Σ before count²`` (weighted), lowered by a
     seeded annealing over seat exchanges within one table, then by re-seating
-    one table at a time against all the others until none improves.
+    one table at a time against all the others until none improves. The annealing
+    takes :data:`_ANNEAL_STEPS` steps per table, at most :data:`_MAX_ANNEAL_STEPS` (or
+    ``max_steps``, if fewer).
     """
     slots = [
         (tables, i, len(tables[i]) < max(len(t) for t in tables))
@@ -69,7 +77,8 @@ def balance_seats(rounds: list[list[list[int]]], ledger: Ledger, rng: random.Ran
     ]
     if not slots:
         return
-    _anneal(slots, ledger, rng, min(_MAX_ANNEAL_STEPS, _ANNEAL_STEPS * len(slots)))
+    steps = min(_MAX_ANNEAL_STEPS, _ANNEAL_STEPS * len(slots))
+    _anneal(slots, ledger, rng, steps if max_steps is None else min(steps, max_steps))
     for _ in range(_BALANCE_PASSES):
         changed = False
         for tables, i, short in slots:

@@ -10,6 +10,7 @@ from typing import Any
 
 from sqlmodel import Session, col, or_, select
 
+from c8league.names import name_key
 from c8league.storage.models import Audit, Event
 
 
@@ -77,8 +78,6 @@ def trail(
 def renamed(session: Session, name: str) -> str | None:
     """The name now of a player once called ``name`` (renamed, or merged into another),
     following every later rename; None if no player was."""
-    from c8league.names import name_key
-
     key, found = name_key(name), None
     rows = session.exec(
         select(Audit.action, Audit.before, Audit.after)

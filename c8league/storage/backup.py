@@ -111,7 +111,8 @@ def restore(url: str, source: Path, *, force: bool) -> Contents:
         if path.exists() and path.stat().st_size > 0 and not force:
             raise UsageError(
                 f"{describe_url(url)} exists: restoring replaces everything in it; add "
-                "--force to do so (nothing was changed)"
+                "`force` to do so (nothing was changed)",
+                params=["force"],
             )
         target = sqlite3.connect(path, timeout=30)
         try:
@@ -133,13 +134,14 @@ def _contents(con: sqlite3.Connection, where: str) -> Contents:
         check = con.execute("PRAGMA quick_check").fetchone()
         if check is None or check[0] != "ok":
             raise StorageError(f"{where} is damaged ({check[0] if check else 'no answer'})")
-        tables = {row[0] for row in con.execute("SELECT name FROM sqlite_master")}
+        tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master")}
         if "meta" not in tables:
             raise StorageError(f"{where} is not a c8league database (no meta table)")
         row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
     except sqlite3.DatabaseError as exc:
         raise StorageError(f"{where} is not a c8league database ({exc})") from None
-    text = str(row[0]).strip() if row is not None else ""
+    (value,) = row if row is not None else ("",)
+    text = str(value).strip()
     if not text.isdigit():
         raise StorageError(f"{where} has no schema version: it is damaged")
     version = int(text)

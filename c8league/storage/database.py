@@ -28,6 +28,7 @@ from c8league.errors import BusyError, C8LeagueError, NotFoundError, StorageErro
 from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
+from c8league.storage.models import SCHEMA_VERSION as SCHEMA_VERSION  # for the command line
 
 DEFAULT_URL = "sqlite:///c8league.db"
 ENV_VAR = "C8LEAGUE_DB"
@@ -252,7 +253,7 @@ def _check_foreign(url: str, path: Path) -> None:
         return  # the open that follows says what is wrong
     try:
         tables = {
-            row[0] for row in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
+            name for (name,) in con.execute("SELECT name FROM sqlite_master WHERE type = 'table'")
         }
         if not tables or "meta" in tables:
             return
@@ -362,10 +363,11 @@ def _schema_version(conn: Any, url: str) -> int | None:
     row = conn.execute(select(models.Meta.value).where(models.Meta.key == "schema_version")).first()
     if row is None:
         return None
-    text = str(row[0]).strip()
+    (value,) = row
+    text = str(value).strip()
     if not text.isdigit() or len(text) > 9:
         raise StorageError(
-            f"database {safe_url(url)} has schema version {row[0]!r}, not one c8league wrote"
+            f"database {safe_url(url)} has schema version {value!r}, not one c8league wrote"
         )
     return int(text)
 

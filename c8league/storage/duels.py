@@ -63,7 +63,7 @@ def free_name(session: Session, prefix: str = "duel-") -> str:
     return f"{prefix}{number}"
 
 
-def add(session: Session, name: str, players: int, seed: int, settings: str) -> Duel:
+def add(session: Session, name: str, *, players: int, seed: int, settings: str) -> Duel:
     duel = Duel(name=same_name(name), players=players, seed=seed, settings=settings)
     session.add(duel)
     session.flush()
@@ -95,15 +95,15 @@ def pair(session: Session, duel_id: int, deal: int) -> StoredPair | None:
     if row is None:
         return None
     return StoredPair(
-        row.deal,
-        row.seat,
-        row.share_a,
-        row.share_b,
-        row.match_a,
-        row.match_b,
-        row.seconds,
-        row.moves_a,
-        row.moves_b,
+        deal=row.deal,
+        seat=row.seat,
+        share_a=row.share_a,
+        share_b=row.share_b,
+        match_a=row.match_a,
+        match_b=row.match_b,
+        seconds=row.seconds,
+        moves_a=row.moves_a,
+        moves_b=row.moves_b,
     )
 
 

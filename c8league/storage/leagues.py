@@ -13,7 +13,7 @@ from typing import Any
 
 from sqlmodel import Session, col, func, select
 
-from c8league.errors import NotFoundError
+from c8league.errors import NotFoundError, UsageError
 from c8league.names import name_key, same_name
 from c8league.storage.database import session_database
 from c8league.storage.models import (
@@ -62,8 +62,6 @@ def only_league(session: Session, name: str | None) -> League:
     Raises :class:`NotFoundError` for an unknown name or an empty database, and
     :class:`UsageError` when there are several leagues and no name.
     """
-    from c8league.errors import UsageError
-
     if name is not None:
         return get_league(session, name)
     leagues = all_leagues(session)

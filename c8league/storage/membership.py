@@ -33,9 +33,9 @@ def record(
     session: Session,
     league_id: int,
     entrant_id: int,
+    *,
     action: str,
     where: Position,
-    *,
     round_number: int | None = None,
 ) -> MembershipChange:
     """Keep one change (``joined``, ``withdrew``, ``returned``, ``absent``, ``present``)
@@ -88,14 +88,6 @@ def of_entrant(session: Session, entrant_id: int) -> list[MembershipChange]:
             .order_by(col(MembershipChange.id))
         ).all()
     )
-
-
-def delete_of_entrant(session: Session, entrant_id: int, league_id: int | None = None) -> None:
-    """Forget the entrant's membership history (in one league, or in all)."""
-    for change in of_entrant(session, entrant_id):
-        if league_id is None or change.league_id == league_id:
-            session.delete(change)
-    session.flush()
 
 
 def move_history(session: Session, league_id: int, old: int, new: int) -> None:

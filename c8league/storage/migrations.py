@@ -30,6 +30,7 @@ from sqlalchemy import (
 )
 
 from c8league.errors import StorageError
+from c8league.storage.models import SCHEMA_VERSION
 
 Step = Callable[[Any], None]
 
@@ -141,7 +142,7 @@ def _v4_season_record(conn: Any) -> None:
     ).all()
     rows: list[dict[str, Any]] = []
     for league_id, entrant_id, withdrawn in members:
-        rows.append(_change(league_id, entrant_id, "joined", None, 0, now))
+        rows.append(_change(league_id, entrant_id, action="joined", event_id=None, after=0, at=now))
         if withdrawn:
             last = conn.execute(
                 text(
@@ -154,7 +155,11 @@ def _v4_season_record(conn: Any) -> None:
                 {"entrant": entrant_id, "league": league_id},
             ).first()
             event_id, after = (last[0], last[1]) if last is not None else (None, 0)
-            rows.append(_change(league_id, entrant_id, "withdrew", event_id, after, now))
+            rows.append(
+                _change(
+                    league_id, entrant_id, action="withdrew", event_id=event_id, after=after, at=now
+                )
+            )
     if rows:
         conn.execute(changes.insert(), rows)
     if conn.dialect.name == "postgresql":
@@ -168,7 +173,7 @@ def _v4_season_record(conn: Any) -> None:
 
 
 def _change(
-    league_id: int, entrant_id: int, action: str, event_id: int | None, after: int, at: Any
+    league_id: int, entrant_id: int, *, action: str, event_id: int | None, after: int, at: Any
 ) -> dict[str, Any]:
     return {
         "league_id": league_id,
@@ -225,6 +230,13 @@ def _v7_standing(conn: Any) -> None:
     conn.execute(text("UPDATE event SET pairing = 1 WHERE id IN (SELECT event_id FROM round)"))
 
 
+def _v8_schedule_search(conn: Any) -> None:
+    """Version 8: the version of the search that computes each round-robin's schedule.
+    Existing events keep the first (their schedule, stored or still to be computed, is
+    the one they always had); new ones use the second."""
+    conn.execute(text("ALTER TABLE event ADD COLUMN schedule INTEGER NOT NULL DEFAULT 1"))
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -233,13 +245,12 @@ STEPS: dict[int, Step] = {
     5: _v5_game_records,
     6: _v6_schedules,
     7: _v7_standing,
+    8: _v8_schedule_search,
 }
 
 
 def upgrade(conn: Any, version: int) -> None:
     """Run every step above ``version`` and record the new version."""
-    from c8league.storage.models import SCHEMA_VERSION
-
     if version < 1:
         raise StorageError(f"database schema version {version} is not one c8league wrote")
     for target in range(version + 1, SCHEMA_VERSION + 1):

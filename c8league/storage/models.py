@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 7
+SCHEMA_VERSION = 8
 
 
 def utcnow() -> datetime:
@@ -98,6 +98,9 @@ class Event(_Table, table=True):
     pairing: int = Field(default=2)
     """The Swiss pairing rules the event was paired by: 1 for events paired before round 1
     was drawn from the seed (kept as they were), 2 since."""
+    schedule: int = Field(default=2)
+    """The version of the round-robin schedule's search (``schedule.roundrobin``): 1 for
+    events created before version 8 of the schema (kept as they were), 2 since."""
 
 
 class ScheduleRound(_Table, table=True):

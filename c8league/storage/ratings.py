@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, bindparam, delete, func, insert
 from sqlalchemy import select as sa_select
@@ -35,11 +35,19 @@ def current(
     return {r.entrant_id: (r.mu, r.sigma, r.matches) for r in session.exec(query).all()}
 
 
-def rated_entrants(
-    session: Session, league_id: int, upto: int | None = None
-) -> list[tuple[int, str, float, float, int]]:
-    """(entrant id, name, mu, sigma, rated matches) of every rated entrant of the league:
-    now, or as the ratings stood after the result of sequence ``upto``."""
+class RatedEntrant(NamedTuple):
+    """A rated entrant of a league: its rating and how many matches it rates."""
+
+    entrant_id: int
+    name: str
+    mu: float
+    sigma: float
+    matches: int
+
+
+def rated_entrants(session: Session, league_id: int, upto: int | None = None) -> list[RatedEntrant]:
+    """Every rated entrant of the league: now, or as the ratings stood after the result
+    of sequence ``upto``."""
     if upto is not None:
         then = ratings_before(session, league_id, upto + 1)
         names = dict(
@@ -47,7 +55,10 @@ def rated_entrants(
                 select(Entrant.id, Entrant.name).where(col(Entrant.id).in_(list(then)))
             ).all()
         )
-        return [(e, names[e], mu, sigma, n) for e, (mu, sigma, n) in then.items()]
+        return [
+            RatedEntrant(entrant_id=e, name=names[e], mu=mu, sigma=sigma, matches=n)
+            for e, (mu, sigma, n) in then.items()
+        ]
     rows = session.execute(
         sa_select(
             col(Rating.entrant_id),
@@ -59,7 +70,7 @@ def rated_entrants(
         .join(Entrant, col(Entrant.id) == col(Rating.entrant_id))
         .where(col(Rating.league_id) == league_id)
     ).all()
-    return [(r[0], r[1], r[2], r[3], r[4]) for r in rows]
+    return [RatedEntrant._make(row) for row in rows]
 
 
 def ratings_before(session: Session, league_id: int, sequence: int) -> dict[int, Current]:

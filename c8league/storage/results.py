@@ -17,7 +17,7 @@ import json
 from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
-from typing import Any
+from typing import Any, NamedTuple
 
 from sqlalchemy import Table, bindparam, case, insert, text, update
 from sqlalchemy import select as sa_select
@@ -169,7 +169,11 @@ def store_results(
         )
         stored.append(
             SeatedResult(
-                match_id, sequence, tuple(entrants), tuple(result.placements), result.forfeited
+                match_id=match_id,
+                sequence=sequence,
+                entrants=tuple(entrants),
+                placements=tuple(result.placements),
+                forfeited=result.forfeited,
             )
         )
     matches = _table(Match)
@@ -297,7 +301,13 @@ def played(session: Session, event_ids: Sequence[int]) -> list[PlayedMatch]:
     for match_id, event_id, sequence, ended, f_seat, f_reason, seat, entrant, place, score in rows:
         if current is None or current.match_id != match_id:
             current = PlayedMatch(
-                match_id, event_id, sequence or 0, ended or "", f_seat, f_reason, []
+                match_id=match_id,
+                event_id=event_id,
+                sequence=sequence or 0,
+                ended=ended or "",
+                forfeit_seat=f_seat,
+                forfeit_reason=f_reason,
+                seats=[],
             )
             result.append(current)
         current.seats.append((seat, entrant, place or 0, score or 0))
@@ -377,15 +387,22 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
         key = (str(reason), str(name))
         first = groups.get(key)
         if first is None:
-            groups[key] = ForfeitGroup(key[0], key[1], 1, match_id, move, detail or "")
+            groups[key] = ForfeitGroup(
+                reason=key[0],
+                entrant=key[1],
+                count=1,
+                match_id=match_id,
+                move=move,
+                detail=detail or "",
+            )
         else:
             groups[key] = ForfeitGroup(
-                first.reason,
-                first.entrant,
-                first.count + 1,
-                first.match_id,
-                first.move,
-                first.detail,
+                reason=first.reason,
+                entrant=first.entrant,
+                count=first.count + 1,
+                match_id=first.match_id,
+                move=first.move,
+                detail=first.detail,
             )
     return [groups[key] for key in sorted(groups)]
 
@@ -400,12 +417,23 @@ def hand_rows(session: Session, event_ids: Sequence[int]) -> list[tuple[int, str
     return fetch_rows(session.connection(), query)
 
 
+class RatedSeat(NamedTuple):
+    """One seat of a finished match, as a rebuild of the ratings replays it."""
+
+    match_id: int
+    sequence: int
+    forfeit_seat: int | None
+    seat: int
+    entrant_id: int
+    place: int
+
+
 def rated_seats(
     session: Session, league_id: int, from_sequence: int | None = None
-) -> list[tuple[int, int, int | None, int, int, int]]:
+) -> list[RatedSeat]:
     """Every seat of the league's finished matches (from ``from_sequence`` on), in the
-    order the results count: (match id, sequence, forfeit seat, seat, entrant id, place).
-    What a rebuild of the ratings replays."""
+    order the results count (by sequence, then seat). What a rebuild of the ratings
+    replays."""
     query = (
         sa_select(
             col(Match.id),
@@ -426,7 +454,7 @@ def rated_seats(
     )
     if from_sequence is not None:
         query = query.where(col(Match.sequence) >= from_sequence)
-    return fetch_rows(session.connection(), query)
+    return list(map(RatedSeat._make, fetch_rows(session.connection(), query)))
 
 
 def placement_stats(
@@ -457,7 +485,10 @@ def placement_stats(
     )
     if upto is not None:
         query = query.where(col(Match.sequence) <= upto)
-    return {row[0]: (row[1], row[2], row[3], row[4]) for row in session.execute(query).all()}
+    return {
+        entrant_id: (matches, wins, average, scaled)
+        for entrant_id, matches, wins, average, scaled in session.execute(query).all()
+    }
 
 
 def done_count(session: Session, league_id: int, upto: int | None = None) -> int:
@@ -513,9 +544,10 @@ def last_result(
     if upto is not None:
         query = query.where(col(Match.sequence) <= upto)
     row = session.exec(query).first()
-    if row is None or row[0] is None:
+    if row is None:
         return None
-    return row[0], row[1], row[2]
+    sequence, event_name, finished_at = row
+    return None if sequence is None else (sequence, event_name, finished_at)
 
 
 @dataclass(frozen=True, slots=True)
@@ -588,7 +620,14 @@ def stored_match(session: Session, match_id: int) -> StoredMatch | None:
         forfeit_move=match.forfeit_move,
         forfeit_detail=match.forfeit_detail,
         seats=tuple(
-            StoredSeat(e.name, e.plugin, e.options or "{}", s.place, s.score) for s, e in seats
+            StoredSeat(
+                name=e.name,
+                plugin=e.plugin,
+                options=e.options or "{}",
+                place=s.place,
+                score=s.score,
+            )
+            for s, e in seats
         ),
         hands=tuple(hands),
         unfinished=match.unfinished,

@@ -57,9 +57,9 @@ def add_round(
     session: Session,
     event_id: int,
     number: int,
+    *,
     byes: Sequence[int],
     matches: Sequence[NewMatch],
-    *,
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
@@ -191,6 +191,18 @@ def round_complete(session: Session, round_id: int | None) -> bool:
         .where(Match.round_id == round_id, Match.status == "pending")
     ).one()
     return pending == 0
+
+
+def incomplete_rounds(session: Session, event_id: int) -> int:
+    """How many of the event's rounds have a match still to be played (one query: the
+    rounds :func:`round_complete` says are not)."""
+    count = session.exec(
+        select(func.count(func.distinct(Match.round_id)))
+        .select_from(Match)
+        .join(Round, col(Round.id) == Match.round_id)
+        .where(Round.event_id == event_id, Match.status == "pending")
+    ).one()
+    return int(count)
 
 
 def byes(session: Session, event_ids: Sequence[int]) -> dict[int, list[int]]:
@@ -371,11 +383,11 @@ def rounds_of(session: Session, event_ids: Sequence[int]) -> list[RoundRow]:
         by_round.setdefault(match.round_id, []).append((match, tuple(seats.get(match.id or 0, []))))
     return [
         RoundRow(
-            r.event_id,
-            r.number,
-            r.published,
-            tuple(json.loads(r.byes)),
-            tuple(by_round.get(r.id or 0, [])),
+            event_id=r.event_id,
+            number=r.number,
+            published=r.published,
+            byes=tuple(json.loads(r.byes)),
+            matches=tuple(by_round.get(r.id or 0, [])),
         )
         for r in rounds
     ]

@@ -20,6 +20,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
+import filelock
 from sqlalchemy import make_url, text
 
 from c8league.errors import BusyError
@@ -66,8 +67,6 @@ def _busy(event: str, where: str, kind: str) -> BusyError:
 
 @contextmanager
 def _file_lock(database: Path, event_id: int, event: str, kind: str) -> Iterator[None]:
-    import filelock
-
     folder = database.with_name(database.name + ".locks")
     folder.mkdir(exist_ok=True)
     # A lock object of its own each time (no thread-local reuse), so a second run of the

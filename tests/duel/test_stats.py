@@ -273,7 +273,9 @@ def test_the_normal_approximation_is_the_gsprt_for_many_pairs() -> None:
     n = sum(counts)
     s = duel_stats(2, pentanomial_outcomes(counts))
     assert s.mean is not None and s.variance is not None
-    approx = llr_normal(n, s.mean, s.variance, mean_difference(-2), mean_difference(3))
+    approx = llr_normal(
+        n, s.mean, s.variance, delta0=mean_difference(-2), delta1=mean_difference(3)
+    )
     pdf = [(i / 4, c / n) for i, c in enumerate(counts)]
     mean = sum(a * p for a, p in pdf)
     var = sum(p * (a - mean) ** 2 for a, p in pdf)

@@ -111,6 +111,7 @@ class Channel:
             stdin, stdout, errors = relay.stdin, relay.stdout, relay.errors  # type: ignore[assignment]
         self._in: IO[bytes] | None = stdin
         self._out: IO[bytes] | None = stdout
+        self._in_fd = stdin.fileno()
         self._errors = errors
         self._log = log
         self._buffer = bytearray()
@@ -136,10 +137,27 @@ class Channel:
         (``time.monotonic()``); raises :class:`PipeClosed` or :class:`Overdue`."""
         if self._held:
             data, self._held = bytes(self._held) + data, bytearray()
-        view = memoryview(data)
         assert self._in is not None
-        fd = self._in.fileno()
+        fd = self._in_fd
+        try:  # all at once, as nearly always: one system call
+            written = self._io.write(fd, data)
+        except BlockingIOError:
+            written = 0
+        except OSError:
+            raise PipeClosed from None
+        if written == len(data):
+            return
+        view = memoryview(data)[written:]
         while view:
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise Overdue
+            with selectors.DefaultSelector() as sel:
+                sel.register(fd, selectors.EVENT_WRITE)
+                if self._errors >= 0:  # it may be blocked writing to standard error
+                    sel.register(self._errors, selectors.EVENT_READ)
+                sel.select(remaining)
+            self.drain()
             try:
                 written = self._io.write(fd, view)
             except BlockingIOError:
@@ -147,16 +165,6 @@ class Channel:
             except OSError:
                 raise PipeClosed from None
             view = view[written:]
-            if view:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise Overdue
-                with selectors.DefaultSelector() as sel:
-                    sel.register(fd, selectors.EVENT_WRITE)
-                    if self._errors >= 0:  # it may be blocked writing to standard error
-                        sel.register(self._errors, selectors.EVENT_READ)
-                    sel.select(remaining)
-                self.drain()
 
     def write_now(self, data: bytes) -> None:
         """Best effort, never waiting: a bot that does not read misses the message (and
@@ -206,7 +214,7 @@ class Channel:
         """The first line of what the bot has written that nobody asked for, if any,
         read without waiting; raises :class:`PipeClosed`."""
         self._fill(0)
-        if self._buffer.strip():
+        if self._buffer and self._buffer.strip():
             return bytes(self._buffer).strip().split(b"\n")[0]
         return None
 

@@ -209,7 +209,8 @@ class ExternalPlayer(BasePlayer):
         self._notify(protocol.hand_start(self._encoder.view(observation)))
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
-        self._ready(observation)
+        if self._fault is not None or self._run is None or not self._told:
+            self._ready(observation)
         if len(legal) == 1 and self._skip_forced:
             return legal[0]  # the bot sees it in its next view
         texts = [str(m) for m in legal]

@@ -214,6 +214,7 @@ the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give
 _read_fields = operator.attrgetter(*[name for name, _ in _FIELDS])
 _WRITERS = [write for _, write in _FIELDS]
 _KEYS = ['"' + name + '":' for name, _ in _FIELDS]
+_INDICES = list(range(len(_FIELDS)))
 
 
 def _moves(history: Sequence[tuple[int, Move]]) -> list[str]:
@@ -257,20 +258,16 @@ class ObservationEncoder:
         """(:data:`CHANGES`) The moves of this hand the bot has been shown (-1: no view
         of this hand yet)."""
 
-    def _read(self, obs: Observation) -> str:
-        """Read the fields' values; the texts of those that changed are written again.
-        Returns the fields' text (without braces)."""
+    def _read(self, obs: Observation) -> None:
+        """Read the fields' values; the texts of those that changed are written again
+        (``_texts``), and their indices kept (``_changed``)."""
         values = _read_fields(obs)
         last = self._values
+        changed = _INDICES if last is None else [i for i in _INDICES if values[i] != last[i]]
         texts = self._texts
-        if last is None:
-            changed = list(range(len(_FIELDS)))
-        else:
-            changed = [i for i, (a, b) in enumerate(zip(values, last, strict=True)) if a != b]
         for i in changed:
             texts[i] = _KEYS[i] + _WRITERS[i](values[i])
         self._values, self._changed = values, changed
-        return ",".join(texts)
 
     def _history(self, obs: Observation) -> int:
         """Encode the moves of this hand not encoded yet; returns how many were (0 in a
@@ -288,7 +285,8 @@ class ObservationEncoder:
     def encode(self, obs: Observation) -> str:
         """The observation's JSON text, whole or (:data:`NEW`) with the new moves only."""
         start = self._history(obs)
-        head = self._read(obs)
+        self._read(obs)
+        head = ",".join(self._texts)
         if self.form == NEW:
             moves = ",".join(self._parts[start:])
             return f'{{{head},"history_start":{start},"new_history":[{moves}]}}'
@@ -301,9 +299,10 @@ class ObservationEncoder:
         if self.form != CHANGES:
             return '"observation":' + self.encode(obs)
         self._history(obs)
-        head = self._read(obs)
+        self._read(obs)
         start, self._sent = self._sent, self._count
         if whole or start < 0:
+            head = ",".join(self._texts)
             return f'"observation":{{{head},"history":[{",".join(self._parts)}]}}'
         texts = self._texts
         changes = ",".join([texts[i] for i in self._changed])

@@ -1,0 +1,35 @@
+"""Opening the database a command works on: the one named by ``--db`` (``state``)."""
+
+from __future__ import annotations
+
+import logging
+
+from c8league.cli import state
+from c8league.cli.output import err
+from c8league.errors import UsageError
+from c8league.storage.database import Database, is_in_memory, open_database, resolve_url
+
+
+def database(*, create: bool = False) -> Database:
+    """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``. Only the
+    commands that make a database (``init``, ``league import``) pass ``create``; any
+    other, given a database that does not exist, stops with a line naming where it
+    looked."""
+    db_option = state.db_option
+    if is_in_memory(resolve_url(db_option)):
+        raise UsageError(
+            f"--db {db_option or resolve_url(None)} is a database in memory, gone when the "
+            "command ends: name a file (--db league.db) or a server"
+        )
+    # Libraries' own log records (SQLAlchemy logs a cursor it could not close after an
+    # interrupt, with its traceback) are not for the user: errors reach the user as
+    # exceptions, turned into one line by c8league.cli.main.
+    logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
+    db = open_database(db_option, create=create)
+    db.on_wait = _say_waiting
+    state.opened.append(db)
+    return db
+
+
+def _say_waiting(message: str) -> None:
+    err.print(f"{message}…", style="yellow", highlight=False, markup=False)
