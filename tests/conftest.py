@@ -14,11 +14,19 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
+import typer
 
 # Test modules import their shared helpers (``dbs``) from this folder.
 sys.path.insert(0, str(Path(__file__).parent))
 
+# What commands print is compared exactly: tables are drawn for a terminal 80 columns
+# wide, whatever the terminal that runs the tests (rich reads COLUMNS when the command
+# line's consoles are made, and processes the tests start inherit it).
+os.environ["COLUMNS"] = "80"
+
 from dbs import PG_ENV, create_pg_database, drop_pg_database, safe_url
+
+from c8league import about
 
 PG_SKIP = f"PostgreSQL not tested: set {PG_ENV}=postgresql://USER:PASSWORD@HOST/postgres"
 
@@ -37,6 +45,24 @@ def pytest_report_header(config: pytest.Config) -> str:
 def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
     if _server() is None:
         terminalreporter.write_sep("-", PG_SKIP, yellow=True)
+
+
+@pytest.fixture(scope="session", autouse=True)
+def engine_notice_shown(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """The once-per-install notice of an engine left uncompiled, already shown: where the
+    install could not compile the engine, the first command of the session would print
+    it, and a test of a command's exact output would pass or fail by its place in the
+    run. The commands of the tests, and the processes they start, read a settings folder
+    of their own (``XDG_CONFIG_HOME``) where the notice is recorded as shown."""
+    previous = os.environ.get("XDG_CONFIG_HOME")
+    config = tmp_path_factory.mktemp("config")
+    os.environ["XDG_CONFIG_HOME"] = str(config)
+    about.install_notice(Path(typer.get_app_dir("c8league")))
+    yield
+    if previous is None:
+        del os.environ["XDG_CONFIG_HOME"]
+    else:
+        os.environ["XDG_CONFIG_HOME"] = previous
 
 
 @pytest.fixture(scope="session")

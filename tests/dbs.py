@@ -1,9 +1,12 @@
 """Helpers for tests that run against SQLite and PostgreSQL alike: creating and dropping
-test databases, reading a database's schema and results, loading an older schema."""
+test databases, reading a database's schema and results, loading an older schema; and
+reading an event's state, its matches and the players as the commands read them (through
+the library, not SQL: a test checks what a user is shown)."""
 
 from __future__ import annotations
 
 import sqlite3
+import time
 import uuid
 from collections.abc import Sequence
 from pathlib import Path
@@ -11,10 +14,15 @@ from typing import Any
 
 from sqlalchemy import BigInteger, MetaData, create_engine, inspect, make_url, text
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import DBAPIError
 
+from c8league.errors import C8LeagueError
+from c8league.events.status import EventStatus, event_status
+from c8league.league.players import list_players
 from c8league.ratings.update import record_results
+from c8league.reports.games import Game, read_game
 from c8league.results import Forfeit, HandReport, Result
-from c8league.storage import postgres
+from c8league.storage import open_database, postgres
 
 PG_ENV = "C8LEAGUE_TEST_PG_URL"
 
@@ -59,11 +67,85 @@ def create_pg_database(server: str) -> str:
 
 
 def drop_pg_database(server: str, url: str) -> None:
+    """Drop the test database ``url``: no new connection is let in, the test's own are
+    ended, then the database is dropped. The server may still count a session on it
+    for a while (an autovacuum worker told to stop, a backend still ending on a loaded
+    machine: "being accessed by other users"), so the drop is tried again until it
+    succeeds, for up to a minute."""
     name = make_url(url).database
     admin = create_engine(postgres.engine_url(server), isolation_level="AUTOCOMMIT")
-    with admin.connect() as conn:
-        conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
-    admin.dispose()
+    deadline = time.monotonic() + 60
+    try:
+        while True:
+            try:
+                with admin.connect() as conn:
+                    conn.execute(text(f'ALTER DATABASE "{name}" WITH ALLOW_CONNECTIONS false'))
+                    conn.execute(
+                        text(
+                            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity "
+                            "WHERE datname = :name AND pid <> pg_backend_pid() "
+                            "AND usename = current_user"
+                        ),
+                        {"name": name},
+                    )
+                    conn.execute(text(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)'))
+                return
+            except DBAPIError as exc:
+                if "does not exist" in str(exc.orig):
+                    return
+                if time.monotonic() > deadline:
+                    raise
+                time.sleep(0.2)
+    finally:
+        admin.dispose()
+
+
+def event_state(url: str, event: str = "ev") -> EventStatus:
+    """The event as ``event status`` reads it: rounds, matches done, void, forfeits."""
+    database = open_database(url, create=False)
+    try:
+        return event_status(database, event)
+    finally:
+        database.close()
+
+
+def matches_done(url: str, event: str = "ev") -> int:
+    """The matches of ``event`` stored done."""
+    return event_state(url, event).matches_done
+
+
+def games(url: str, event: str = "ev") -> list[Game]:
+    """Every match of ``event``, the one event of the database, as ``match show`` reads
+    it, in the order stored (for a duplicate event, each table's deals in turn)."""
+    total = event_state(url, event).matches_total
+    database = open_database(url, create=False)
+    try:
+        return [read_game(database, str(number)) for number in range(1, total + 1)]
+    finally:
+        database.close()
+
+
+def players(url: str) -> dict[str, dict[str, Any]]:
+    """The players registered, by name, as ``players list --json`` shows them."""
+    database = open_database(url, create=False)
+    try:
+        return {player["name"]: player for player in list_players(database)}
+    finally:
+        database.close()
+
+
+def player_names(url: str) -> list[str]:
+    """The players registered, as ``players list`` names them."""
+    return list(players(url))
+
+
+def matches_done_meanwhile(url: str, event: str = "ev") -> int:
+    """The matches of ``event`` stored done so far by a run in another process: 0 while
+    the database cannot be read (the run is making it, or holds it a moment)."""
+    try:
+        return matches_done(url, event)
+    except (C8LeagueError, DBAPIError):
+        return 0
 
 
 def query(url: str, sql: str, **params: object) -> list[tuple[object, ...]]:

@@ -10,6 +10,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from shown import WHEN, assert_shown
 
 from c8league.cli.main import main
 from c8league.events.status import event_status
@@ -189,8 +190,11 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
     assert "deals first" in (tmp_path / "sheet.html").read_text()
     capsys.readouterr()
     assert run(db, "event", "sheet", "thursday", "--format", "csv") == 0
-    csv_text = capsys.readouterr().out
-    assert csv_text.splitlines()[0] == "round,table,seat,name,first_dealer,target,status"
+    assert_shown(capsys.readouterr().out, "club-sheet-csv")
+    assert run(db, "event", "sheet", "thursday") == 0
+    assert_shown(capsys.readouterr().out, "club-sheet")
+    assert run(db, "result", "history", "thursday") == 0
+    assert_shown(capsys.readouterr().out, "club-result-history", when=WHEN)
 
 
 @pytest.mark.parametrize(

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from shown import assert_shown
 from test_club import LEAGUES, digest, run, scores_for, sheet
 
 from c8league.cli.main import main
@@ -204,18 +205,18 @@ def test_withdrawn_members_and_late_entries_are_marked(club: Path, capsys: Captu
     assert (players["Ben"]["status"], players["Ben"]["membership"]) == ("active", "")
     assert (players["Ada"]["event"], players["Ada"]["after_round"]) == ("thursday", 1)
     out, _ = ok(db, capsys, "players", "list", "--league", "club")
-    assert left in out and joined in out
+    assert_shown(out, "club-withdrawn-players-list-league")
     everyone = {p["name"]: p for p in as_json(db, capsys, "players", "list", "--json")}
     assert everyone["Ada"]["withdrawn_from"][0]["league"] == "club"
     out, _ = ok(db, capsys, "players", "list")
-    assert f"club: {left}" in out
+    assert_shown(out, "club-withdrawn-players-list")
     out, _ = ok(db, capsys, "league", "show", "club")
-    assert left in out
+    assert_shown(out, "club-withdrawn-league-show")
     shown = {e["name"]: e for e in as_json(db, capsys, "league", "show", "club", "--json")[
         "entrants"]}  # fmt: skip
     assert shown["Ada"]["status"] == "withdrawn" and shown["Ada"]["membership"] == left
     out, _ = ok(db, capsys, "event", "standings", "thursday")
-    assert f"Ada ({left})" in out and f"Zoe ({joined})" in out
+    assert_shown(out, "club-withdrawn-event-standings")
     rows = {r["name"]: r for r in as_json(db, capsys, "event", "standings", "thursday", "--json")}
     assert (rows["Ada"]["status"], rows["Ada"]["membership"]) == ("withdrawn", left)
     assert rows["Ada"]["matches"] == 1  # her result stays
@@ -332,7 +333,7 @@ def test_a_shared_first_place_and_several_forfeits(club: Path, capsys: Capture) 
     assert stats[c]["forfeits"] == {"left": 1} and stats[d]["forfeits"] == {"left": 1}
     assert report["endings"]["forfeits"] == {"left": 1}
     out, _ = ok(db, capsys, "result", "list", "thursday")
-    assert f"{c} 70 (forfeit)" in out and f"{d} 10 (forfeit)" in out
+    assert_shown(out, "club-left-result-list")
     listed = as_json(db, capsys, "result", "list", "thursday", "--json")
     seats = next(t for t in listed["tables"] if t["table"] == four["table"])["result"]
     assert [s["forfeit"] for s in seats] == [False, False, True, True]
@@ -435,7 +436,7 @@ def test_house_rules_are_on_the_sheet_league_and_report(
     ok(db, capsys, "event", "sheet", "thursday", "--format", "html", "--out", str(page))
     assert f"Rules: pagat; house rules: {HOUSE_RULE}." in page.read_text()
     out, _ = ok(db, capsys, "league", "show", "club")
-    assert f"Rules: pagat; house rules: {HOUSE_RULE}." in out
+    assert_shown(out, "club-house-rules-league-show")
     assert as_json(db, capsys, "league", "show", "club", "--json")["house_rules"] == [HOUSE_RULE]
     report = as_json(db, capsys, "report", "thursday", "-f", "json")
     assert report["league"]["house_rules"] == [HOUSE_RULE]
@@ -603,9 +604,11 @@ def test_the_wrong_folder_makes_no_database(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("C8LEAGUE_DB", raising=False)
     assert main(args) == 2
-    err = capsys.readouterr().err
-    assert err.startswith(f"error: no c8league database at {tmp_path / 'c8league.db'}"), err
-    assert "--db" in err and "league import" in err and err.count("\n") == 1
+    assert capsys.readouterr().err == (
+        f"error: no c8league database at {tmp_path / 'c8league.db'}: run the command in the "
+        "folder that holds it, or name it with --db FILE (or $C8LEAGUE_DB); c8league league "
+        "import FILE (or c8league init) creates one\n"
+    )
     assert list(tmp_path.iterdir()) == []
 
 
@@ -615,15 +618,22 @@ def test_init_and_import_make_the_database(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("C8LEAGUE_DB", raising=False)
     assert main(["init"]) == 0
-    assert "database ready" in capsys.readouterr().err
+    assert capsys.readouterr().err.startswith("database ready: sqlite:///c8league.db (schema ")
+    assert main(["league", "list"]) == 0
+    assert_shown(capsys.readouterr().out, "league-list-none")
+    db = tmp_path / "c8league.db"
     assert main(["event", "pair", "thursday"]) == 2
-    err = capsys.readouterr().err
-    assert f"no event named 'thursday' in {tmp_path / 'c8league.db'}; events: none" in err
+    assert capsys.readouterr().err == f"error: no event named 'thursday' in {db}; events: none\n"
     assert main(["league", "show", "club"]) == 2
-    assert f"no league named 'club' in {tmp_path / 'c8league.db'}" in capsys.readouterr().err
+    assert capsys.readouterr().err == (
+        f"error: no league named 'club' in {db}; leagues: none (league import FILE)\n"
+    )
     other = tmp_path / "other.db"
     assert main(["--db", str(other), "league", "import", str(LEAGUES / "club-swiss.toml")]) == 0
     assert main(["--db", str(other), "event", "pair", "thursday"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(other), "league", "list"]) == 0
+    assert_shown(capsys.readouterr().out, "league-list-club")
 
 
 # -- 8. machine-readable output is clean ----------------------------------------------------------

@@ -12,6 +12,7 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from shown import TRUESKILL, WHEN, assert_shown
 from test_club import digest, run
 
 from c8league import club
@@ -253,13 +254,7 @@ def test_standings_show_the_leagues_tiebreaks_with_their_lines(
     db.close()
     capsys.readouterr()
     assert run(db_path, "event", "standings", "evening-1") == 0
-    shown = capsys.readouterr().out
-    assert "┃  # ┃ entrant ┃ points ┃ wins ┃ opp. avg ┃ matches ┃" in shown
-    assert shown.endswith(
-        "Order: match points, then the tie-breaks below, in turn.\n"
-        "1. wins: matches won (first places).\n"
-        "2. opp. avg: average match points of opponents met (fair at any table size).\n"
-    )
+    assert_shown(capsys.readouterr().out, "season-standings-league-tiebreaks")
 
 
 # -- season standings --------------------------------------------------------------------
@@ -393,8 +388,7 @@ def test_unfinished_matches_through_the_command_line(
         "places",
     ]
     assert run(db, "result", "history", "evening-1") == 0
-    shown = capsys.readouterr().out
-    assert "(unfinish" in shown and "placed 1." in shown
+    assert_shown(capsys.readouterr().out, "season-result-history-unfinished", when=WHEN)
     assert run(db, "event", "standings", "evening-1", "--json") == 0
     rows = {r["name"]: r for r in json.loads(capsys.readouterr().out)}
     assert rows[w]["match_points"] == 1 and rows[w]["game_points"] == 0
@@ -521,10 +515,7 @@ def test_season_standings_through_the_command_line(
     first = data["standings"][0]
     assert first["points"] == 1 and [e is None for e in first["events"]][2] is True
     assert run(db, "league", "standings", "season") == 0
-    shown = capsys.readouterr().out
-    assert "season: season standings" in shown
-    assert "Season points: the match points of each member's best 1 event (the others are " in shown
-    assert "Events: 1. evening-1, 2. evening-2, 3. evening-3 (–: did not play it)." in shown
+    assert_shown(capsys.readouterr().out, "season-league-standings-best-of")
     assert "no league" in refused(db, capsys, "league", "standings", "nosuch").lower()
     # Every report format carries it.
     for fmt, mark in (("json", '"season": {'), ("md", "## Season standings"),
@@ -629,7 +620,7 @@ def test_check_in_absent_and_present(tmp_path: Path, capsys: pytest.CaptureFixtu
     assert rows["Ada"]["absent_rounds"] == [1] and rows["Ben"]["absent_rounds"] == [2]
     assert rows["Ada"]["status"] == "active"  # still a member
     assert run(db, "event", "standings", "evening-1") == 0
-    assert "Ada (absent in" in capsys.readouterr().out  # the column wraps the rest
+    assert_shown(capsys.readouterr().out, "season-standings-absent")
     # A member seated in the draft is told how to pair it again.
     assert run(db, "event", "absent", "evening-1", "Cy") == 0
     assert "warning: Cy is seated at table" in capsys.readouterr().err
@@ -657,7 +648,7 @@ def test_the_ratings_footnote_names_the_duel_for_bots_only(
     assert "duel" not in leaderboard_view([], 10).caption
     capsys.readouterr()
     assert run(evening, "ratings", "show", "season") == 0
-    assert "duel" not in capsys.readouterr().out
+    assert_shown(capsys.readouterr().out, "season-ratings-show", trueskill=TRUESKILL)
 
 
 def test_an_older_database_keeps_its_tiebreaks_and_its_pairings(tmp_path: Path) -> None:

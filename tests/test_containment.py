@@ -23,7 +23,6 @@ import json
 import os
 import shutil
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -33,7 +32,7 @@ from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from dbs import results
+from dbs import matches_done_meanwhile, results
 from test_faults_processes import BOT_CLASSES, FAULTY, _worker_children, eventually, marked
 
 from c8league.cli.main import main
@@ -515,20 +514,6 @@ def test_a_bot_process_stopped_past_its_move_time_costs_it_nothing(
     none_left(marker)
 
 
-def stored(db: Path) -> int:
-    """Matches stored in the database ``db`` so far."""
-    try:
-        con = sqlite3.connect(db, timeout=5)
-        try:
-            return int(
-                con.execute("SELECT count(*) FROM match WHERE status = 'done'").fetchone()[0]
-            )
-        finally:
-            con.close()
-    except sqlite3.Error:
-        return 0
-
-
 @pytest.mark.slow
 def test_a_whole_run_stopped_and_continued_costs_no_one_a_match(
     tmp_path: Path, faulty: None
@@ -553,7 +538,10 @@ def test_a_whole_run_stopped_and_continued_costs_no_one_a_match(
         stderr=subprocess.PIPE,
         start_new_session=True,
     )
-    eventually(lambda: stored(stopped) >= 1, "a match stored: the next ones are playing")
+    eventually(
+        lambda: matches_done_meanwhile(str(stopped)) >= 1,
+        "a match stored: the next ones are playing",
+    )
     os.killpg(proc.pid, signal.SIGSTOP)
     time.sleep(6)
     os.killpg(proc.pid, signal.SIGCONT)

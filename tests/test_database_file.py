@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dbs import matches_done_meanwhile
 from test_season_record import SEASON, Club, scores_for, snapshot
 
 from c8league.cli.main import main
@@ -139,10 +140,7 @@ def test_a_bot_event_and_its_interruption_leave_the_file_whole(
     )
     deadline = time.monotonic() + 120
     while time.monotonic() < deadline and proc.poll() is None:
-        con = sqlite3.connect(db, timeout=30)
-        done = con.execute("SELECT count(*) FROM match WHERE status='done'").fetchone()[0]
-        con.close()
-        if done >= 20:
+        if matches_done_meanwhile(str(db), "cup") >= 20:
             break
         time.sleep(0.1)
     assert proc.poll() is None, "the event ended before it could be interrupted"

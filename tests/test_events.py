@@ -15,8 +15,9 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
-from dbs import BOT_ENTRANTS
+from dbs import BOT_ENTRANTS, games, matches_done_meanwhile
 from dbs import results as stored_results
+from shown import assert_shown
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
@@ -25,6 +26,7 @@ from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.reports.games import Game
 from c8league.runner.loop import MatchOutcome, play_match
 from c8league.storage.database import open_database
 
@@ -130,16 +132,16 @@ def test_round_robin_two_player_runs_to_completion(
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
     captured = capsys.readouterr()
-    assert "complete" in captured.err and "Standings" in captured.out
+    assert "complete" in captured.err
+    assert_shown(captured.out, "event-run-round-robin")
+    assert run(db, "event", "standings", "ev") == 0
+    assert capsys.readouterr().out == captured.out
+    assert run(db, "event", "status", "ev") == 0
+    assert_shown(capsys.readouterr().out, "event-status-round-robin")
     # 5 entrants: 5 rounds of 2 tables (one bye each round); every pair once.
     state = status(db)
     assert (state.rounds_paired, state.matches_done, state.matches_total) == (5, 10, 10)
-    con = sqlite3.connect(db)
-    pairs = con.execute(
-        "SELECT a.entrant_id, b.entrant_id FROM match_seat a JOIN match_seat b "
-        "ON a.match_id=b.match_id AND a.seat<b.seat"
-    ).fetchall()
-    assert len({frozenset(p) for p in pairs}) == 10
+    assert len({frozenset(game.players) for game in games(str(db))}) == 10
     assert run(db, "event", "status", "ev", "--json") == 0
     assert '"complete": true' in capsys.readouterr().out
 
@@ -177,20 +179,18 @@ def test_duplicate_deals_rotate_seats(tmp_path: Path) -> None:
     db = tmp_path / "d.db"
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1", "--rounds", "1") == 0
-    con = sqlite3.connect(db)
-    tables = con.execute(
-        "SELECT table_no, count(*), count(DISTINCT seed) FROM match GROUP BY table_no"
-    ).fetchall()
-    for _table, deals, seeds in tables:
-        assert seeds == 1  # the same cards …
-        assert deals in (2, 3)  # … once per seat rotation
-    seatings = con.execute(
-        "SELECT m.table_no, m.deal, group_concat(s.entrant_id) FROM match m JOIN match_seat s "
-        "ON s.match_id = m.id GROUP BY m.id ORDER BY m.table_no, m.deal"
-    ).fetchall()
-    first = {t: seats.split(",") for t, deal, seats in seatings if deal == 0}
-    for table, deal, seats in seatings:
-        assert seats.split(",") == first[table][deal:] + first[table][:deal]
+    tables: dict[str, dict[int, Game]] = {}
+    for game in games(str(db)):
+        # "test-league/ev, round 1, table 1" is its first deal; then ", deal 1", ", deal 2"
+        table, _, deal = game.title.partition(", deal ")
+        tables.setdefault(table, {})[int(deal or 0)] = game
+    assert len(tables) == 2
+    for deals in tables.values():
+        assert len({game.seed for game in deals.values()}) == 1  # the same cards …
+        assert sorted(deals) in ([0, 1], [0, 1, 2])  # … once per seat rotation
+        first = deals[0].players
+        for deal, game in deals.items():
+            assert game.players == first[deal:] + first[:deal]
 
 
 def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
@@ -199,11 +199,11 @@ def test_forfeit_is_recorded_and_event_goes_on(tmp_path: Path) -> None:
     db = tmp_path / "f.db"
     assert run(db, "league", "import", str(league)) == 0
     assert run(db, "event", "run", "ev", "--workers", "1", "--max-forfeits", "0") == 0
-    con = sqlite3.connect(db)
-    rows = con.execute(
-        "SELECT m.forfeit_reason, m.forfeit_move, s.place FROM match m JOIN match_seat s "
-        "ON s.match_id = m.id AND s.seat = m.forfeit_seat"
-    ).fetchall()
+    rows = [
+        (g.forfeit.reason, g.forfeit.move_number, g.placements[g.forfeit.seat])
+        for g in games(str(db))
+        if g.forfeit is not None
+    ]
     assert len(rows) == 5  # every match of the crasher
     assert all(r == ("exception", 3, 2) for r in rows)
     assert status(db).complete
@@ -227,12 +227,11 @@ def test_a_stuck_bot_forfeits_at_the_match_time_limit(tmp_path: Path, workers: s
         "0",
     )
     assert run(db, *args) == 0
-    con = sqlite3.connect(db)
-    rows = con.execute(
-        "SELECT m.forfeit_reason, m.forfeit_move, m.forfeit_detail, e.name FROM match m "
-        "JOIN match_seat s ON s.match_id = m.id AND s.seat = m.forfeit_seat "
-        "JOIN entrant e ON e.id = s.entrant_id"
-    ).fetchall()
+    rows = [
+        (g.forfeit.reason, g.forfeit.move_number, g.forfeit.detail, g.players[g.forfeit.seat])
+        for g in games(str(db))
+        if g.forfeit is not None
+    ]
     assert len(rows) == 5  # every match of the stuck bot, and no other
     for reason, move, detail, name in rows:
         assert (reason, move, name) == ("timeout", 2, "Stuck")
@@ -323,10 +322,16 @@ def test_players_add_list_remove_retire(tmp_path: Path, capsys: pytest.CaptureFi
     assert run(db, "init") == 0
     assert run(db, "players", "add", "Zoe") == 0
     assert run(db, "players", "add", "Bot9", "--bot", "random", "--option", "seed=3") == 0
+    assert capsys.readouterr().err.splitlines()[1:] == [
+        "player Zoe (person)",
+        "player Bot9 (bot random 0)",
+    ]
     assert run(db, "players", "add", "Zoe") == 1
-    assert "already exists" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: a player named 'Zoe' already exists\n"
     assert run(db, "players", "add", "Bad", "--bot", "random", "--option", "seed=x") == 2
-    assert "is not int" in capsys.readouterr().err
+    assert capsys.readouterr().err == "error: Bad: player 'random' option 'seed': 'x' is not int\n"
+    assert run(db, "players", "list") == 0
+    assert_shown(capsys.readouterr().out, "players-list-bot-and-person")
     assert run(db, "players", "list", "--json") == 0
     import json
 
@@ -380,12 +385,7 @@ def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> No
     done = 0
     while time.time() < deadline:
         time.sleep(0.05)
-        try:
-            con = sqlite3.connect(broken, timeout=5)
-            done = con.execute("SELECT count(*) FROM match WHERE status='done'").fetchone()[0]
-            con.close()
-        except sqlite3.OperationalError:
-            continue
+        done = matches_done_meanwhile(str(broken))
         if done >= 1:
             break
     os.killpg(proc.pid, signal.SIGKILL)

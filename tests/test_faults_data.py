@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from dbs import event_state, matches_done, player_names
 from dbs import results as stored_results
 
 from c8league.cli.main import main
@@ -142,14 +143,14 @@ def test_interrupts_and_kills_at_random_moments_lose_nothing_and_damage_nothing(
     # Stops are spread over a fifteenth of an uninterrupted run, so that a fast machine
     # still meets every kind of stop before the event ends.
     reach = max(0.5, (time.monotonic() - started) / 15)
-    total = count(whole, "SELECT count(*) FROM match")
+    total = event_state(str(whole)).matches_total
     rng = random.Random(15)
     stops = {"SIGINT": 0, "kill main": 0, "kill group": 0}
     wanted = {"SIGINT": 10, "kill main": 2, "kill group": 2}
     for attempt in range(80):
         if all(stops[how] >= wanted[how] for how in stops):
             break
-        if count(broken, "SELECT count(*) FROM match WHERE status = 'done'") >= total:
+        if matches_done(str(broken)) >= total:
             # Finished before every kind of stop was tried: start the event again.
             for leftover in (
                 broken,
@@ -280,7 +281,7 @@ def test_a_read_only_database_gets_one_line_and_stays_as_it_was(
         assert "is read-only" in err and "Traceback" not in err
         assert len(err.strip().splitlines()) == 1, err
     assert stored_results(f"sqlite:///{db}") == before
-    assert count(db, "SELECT count(*) FROM entrant WHERE name = 'Newcomer'") == 0
+    assert "Newcomer" not in player_names(str(db))
 
 
 @pytest.mark.parametrize("url", ["sqlite://", "sqlite:///", "sqlite:///:memory:"])
@@ -305,7 +306,7 @@ def test_a_bad_match_time_limit_pairs_nothing(
     assert run(db, "event", "run", "ev", "--match-seconds", seconds) == 2
     err = capsys.readouterr().err
     assert "--match-seconds" in err and "Traceback" not in err
-    assert count(db, "SELECT count(*) FROM round") == 0
+    assert event_state(str(db)).rounds_paired == 0
 
 
 def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) -> None:
@@ -318,7 +319,7 @@ def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) ->
     with pytest.raises(UsageError, match="`match_seconds` must be") as raised:
         run_event(open_database(str(db)), "ev", match_seconds=float("inf"))
     assert raised.value.params == ("match_seconds",)
-    assert count(db, "SELECT count(*) FROM round") == 0
+    assert event_state(str(db)).rounds_paired == 0
 
 
 def test_a_missing_plugin_pairs_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
@@ -332,7 +333,7 @@ def test_a_missing_plugin_pairs_nothing(tmp_path: Path, capsys: pytest.CaptureFi
     assert run(db, "event", "run", "ev", "--workers", "1") == 2
     err = capsys.readouterr().err
     assert "G2" in err and "uninstalled-bot" in err and "Traceback" not in err
-    assert count(db, "SELECT count(*) FROM round") == 0
+    assert event_state(str(db)).rounds_paired == 0
 
 
 @pytest.mark.slow
@@ -348,7 +349,7 @@ def test_an_unreachable_dask_scheduler_pairs_nothing(tmp_path: Path) -> None:
     )
     assert done.returncode != 0
     assert "cannot reach the Dask scheduler" in done.stderr and "Traceback" not in done.stderr
-    assert count(db, "SELECT count(*) FROM round") == 0
+    assert event_state(str(db)).rounds_paired == 0
 
 
 # -- writers side by side -----------------------------------------------------------------
@@ -380,7 +381,7 @@ def test_a_write_waits_for_another_writer_and_says_so(
     holder.join()
     err = capsys.readouterr().err
     assert "waiting for the database" in err and "another c8league process" in err
-    assert count(db, "SELECT count(*) FROM entrant WHERE name = 'Patience'") == 1
+    assert "Patience" in player_names(str(db))
 
 
 def test_a_write_that_waits_too_long_gets_one_line_and_changes_nothing(
@@ -397,7 +398,7 @@ def test_a_write_that_waits_too_long_gets_one_line_and_changes_nothing(
         holder.join()
     err = capsys.readouterr().err
     assert "stayed busy" in err and "nothing was changed" in err and "Traceback" not in err
-    assert count(db, "SELECT count(*) FROM entrant WHERE name = 'Hasty'") == 0
+    assert "Hasty" not in player_names(str(db))
 
 
 CLUB = """

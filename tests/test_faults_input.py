@@ -12,6 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from dbs import matches_done
+from dbs import players as stored_players
 
 from c8league.cli.main import main
 from c8league.errors import PluginError
@@ -374,13 +376,12 @@ def test_players_edit_mends_an_event_stopped_by_a_bad_option(
     assert run(db, "players", "edit", "R", "--option", "seed=4") == 0
     assert "options seed=4" in capsys.readouterr().err
     assert run(db, "event", "run", "ev", "--workers", "1") == 0
-    con = sqlite3.connect(db)
-    assert con.execute("SELECT count(*) FROM match WHERE status = 'done'").fetchone()[0] == 3
+    assert matches_done(str(db)) == 3
     # Changing a bot with results warns that they stay and count for its rating.
     assert run(db, "players", "edit", "R", "--unset", "seed") == 0
     err = capsys.readouterr().err
     assert "2 result(s) played with the former options stay" in err
-    assert con.execute("SELECT options FROM entrant WHERE name = 'R'").fetchone() == ("{}",)
+    assert stored_players(str(db))["R"]["options"] == {}
 
 
 def test_league_import_update_changes_a_bot_s_options(

@@ -23,7 +23,6 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import threading
@@ -33,7 +32,7 @@ from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
-from dbs import results
+from dbs import event_state, games, results
 
 import c8league
 from c8league.cli.main import main
@@ -256,24 +255,17 @@ def imported(tmp_path: Path, file: str, league_file: Path) -> str:
 
 
 def forfeits(url: str) -> list[tuple[object, ...]]:
-    """(bot, reason, move, detail) of every forfeit."""
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    try:
-        return con.execute(
-            "SELECT e.plugin, m.forfeit_reason, m.forfeit_move, m.forfeit_detail FROM match m "
-            "JOIN match_seat s ON s.match_id = m.id AND s.seat = m.forfeit_seat "
-            "JOIN entrant e ON e.id = s.entrant_id ORDER BY m.id"
-        ).fetchall()
-    finally:
-        con.close()
+    """(bot, reason, move, detail) of every forfeit, as ``match show`` reads them."""
+    return [
+        (g.specs[f.seat], f.reason, f.move_number, f.detail)
+        for g in games(url)
+        if (f := g.forfeit) is not None
+    ]
 
 
 def pending(url: str) -> int:
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    try:
-        return int(con.execute("SELECT count(*) FROM match WHERE status != 'done'").fetchone()[0])
-    finally:
-        con.close()
+    state = event_state(url)
+    return state.matches_total - state.matches_done
 
 
 # -- item 4: the number of workers ------------------------------------------------------------
@@ -293,8 +285,7 @@ def test_workers_far_above_the_cores_are_refused_in_one_line(
         assert err.strip().count("\n") == 0 and "Traceback" not in err
     assert main(["--db", url, "event", "run", "ev", "--workers", too_many]) == 2
     assert "far more than" in capsys.readouterr().err
-    con = sqlite3.connect(url.removeprefix("sqlite:///"))
-    assert con.execute("SELECT count(*) FROM round").fetchone() == (0,)  # nothing written
+    assert event_state(url).rounds_paired == 0  # nothing written
 
 
 def _worker_children() -> list[int]:
@@ -419,8 +410,9 @@ def test_faulty_bots_on_a_dask_cluster_give_the_process_pool_results(tmp_path: P
 # -- item 6: no process outlives a run ---------------------------------------------------------
 
 SPAWNER = """
-import json, subprocess, sys, time
+import json, os, subprocess, sys, time
 child = subprocess.Popen(["sleep", "1000"])
+gate = os.environ.get("C8FAULT_GATE", "")
 def send(message):
     sys.stdout.write(json.dumps(message) + "\\n")
     sys.stdout.flush()
@@ -429,13 +421,16 @@ for line in sys.stdin:
     if message["type"] == "hello":
         send({"type": "hello", "name": "spawner"})
     elif message["type"] == "move":
+        while gate and not os.path.exists(gate):
+            time.sleep(0.01)
         time.sleep(0.002)
         send({"type": "move", "move": message["legal"][0]})
     elif message["type"] == "quit":
         break
 """
 """An external bot that starts a ``sleep`` child, then plays slowly: a run of it leaves
-strays unless bots' process groups are killed."""
+strays unless bots' process groups are killed. While the file named by ``C8FAULT_GATE``
+is missing, it waits before each move: a run then cannot end before the test stops it."""
 
 
 def marked(marker: str) -> list[tuple[int, str]]:
@@ -468,6 +463,7 @@ class Run:
     def __init__(self, tmp_path: Path, plugin_dir: Path, *, cycles: int = 2) -> None:
         self.marker = f"c8fault-{uuid.uuid4().hex}"
         self.flag = tmp_path / "flag"
+        self.gate = tmp_path / "gate"
         bot = tmp_path / "spawner.py"
         bot.write_text(SPAWNER)
         lines = ['name = "strays"\ntable_size = 2\n[rules]\npreset = "basic"\n']
@@ -483,6 +479,7 @@ class Run:
             **os.environ,
             "C8FAULT_MARKER": self.marker,
             "C8FAULT_FLAG": str(self.flag),
+            "C8FAULT_GATE": str(self.gate),
             "PYTHONPATH": os.pathsep.join([str(plugin_dir), str(ROOT)]),
         }
         self.db = str(tmp_path / "strays.db")
@@ -542,6 +539,7 @@ def strays(tmp_path: Path, plugin_dir: Path) -> Iterator[Run]:
 
 def test_a_run_that_ends_leaves_no_process(strays: Run) -> None:
     strays.env["C8FAULT_FLAG"] = ""
+    strays.gate.write_text("open")
     proc = strays.start()
     assert proc.wait(timeout=300) == 0, strays.log.read_text()
     strays.none_left()
@@ -551,6 +549,7 @@ def test_a_run_stopped_by_an_error_leaves_no_process(strays: Run) -> None:
     proc = strays.start()
     eventually(strays.bots_running, "bots running")
     strays.flag.write_text("up")  # the next match of E cannot be played: the run stops
+    strays.gate.write_text("open")  # (no match could end before: E has matches to play)
     assert proc.wait(timeout=300) == 2
     assert "the flag is up" in strays.log.read_text()
     strays.none_left()
@@ -562,7 +561,7 @@ def test_a_run_stopped_by_an_error_leaves_no_process(strays: Run) -> None:
 )
 def test_an_interrupted_run_leaves_no_process(strays: Run, how: str) -> None:
     strays.env["C8FAULT_FLAG"] = ""
-    proc = strays.start()
+    proc = strays.start()  # the gate closed: its matches wait until it is stopped
     eventually(strays.bots_running, "bots running")
     eventually(lambda: len(strays.workers()) == 2, "two workers")
     if how == "ctrl-c":  # what the terminal does: SIGINT to the foreground group
@@ -588,11 +587,13 @@ def test_a_killed_worker_costs_nothing_and_leaves_no_process(
     (tmp_path / "whole").mkdir()
     whole = Run(tmp_path / "whole", plugin_dir)
     whole.env["C8FAULT_FLAG"] = ""
+    whole.gate.write_text("open")
     assert whole.start().wait(timeout=300) == 0
-    proc = strays.start()
+    proc = strays.start()  # the gate closed: no match ends before the worker is killed
     eventually(strays.bots_running, "bots running")
     eventually(lambda: len(strays.workers()) == 2, "two workers")
     os.kill(strays.workers()[0], signal.SIGKILL)
+    strays.gate.write_text("open")
     assert proc.wait(timeout=300) == 0, strays.log.read_text()
     strays.none_left()
     assert results(f"sqlite:///{strays.db}") == results(f"sqlite:///{whole.db}")

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 from dbs import record_placed
+from shown import TRUESKILL, assert_shown
 from sqlmodel import Session, col, select
 
 from c8league.cli.main import main
@@ -378,7 +379,7 @@ def test_cli_ratings_show_rebuild_predict(
 
     code, text = cli(path, "ratings", "show")
     assert code == 0, text
-    assert "μ − 3σ" in text and "Ada" in text
+    assert_shown(text, "ratings-show", trueskill=TRUESKILL)
 
     code, text = cli(path, "ratings", "show", "club", "--json")
     assert code == 0, text

@@ -70,7 +70,12 @@ class Spying:
 
 
 @pytest.mark.parametrize("workers", [1, 2])
-def test_chunks_give_the_reports_of_matches_played_one_by_one(workers: int) -> None:
+def test_chunks_give_the_reports_of_matches_played_one_by_one(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    # Chunks as large as each worker's share of the matches left allows, whatever the
+    # pace of this machine (a loaded one plays slowly, and would be sent small chunks).
+    monkeypatch.setattr(pool, "CHUNK_SECONDS", 1e6)
     batch = tasks(120)
     alone = [same(play_task(task)) for task in batch]
     spy = Spying()
