@@ -105,14 +105,7 @@ class OnlyThroughContract(Contract):
 
     def render_broken_contract(self, check: ContractCheck) -> None:
         doors = ", ".join(door.name for door in self.doors)  # type: ignore[attr-defined]
-        output.print_error(f"Imports of {self.target} other than through {doors}:")
-        output.new_line()
-        for found in check.metadata["imports"]:
-            lines = ", ".join(f"l.{n}" for n in found["lines"])
-            output.print_error(
-                f"-   {found['importer']} -> {found['imported']} ({lines})", bold=False
-            )
-        output.new_line()
+        _render_imports(f"Imports of {self.target} other than through {doors}:", check)
 
 
 class ImportedOnlyByContract(Contract):
@@ -141,11 +134,14 @@ class ImportedOnlyByContract(Contract):
 
     def render_broken_contract(self, check: ContractCheck) -> None:
         importers = ", ".join(m.name for m in self.importers)  # type: ignore[attr-defined]
-        output.print_error(f"Imports from outside {importers}:")
-        output.new_line()
-        for found in check.metadata["imports"]:
-            lines = ", ".join(f"l.{n}" for n in found["lines"])
-            output.print_error(
-                f"-   {found['importer']} -> {found['imported']} ({lines})", bold=False
-            )
-        output.new_line()
+        _render_imports(f"Imports from outside {importers}:", check)
+
+
+def _render_imports(header: str, check: ContractCheck) -> None:
+    """The report of a broken contract whose metadata lists the imports that break it."""
+    output.print_error(header)
+    output.new_line()
+    for found in check.metadata["imports"]:
+        lines = ", ".join(f"l.{n}" for n in found["lines"])
+        output.print_error(f"-   {found['importer']} -> {found['imported']} ({lines})", bold=False)
+    output.new_line()

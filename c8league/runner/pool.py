@@ -319,6 +319,20 @@ class MatchRunner(ClosingRunner):
         waiting = sum(len(job.indices) for job in queue if job.reported is None)
         return waiting * pace < QUEUE_SECONDS
 
+    def _rebuild(self, job: _Job, stop: Stop, fallback: Forfeit) -> None:
+        """Play ``job``'s match again alone up to ``stop``, the call that failed, to
+        rebuild what it stored before; ``fallback`` is the forfeit kept if that fails."""
+        self._alone(
+            _Job(
+                key=next(self._keys),
+                run=job.run,
+                indices=job.indices,
+                stage="rebuild",
+                stop=stop,
+                fallback=fallback,
+            )
+        )
+
     def _alone(self, job: _Job) -> None:
         """Play ``job`` (of one task) in a process of its own."""
         worker = self._spawn()
@@ -564,16 +578,7 @@ class MatchRunner(ClosingRunner):
         )
         stop = Stop(snapshot.calls, seat, "crash", detail)
         fallback = Forfeit(seat, "crash", snapshot.move, detail)
-        self._alone(
-            _Job(
-                key=next(self._keys),
-                run=job.run,
-                indices=job.indices,
-                stage="rebuild",
-                stop=stop,
-                fallback=fallback,
-            )
-        )
+        self._rebuild(job, stop, fallback)
 
     def _timeout(self, job: _Job, snapshot: Snapshot) -> None:
         """``job``'s process (of one task) was killed past the match limit: the call in
@@ -599,16 +604,7 @@ class MatchRunner(ClosingRunner):
         stop = Stop(snapshot.calls, seat, "timeout")
         detail = f"{prefix}still running when the match passed its limit of {limit:g} s"
         fallback = Forfeit(seat, "timeout", snapshot.move, detail)
-        self._alone(
-            _Job(
-                key=next(self._keys),
-                run=job.run,
-                indices=job.indices,
-                stage="rebuild",
-                stop=stop,
-                fallback=fallback,
-            )
-        )
+        self._rebuild(job, stop, fallback)
 
     def _error(self, job: _Job, text: str) -> None:
         self._keep(job.run, job.indices[0], MatchReport.failed(job.task.match_id, text))
