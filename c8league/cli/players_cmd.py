@@ -6,7 +6,6 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
@@ -16,6 +15,7 @@ from c8league.league.people import merge as merge_players
 from c8league.league.people import rename as rename_player
 from c8league.league.players import add_player, edit_bot_options, list_players, remove_player
 from c8league.players.registry import parse_options
+from c8league.tables import draw_table
 
 app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
@@ -89,19 +89,21 @@ def list_(
     if as_json:
         print_json(rows)
         return
-    table = Table(title="Players" + (f" of {league}" if league else ""))
-    for column in ("name", "kind", "plugin", "version", "options", "status"):
-        table.add_column(column)
-    for r in rows:
-        options = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-        table.add_row(
-            r["name"],
-            r["kind"],
-            r["plugin"] or "",
-            r["plugin_version"] or "",
-            options,
-            r["status_text"],
-        )
+    table = draw_table(
+        ("name", "kind", "plugin", "version", "options", "status"),
+        (
+            (
+                r["name"],
+                r["kind"],
+                r["plugin"] or "",
+                r["plugin_version"] or "",
+                ", ".join(f"{k}={v}" for k, v in r["options"].items()),
+                r["status_text"],
+            )
+            for r in rows
+        ),
+        title="Players" + (f" of {league}" if league else ""),
+    )
     out.print(table)
 
 
