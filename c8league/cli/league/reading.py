@@ -10,7 +10,7 @@ from rich.markup import escape
 from c8league.cli.db import database
 from c8league.cli.output import out, print_json
 from c8league.league.house_rules import rules_line
-from c8league.league.leagues import list_leagues, show_league
+from c8league.league.reading import list_leagues, show_league
 from c8league.tables import draw_table
 
 
