@@ -139,8 +139,8 @@ PLAYERS = (
 @pytest.mark.parametrize(
     ("args", "also_not"),
     [
-        (("players", "list"), ()),
-        (("league", "list"), ()),
+        (("players", "list"), ("c8league.players", "c8league.league.files", "trueskill")),
+        (("league", "list"), ("c8league.players", "c8league.league.files", "trueskill")),
         (("event", "standings", "cup"), ("c8league.players", "c8league.league.files")),
         (("event", "status", "cup"), ("c8league.players", "c8league.league.files")),
     ],
@@ -171,8 +171,9 @@ def test_database_reads_import_no_runner_players_or_reports(
     [
         (("event", "standings", "cup"), "c8league.cli.event.reading"),
         (("league", "list"), "c8league.cli.league.reading"),
+        (("players", "list"), "c8league.cli.players.reading"),
     ],
-    ids=["event standings", "league list"],
+    ids=["event standings", "league list", "players list"],
 )
 def test_a_command_of_a_noun_imports_its_own_module_only(
     database: Path, args: tuple[str, ...], module: str

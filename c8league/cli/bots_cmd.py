@@ -10,7 +10,6 @@ from dataclasses import replace
 from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from c8league import about
@@ -21,6 +20,7 @@ from c8league.errors import UsageError
 from c8league.players import registry
 from c8league.runner.conformance import check_player, game_seed, game_table
 from c8league.runner.conformance_defaults import DEFAULT_GAMES, DEFAULT_PRESETS
+from c8league.tables import Column, draw_table
 
 if TYPE_CHECKING:
     from c8league.runner.conformance import ConformanceReport, PresetReport
@@ -52,16 +52,26 @@ def list_bots(
             ]
         )
         return
-    table = Table(title="Player plugins")
-    table.add_column("name", style="bold", no_wrap=True)
-    table.add_column("distribution", no_wrap=True)
-    table.add_column("version", no_wrap=True)
-    table.add_column("description")
-    for info in players.values():
-        description = (
-            Text(f"broken: {info.error}", style="red") if info.broken else Text(info.description)
-        )
-        table.add_row(Text(info.name), Text(info.distribution), Text(info.version), description)
+    table = draw_table(
+        (
+            Column("name", style="bold", no_wrap=True),
+            Column("distribution", no_wrap=True),
+            Column("version", no_wrap=True),
+            "description",
+        ),
+        (
+            (
+                Text(info.name),
+                Text(info.distribution),
+                Text(info.version),
+                Text(f"broken: {info.error}", style="red")
+                if info.broken
+                else Text(info.description),
+            )
+            for info in players.values()
+        ),
+        title="Player plugins",
+    )
     out.print(table)
     if not players:
         out.print("No player plugins are installed.")
@@ -98,12 +108,14 @@ def show(
     if not rows:
         out.print("No options.")
         return
-    table = Table(title="Options")
-    table.add_column("option", style="bold", no_wrap=True)
-    table.add_column("default", style="cyan")
-    table.add_column("type")
-    for option, default, kind in rows:
-        table.add_row(Text(option), Text("(required)" if default is None else default), Text(kind))
+    table = draw_table(
+        (Column("option", style="bold", no_wrap=True), Column("default", style="cyan"), "type"),
+        (
+            (Text(option), Text("(required)" if default is None else default), Text(kind))
+            for option, default, kind in rows
+        ),
+        title="Options",
+    )
     out.print(table)
 
 
@@ -185,35 +197,41 @@ def check(
 
 
 def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
-    table = Table(
+    unplayed = [p.preset for p in report.presets if p.games == 0]
+    rows: list[tuple[str | Text, ...]] = []
+    for preset in report.presets:
+        if preset.games == 0:  # the check stopped at a stuck game before this preset
+            rows.append((preset.preset, "—", *[Text("—", style="dim")] * 4, "", ""))
+            continue
+        slow = bool(preset.faults_of("time"))
+        rows.append(
+            (
+                preset.preset,
+                f"{preset.completed}/{preset.games}",
+                _cell(preset, "legal"),
+                _cell(preset, "crash"),
+                _cell(preset, "deterministic"),
+                _cell(preset, "time"),
+                _ms(preset.mean_seconds),
+                Text(_ms(preset.max_seconds), style="red" if slow else ""),
+            )
+        )
+    table = draw_table(
+        (
+            Column("preset", style="bold", no_wrap=True),
+            Column("games", right=True),
+            "legal",
+            "no crash",
+            "same play",
+            "in time",
+            Column("mean", right=True),
+            Column("max", right=True),
+        ),
+        rows,
         title=f"Conformance of {label}: {report.games} game(s) per preset",
         caption="same play: the same seed gives the same moves; in time: no move over "
         "--time-limit, no game stuck past --match-seconds",
     )
-    table.add_column("preset", style="bold", no_wrap=True)
-    table.add_column("games", justify="right")
-    table.add_column("legal")
-    table.add_column("no crash")
-    table.add_column("same play")
-    table.add_column("in time")
-    table.add_column("mean", justify="right")
-    table.add_column("max", justify="right")
-    unplayed = [p.preset for p in report.presets if p.games == 0]
-    for preset in report.presets:
-        if preset.games == 0:  # the check stopped at a stuck game before this preset
-            table.add_row(preset.preset, "—", *[Text("—", style="dim")] * 4, "", "")
-            continue
-        slow = bool(preset.faults_of("time"))
-        table.add_row(
-            preset.preset,
-            f"{preset.completed}/{preset.games}",
-            _cell(preset, "legal"),
-            _cell(preset, "crash"),
-            _cell(preset, "deterministic"),
-            _cell(preset, "time"),
-            _ms(preset.mean_seconds),
-            Text(_ms(preset.max_seconds), style="red" if slow else ""),
-        )
     out.print(table)
     if unplayed:
         out.print(

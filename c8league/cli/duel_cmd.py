@@ -11,7 +11,6 @@ from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
-from rich.table import Table
 from typer.core import TyperGroup
 
 from c8league.cli.db import database
@@ -32,6 +31,7 @@ from c8league.cli.playing import RunProgress, where_played
 from c8league.duel.reading import duel_report, list_duels
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.runner.executors import check_workers
+from c8league.tables import Column, draw_table
 
 if TYPE_CHECKING:
     from c8league.duel.plan import DuelSettings
@@ -197,26 +197,34 @@ def list_(as_json: JsonOpt = False) -> None:
     if not reports:
         out.print("no duels yet: c8league duel A B")
         return
-    table = Table(title="Duels", caption="K: players at a table")
-    for column in ("name", "A", "B", "K", "games", "score", "Elo ± 95%", "LLR", "outcome"):
-        left = column in ("name", "A", "B", "outcome")
-        table.add_column(column, justify="left" if left else "right")
+    rows = []
     for r in reports:
         s = r.stats
         elo = "" if s.elo is None else f"{s.elo:+.1f}"
         if s.elo is not None and s.elo_error is not None:
             elo += f" ± {s.elo_error:.1f}"
-        table.add_row(
-            r.name,
-            r.settings.a.label,
-            r.settings.b.label,
-            str(r.settings.players),
-            str(s.games),
-            "" if s.score is None else f"{100 * s.score:.1f}%",
-            elo,
-            "" if s.sprt is None else f"{s.sprt.llr:.2f}",
-            r.short_outcome,
+        rows.append(
+            (
+                r.name,
+                r.settings.a.label,
+                r.settings.b.label,
+                str(r.settings.players),
+                str(s.games),
+                "" if s.score is None else f"{100 * s.score:.1f}%",
+                elo,
+                "" if s.sprt is None else f"{s.sprt.llr:.2f}",
+                r.short_outcome,
+            )
         )
+    table = draw_table(
+        (
+            Column(column, right=column not in ("name", "A", "B", "outcome"))
+            for column in ("name", "A", "B", "K", "games", "score", "Elo ± 95%", "LLR", "outcome")
+        ),
+        rows,
+        title="Duels",
+        caption="K: players at a table",
+    )
     out.print(table)
 
 

@@ -77,7 +77,20 @@ SUBCOMMANDS: dict[str, Target] = {
             "history": f"{CLI}.league.history:history",
         },
     ),
-    "players": Entry(f"{CLI}.players_cmd:app", "Players: people and bots entered in leagues."),
+    "players": Noun(
+        f"{CLI}.players:app",
+        "Players: people and bots entered in leagues.",
+        {
+            "add": f"{CLI}.players.editing:add",
+            "edit": f"{CLI}.players.editing:edit",
+            "list": f"{CLI}.players.reading:list_",
+            "remove": f"{CLI}.players.editing:remove",
+            "withdraw": f"{CLI}.players.editing:withdraw",
+            "reinstate": f"{CLI}.players.editing:reinstate",
+            "rename": f"{CLI}.players.editing:rename",
+            "merge": f"{CLI}.players.editing:merge",
+        },
+    ),
     "event": Noun(
         f"{CLI}.event:app",
         "Events: pair, run, resume, status, standings.",

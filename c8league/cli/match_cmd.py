@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Annotated
 
 import typer
-from rich.table import Table
 from rich.text import Text
 
 from c8league.cli.db import database
@@ -17,6 +16,7 @@ from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.reports.game_html import render_game
 from c8league.reports.games import game_json, read_game
+from c8league.tables import draw_table
 
 if TYPE_CHECKING:
     from c8league.reports.games import Game
@@ -109,13 +109,19 @@ def print_game(game: Game, *, moves: bool) -> None:
             )
     if game.problem is not None:
         out.print(Text(game.problem, style="red"))
-    table = Table(title="Final score")
-    for column in ("place", "seat", "player", "score"):
-        table.add_column(column)
-    for seat in sorted(range(len(game.players)), key=lambda s: game.placements[s]):
-        table.add_row(
-            str(game.placements[seat]), str(seat), Text(game.players[seat]), str(game.scores[seat])
-        )
+    table = draw_table(
+        ("place", "seat", "player", "score"),
+        (
+            (
+                str(game.placements[seat]),
+                str(seat),
+                Text(game.players[seat]),
+                str(game.scores[seat]),
+            )
+            for seat in sorted(range(len(game.players)), key=lambda s: game.placements[s])
+        ),
+        title="Final score",
+    )
     out.print()
     out.print(table)
     f = game.forfeit

@@ -3,11 +3,10 @@
 from __future__ import annotations
 
 import sys
+from dataclasses import replace
 from typing import Annotated
 
 import typer
-from rich import box
-from rich.table import Table
 
 from c8league.cli.db import database
 from c8league.cli.options import JsonOpt
@@ -20,6 +19,7 @@ from c8league.reports.formats import render_csv
 from c8league.reports.records import CSV_HEADERS, leaderboard_records
 from c8league.reports.terminal import table_of
 from c8league.reports.views import leaderboard_view
+from c8league.tables import LIGHT, Column, draw_table
 
 app = typer.Typer(
     help="Ratings: the leaderboard, rebuilding from results, predictions.", no_args_is_help=True
@@ -119,26 +119,27 @@ def predict(
             }
         )
         return
-    table = Table(
+    table = draw_table(
+        (
+            "entrant",
+            Column("μ", right=True),
+            Column("σ", right=True),
+            Column("P(first)", right=True),
+            "",
+        ),
+        (
+            (
+                r.name + ("" if r.rated else " *"),
+                f"{r.mu:.2f}",
+                f"{r.sigma:.2f}",
+                f"{100 * r.win_probability:.1f}%",
+                "█" * round(20 * r.win_probability),
+            )
+            for r in prediction.rows
+        ),
         title=f"{prediction.league}: a table of {len(prediction.rows)}",
-        title_justify="left",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        pad_edge=False,
+        look=replace(LIGHT, title_style="", compact=False),
     )
-    table.add_column("entrant")
-    for header in ("μ", "σ", "P(first)"):
-        table.add_column(header, justify="right")
-    table.add_column("")
-    for r in prediction.rows:
-        bar = "█" * round(20 * r.win_probability)
-        table.add_row(
-            r.name + ("" if r.rated else " *"),
-            f"{r.mu:.2f}",
-            f"{r.sigma:.2f}",
-            f"{100 * r.win_probability:.1f}%",
-            bar,
-        )
     out.print(table)
     note = (
         f"match quality {prediction.quality:.3f} (0 one-sided … 1 even); chances to finish "

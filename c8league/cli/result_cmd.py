@@ -9,7 +9,6 @@ from typing import TYPE_CHECKING, Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from c8league import club
 from c8league.cli.db import database
@@ -19,6 +18,7 @@ from c8league.cli.trail import show_trail, values_text
 from c8league.club import SCORE_MAX, CheckedResult
 from c8league.errors import NoInput, ResultError
 from c8league.results import UNFINISHED
+from c8league.tables import draw_table
 
 if TYPE_CHECKING:
     from c8league.club import Change, Entry, TableInfo
@@ -281,14 +281,15 @@ def list_(
     if as_json:
         print_json(sheet.to_dict())
         return
-    table = Table(
+    table = draw_table(
+        ("table", "match", "seats", "status", "result"),
+        (
+            (str(t.table), str(t.match_id), ", ".join(t.seats), t.status, t.result_text())
+            for t in sheet.tables
+        ),
         title=f"{sheet.event}, round {sheet.round}: results",
         caption="match: its id for c8league match show",
     )
-    for column in ("table", "match", "seats", "status", "result"):
-        table.add_column(column)
-    for t in sheet.tables:
-        table.add_row(str(t.table), str(t.match_id), ", ".join(t.seats), t.status, t.result_text())
     out.print(table)
 
 

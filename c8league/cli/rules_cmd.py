@@ -5,10 +5,10 @@ from __future__ import annotations
 from typing import Annotated
 
 import typer
-from rich.table import Table
 
 from c8league.cli.output import out, print_json
 from c8league.engine.rules import OPTIONS, PRESETS, Rules, parse_assignments
+from c8league.tables import Column, draw_table
 
 app = typer.Typer(help="Rule presets and house-rule options.", no_args_is_help=True)
 
@@ -21,11 +21,11 @@ def list_presets(
     if as_json:
         print_json([{"name": name, "description": text} for name, (_, text) in PRESETS.items()])
         return
-    table = Table(title="Rule presets", show_lines=False)
-    table.add_column("preset", style="bold")
-    table.add_column("description")
-    for name, (_, text) in PRESETS.items():
-        table.add_row(name, text)
+    table = draw_table(
+        (Column("preset", style="bold"), "description"),
+        ((name, text) for name, (_, text) in PRESETS.items()),
+        title="Rule presets",
+    )
     out.print(table)
 
 
@@ -45,16 +45,22 @@ def show(
     if as_json:
         print_json({"preset": name, "options": values})
         return
-    table = Table(title=f"Rules: {name}" + (" (with overrides)" if assignments else ""))
-    table.add_column("option", style="bold", no_wrap=True)
-    table.add_column("value", style="cyan", no_wrap=True)
-    table.add_column("values")
-    table.add_column("meaning")
     changed = base.to_options()
+    rows = []
     for option, spec in OPTIONS.items():
         value = str(values[option]).lower() if isinstance(values[option], bool) else values[option]
         mark = " *" if changed[option] != values[option] else ""
-        table.add_row(option, f"{value}{mark}", spec.values, spec.meaning)
+        rows.append((option, f"{value}{mark}", spec.values, spec.meaning))
+    table = draw_table(
+        (
+            Column("option", style="bold", no_wrap=True),
+            Column("value", style="cyan", no_wrap=True),
+            "values",
+            "meaning",
+        ),
+        rows,
+        title=f"Rules: {name}" + (" (with overrides)" if assignments else ""),
+    )
     out.print(table)
     if assignments:
         out.print("* changed by --set")

@@ -4,9 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from rich.table import Table
-
 from c8league.cli.output import out, print_json
+from c8league.tables import draw_table
 
 
 def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
@@ -15,19 +14,22 @@ def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
     if as_json:
         print_json(rows)
         return
-    table = Table(title=title)
-    for column in ("when", "where", "action", "who or what", "before", "after", "note"):
-        table.add_column(column)
-    for r in rows:
-        table.add_row(
-            r["at"][:16].replace("T", " "),
-            _where(r),
-            r["action"],
-            r["subject"],
-            values_text(r["before"]),
-            values_text(r["after"]),
-            r["note"],
-        )
+    table = draw_table(
+        ("when", "where", "action", "who or what", "before", "after", "note"),
+        (
+            (
+                r["at"][:16].replace("T", " "),
+                _where(r),
+                r["action"],
+                r["subject"],
+                values_text(r["before"]),
+                values_text(r["after"]),
+                r["note"],
+            )
+            for r in rows
+        ),
+        title=title,
+    )
     out.print(table)
 
 

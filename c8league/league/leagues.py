@@ -1,17 +1,14 @@
-"""Leagues in the database: importing a league file (idempotently), listing leagues and
-showing one. Each function is one transaction: it changes everything it says, or
-nothing."""
+"""Leagues in the database: importing a league file (idempotently). Each function is one
+transaction: it changes everything it says, or nothing. Listing and showing leagues is
+in :mod:`c8league.league.reading`."""
 
 from __future__ import annotations
 
 import json
 from typing import TYPE_CHECKING, Any
 
-from c8league.engine.rules import Rules
 from c8league.errors import StorageError
-from c8league.league.house_rules import house_rules
 from c8league.league.players import ImportSummary, enter_entrant, join_league
-from c8league.league.status import member_statuses
 from c8league.standings import StandingRules
 from c8league.storage import Session
 from c8league.storage import leagues as stored_leagues
@@ -146,66 +143,3 @@ def _import_event(
         setattr(event, key, value)
     stored_leagues.add(session, event)
     summary.updated.append(f"event {spec.name}")
-
-
-def list_leagues(db: Database) -> list[dict[str, Any]]:
-    """Every league with its rules preset, table sizes, entrant count and events."""
-    with db.session() as session:
-        return [
-            {
-                "name": lg.name,
-                "title": lg.title,
-                "preset": lg.preset,
-                "table_sizes": json.loads(lg.table_sizes),
-                "entrants": len(stored_leagues.league_members(session, lg.id or 0)),
-                "events": [e.name for e in stored_leagues.league_events(session, lg.id or 0)],
-            }
-            for lg in stored_leagues.all_leagues(session)
-        ]
-
-
-def _standing(rules: StandingRules) -> dict[str, Any]:
-    return {
-        "first_round": rules.first_round,
-        "tiebreaks": list(rules.tiebreaks),
-        "season": str(rules.season),
-    }
-
-
-def show_league(db: Database, name: str) -> dict[str, Any]:
-    """A league's rules, rating settings, entrants and events."""
-    with db.session() as session:
-        lg = stored_leagues.get_league(session, name)
-        members = stored_leagues.league_members(session, lg.id or 0)
-        events = stored_leagues.league_events(session, lg.id or 0)
-        statuses = member_statuses(session, lg)
-        return {
-            "name": lg.name,
-            "title": lg.title,
-            "preset": lg.preset,
-            "rules": json.loads(lg.rules),
-            "house_rules": house_rules(Rules.from_json(lg.rules), lg.preset),
-            "rating": json.loads(lg.rating),
-            **_standing(StandingRules.from_json(lg.standing)),
-            "entrants": [
-                {
-                    "name": e.name,
-                    "kind": e.kind,
-                    "plugin": e.plugin,
-                    **statuses[e.id or 0].to_dict(),
-                    "status_text": statuses[e.id or 0].text(),
-                }
-                for e in members
-            ],
-            "events": [
-                {
-                    "name": e.name,
-                    "format": e.format,
-                    "table_size": e.table_size,
-                    "seed": e.seed,
-                    "duplicate": e.duplicate,
-                    "played_by": e.played_by,
-                }
-                for e in events
-            ],
-        }

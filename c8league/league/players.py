@@ -1,5 +1,6 @@
 """Players: people and bots, registered once and entered in leagues. Each public
-function is one transaction: it changes everything it says, or nothing."""
+function is one transaction: it changes everything it says, or nothing. Listing them is
+in :mod:`c8league.league.reading`."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from pydantic import ValidationError
 
 from c8league.errors import NotFoundError, PluginError, StorageError, UsageError
 from c8league.league.files import EntrantSpec, options_json
-from c8league.league.status import describe, member_statuses
+from c8league.league.status import describe
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.storage import Session, audit
@@ -24,9 +25,6 @@ from c8league.storage.models import Entrant, League
 
 if TYPE_CHECKING:
     from c8league.league.files import EntrantSpec
-
-# The league file's models and the plugin registry are imported by the functions that
-# enter or change players: listing them needs neither.
 
 
 @dataclass
@@ -339,60 +337,6 @@ def remove_player(db: Database, name: str) -> str:
                 subject=entrant.name,
             )
         return action
-
-
-def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
-    """Every registered player (or a league's members), with its status: ``status``
-    (``active``, ``withdrawn`` or ``retired``) and, in a league, the change that brought
-    it (``membership``: "withdrew after round 2 of evening-2", see
-    :mod:`c8league.league.status`); without a league, ``withdrawn_from`` lists the
-    leagues a player withdrew from."""
-    with db.session() as session:
-        if league is not None:
-            lg = stored_leagues.get_league(session, league)
-            assert lg.id is not None
-            entrants = stored_leagues.league_members(session, lg.id)
-            statuses = member_statuses(session, lg)
-            return [
-                {
-                    **_player(e),
-                    **statuses[e.id or 0].to_dict(),
-                    "status_text": statuses[e.id or 0].text(),
-                }
-                for e in entrants
-            ]
-        entrants = stored_leagues.all_entrants(session)
-        withdrawn: dict[int, list[dict[str, Any]]] = {}
-        for lg in stored_leagues.all_leagues(session):
-            for entrant_id, st in member_statuses(session, lg).items():
-                if st.status == "withdrawn":
-                    withdrawn.setdefault(entrant_id, []).append({"league": lg.name, **st.to_dict()})
-        rows = []
-        for e in entrants:
-            left = withdrawn.get(e.id or 0, [])
-            text = "retired" if e.retired else "active"
-            for w in left:
-                text += f"; {w['league']}: {w['membership'] or 'withdrawn'}"
-            rows.append(
-                {
-                    **_player(e),
-                    "status": "retired" if e.retired else "active",
-                    "withdrawn_from": left,
-                    "status_text": text,
-                }
-            )
-        return rows
-
-
-def _player(e: Entrant) -> dict[str, Any]:
-    return {
-        "name": e.name,
-        "kind": e.kind,
-        "plugin": e.plugin,
-        "options": json.loads(e.options),
-        "plugin_version": e.plugin_version,
-        "retired": e.retired,
-    }
 
 
 # -- membership ----------------------------------------------------------------------------

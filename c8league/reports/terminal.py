@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from rich import box
 from rich.console import Console, Group
 from rich.padding import Padding
 from rich.rule import Rule
@@ -12,39 +11,30 @@ from rich.text import Text
 from c8league.reports.model import Report
 from c8league.reports.text import footer_lines
 from c8league.reports.views import MATRIX_SIZE, Cell, TableView, report_sections
+from c8league.tables import LIGHT, Column, draw_table
 
 __all__ = ["render_terminal", "table_of"]
 
 
 def table_of(view: TableView) -> Table:
     """A table view as a rich table."""
-    table = Table(
+    return draw_table(
+        (Column(c.narrow, right=c.numeric, no_wrap=c.numeric) for c in view.columns),
+        ([_text(cell) for cell in row] for row in view.rows),
         title=view.title,
-        title_justify="left",
-        title_style="bold",
-        box=box.SIMPLE_HEAD,
-        show_edge=False,
-        show_lines=any(isinstance(cell, Cell) for row in view.rows for cell in row),
-        header_style="bold",
-        pad_edge=False,
-        collapse_padding=True,
+        look=LIGHT,
+        lines=any(isinstance(cell, Cell) for row in view.rows for cell in row),
     )
-    for column in view.columns:
-        table.add_column(
-            column.narrow, justify="right" if column.numeric else "left", no_wrap=column.numeric
-        )
-    for row in view.rows:
-        cells: list[Text] = []
-        for cell in row:
-            if isinstance(cell, Cell):
-                text = Text(cell.text)
-                if cell.sub:
-                    text.append("\n" + cell.sub, style="dim")
-                cells.append(text)
-            else:
-                cells.append(Text(cell))
-        table.add_row(*cells)
-    return table
+
+
+def _text(cell: Cell | str) -> Text:
+    """A cell as text: a :class:`Cell`'s second line dim under its first."""
+    if not isinstance(cell, Cell):
+        return Text(cell)
+    text = Text(cell.text)
+    if cell.sub:
+        text.append("\n" + cell.sub, style="dim")
+    return text
 
 
 def render_terminal(report: Report, console: Console, *, matrix: int = MATRIX_SIZE) -> None:

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-from rich.table import Table
-
 from c8league.cli.db import database
 from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import out, print_json
 from c8league.events.status import event_balance, event_standings, event_status, event_tiebreaks
 from c8league.standings import TIEBREAKS, explain_tiebreaks
+from c8league.tables import Column, draw_table
 
 
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
@@ -78,19 +77,21 @@ def print_standings(event: str, league: str | None) -> None:
     db = database()
     rows = event_standings(db, event, league)
     tiebreaks = event_tiebreaks(db, event, league)
-    table = Table(title=f"Standings: {event}")
     headings = ["#", "entrant", "points", *(TIEBREAKS[t].heading for t in tiebreaks), "matches"]
-    for column in headings:
-        table.add_column(column, justify="right" if column != "entrant" else "left")
-    for r in rows:
-        s = r.standing
-        table.add_row(
-            str(s.rank),
-            r.label,
-            f"{s.match_points:.2f}".rstrip("0").rstrip("."),
-            *(s.shown(t) for t in tiebreaks),
-            str(s.matches + s.byes),
-        )
+    table = draw_table(
+        (Column(column, right=column != "entrant") for column in headings),
+        (
+            (
+                str(r.standing.rank),
+                r.label,
+                f"{r.standing.match_points:.2f}".rstrip("0").rstrip("."),
+                *(r.standing.shown(t) for t in tiebreaks),
+                str(r.standing.matches + r.standing.byes),
+            )
+            for r in rows
+        ),
+        title=f"Standings: {event}",
+    )
     out.print(table)
     for line in explain_tiebreaks(tiebreaks):
         out.print(line, style="dim", highlight=False)
@@ -113,12 +114,10 @@ def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False)
         )
         return
     rows = report.rows()
-    table = Table(title=f"Balance: {event}")
-    for column in rows[0]:
-        table.add_column(
-            column.replace("_", " "), justify="left" if column == "entrant" else "right"
-        )
-    for row in rows[1:]:
-        table.add_row(*row)
+    table = draw_table(
+        (Column(column.replace("_", " "), right=column != "entrant") for column in rows[0]),
+        rows[1:],
+        title=f"Balance: {event}",
+    )
     out.print(table)
     out.print("  ".join(f"{k}: {v}" for k, v in report.summary_rows()))

@@ -21,6 +21,7 @@ from c8league.cli.output import err, out
 from c8league.club import Sheet, check_out, sheet_format
 from c8league.errors import UsageError
 from c8league.events.pairing import pair_round
+from c8league.tables import Column, draw_table
 
 
 def pair(
@@ -40,26 +41,28 @@ def pair(
 
 def _sheet_table(sheet: Sheet) -> Table:
     draft = "" if sheet.published else "DRAFT — "
-    table = Table(
+    width = max((len(t.seats) for t in sheet.tables), default=2)
+    return draw_table(
+        (
+            Column("table", right=True),
+            Column("play to", right=True),
+            *(f"seat {seat}" + (" (deals)" if seat == 1 else "") for seat in range(1, width + 1)),
+            "result",
+        ),
+        (
+            (
+                str(t.table),
+                str(t.target),
+                *t.seats,
+                *[""] * (width - len(t.seats)),
+                t.result_text(),
+            )
+            for t in sheet.tables
+        ),
         title=f"{draft}{sheet.title}: {sheet.event}, round {sheet.round} of {sheet.rounds}",
         title_style="bold red" if draft else "bold",
         caption=f"seat 1 deals first · {sheet.rules_line}",
     )
-    table.add_column("table", justify="right")
-    table.add_column("play to", justify="right")
-    width = max((len(t.seats) for t in sheet.tables), default=2)
-    for seat in range(1, width + 1):
-        table.add_column(f"seat {seat}" + (" (deals)" if seat == 1 else ""))
-    table.add_column("result")
-    for t in sheet.tables:
-        table.add_row(
-            str(t.table),
-            str(t.target),
-            *t.seats,
-            *[""] * (width - len(t.seats)),
-            t.result_text(),
-        )
-    return table
 
 
 def _print_sheet(sheet: Sheet, console: Console) -> None:

@@ -6,12 +6,12 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from c8league.cli.db import database
 from c8league.cli.output import out, print_json
 from c8league.league.house_rules import rules_line
-from c8league.league.leagues import list_leagues, show_league
+from c8league.league.reading import list_leagues, show_league
+from c8league.tables import draw_table
 
 
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
@@ -20,18 +20,21 @@ def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] =
     if as_json:
         print_json(rows)
         return
-    table = Table(title="Leagues")
-    for column in ("league", "title", "rules", "tables", "entrants", "events"):
-        table.add_column(column)
-    for r in rows:
-        table.add_row(
-            r["name"],
-            r["title"],
-            r["preset"],
-            ",".join(map(str, r["table_sizes"])),
-            str(r["entrants"]),
-            ", ".join(r["events"]),
-        )
+    table = draw_table(
+        ("league", "title", "rules", "tables", "entrants", "events"),
+        (
+            (
+                r["name"],
+                r["title"],
+                r["preset"],
+                ",".join(map(str, r["table_sizes"])),
+                str(r["entrants"]),
+                ", ".join(r["events"]),
+            )
+            for r in rows
+        ),
+        title="Leagues",
+    )
     out.print(table)
 
 
@@ -52,22 +55,25 @@ def show(
         markup=False,
         highlight=False,
     )
-    table = Table(title="Entrants")
-    for column in ("name", "kind", "plugin", "status"):
-        table.add_column(column)
-    for e in data["entrants"]:
-        table.add_row(e["name"], e["kind"], e["plugin"] or "", e["status_text"])
+    table = draw_table(
+        ("name", "kind", "plugin", "status"),
+        ((e["name"], e["kind"], e["plugin"] or "", e["status_text"]) for e in data["entrants"]),
+        title="Entrants",
+    )
     out.print(table)
-    table = Table(title="Events")
-    for column in ("event", "format", "table size", "seed", "duplicate", "played by"):
-        table.add_column(column)
-    for ev in data["events"]:
-        table.add_row(
-            ev["name"],
-            ev["format"],
-            str(ev["table_size"]),
-            str(ev["seed"]),
-            str(ev["duplicate"]).lower(),
-            ev["played_by"],
-        )
+    table = draw_table(
+        ("event", "format", "table size", "seed", "duplicate", "played by"),
+        (
+            (
+                ev["name"],
+                ev["format"],
+                str(ev["table_size"]),
+                str(ev["seed"]),
+                str(ev["duplicate"]).lower(),
+                ev["played_by"],
+            )
+            for ev in data["events"]
+        ),
+        title="Events",
+    )
     out.print(table)

@@ -1,4 +1,5 @@
-"""``c8league players``: register, list, edit and remove entrants."""
+"""``c8league players add``, ``edit``, ``remove``, ``withdraw``, ``reinstate``,
+``rename`` and ``merge``: registering, changing and removing players."""
 
 from __future__ import annotations
 
@@ -6,21 +7,17 @@ from typing import Annotated
 
 import typer
 from rich.markup import escape
-from rich.table import Table
 
 from c8league.cli.db import database
-from c8league.cli.output import err, out, print_json
+from c8league.cli.output import err
 from c8league.errors import UsageError
 from c8league.league import players
 from c8league.league.people import merge as merge_players
 from c8league.league.people import rename as rename_player
-from c8league.league.players import add_player, edit_bot_options, list_players, remove_player
+from c8league.league.players import add_player, edit_bot_options, remove_player
 from c8league.players.registry import parse_options
 
-app = typer.Typer(help="Players: people and bots entered in leagues.", no_args_is_help=True)
 
-
-@app.command("add")
 def add(
     name: Annotated[str, typer.Argument(help="Display name, unique.")],
     bot: Annotated[
@@ -46,7 +43,6 @@ def add(
     err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
 
 
-@app.command("edit")
 def edit(
     name: Annotated[str, typer.Argument(help="A registered bot.")],
     option: Annotated[
@@ -78,34 +74,6 @@ def edit(
         err.print(f"[yellow]warning:[/] {change.warning}")
 
 
-@app.command("list")
-def list_(
-    league: Annotated[str | None, typer.Option(help="Only the members of this league.")] = None,
-    as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
-) -> None:
-    """Every registered player (or a league's members), with its status: active,
-    withdrawn or retired, and the round it started."""
-    rows = list_players(database(), league)
-    if as_json:
-        print_json(rows)
-        return
-    table = Table(title="Players" + (f" of {league}" if league else ""))
-    for column in ("name", "kind", "plugin", "version", "options", "status"):
-        table.add_column(column)
-    for r in rows:
-        options = ", ".join(f"{k}={v}" for k, v in r["options"].items())
-        table.add_row(
-            r["name"],
-            r["kind"],
-            r["plugin"] or "",
-            r["plugin_version"] or "",
-            options,
-            r["status_text"],
-        )
-    out.print(table)
-
-
-@app.command("remove")
 def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     """Remove a player: one without results is deleted, one with results is retired
     (never deleted: the results stay)."""
@@ -113,7 +81,6 @@ def remove(name: Annotated[str, typer.Argument(help="Player name.")]) -> None:
     err.print(f"player [bold]{escape(name)}[/] {what}", highlight=False)
 
 
-@app.command("withdraw")
 def withdraw(
     name: Annotated[str, typer.Argument(help="Player name.")],
     league: Annotated[
@@ -132,7 +99,6 @@ def withdraw(
         err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
-@app.command("reinstate")
 def reinstate(
     name: Annotated[str, typer.Argument(help="Player name.")],
     league: Annotated[
@@ -148,7 +114,6 @@ def reinstate(
     )
 
 
-@app.command("rename")
 def rename(
     old: Annotated[str, typer.Argument(help="The player's name now.")],
     new: Annotated[
@@ -161,7 +126,6 @@ def rename(
     err.print(f"{escape(was)} is now [bold]{escape(now)}[/]", highlight=False)
 
 
-@app.command("merge")
 def merge(
     keep: Annotated[str, typer.Argument(help="The player to keep.")],
     other: Annotated[str, typer.Argument(help="The same person entered under another name.")],
