@@ -18,7 +18,7 @@ from sqlalchemy.exc import DBAPIError
 
 from c8league.errors import C8LeagueError
 from c8league.events.status import EventStatus, event_status
-from c8league.league.players import list_players
+from c8league.league.reading import list_players
 from c8league.ratings.update import record_results
 from c8league.reports.games import Game, read_game
 from c8league.results import Forfeit, HandReport, Result
