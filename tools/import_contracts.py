@@ -49,21 +49,13 @@ class StandardLibraryOnlyContract(Contract):
             for imported in sorted(graph.find_modules_directly_imported_by(importer)):
                 if _standard(imported) or _within(imported, allowed):
                     continue
-                details = graph.get_import_details(importer=importer, imported=imported)
-                lines = sorted({d["line_number"] for d in details})
-                broken.append({"importer": importer, "imported": imported, "lines": lines})
-                output.verbose_print(verbose, f"{importer} imports {imported}")
+                broken.append(_import_of(graph, importer, imported, verbose))
         return ContractCheck(kept=not broken, metadata={"imports": broken})
 
     def render_broken_contract(self, check: ContractCheck) -> None:
-        output.print_error("Imports of modules outside the standard library and the allowed ones:")
-        output.new_line()
-        for found in check.metadata["imports"]:
-            lines = ", ".join(f"l.{n}" for n in found["lines"])
-            output.print_error(
-                f"-   {found['importer']} -> {found['imported']} ({lines})", bold=False
-            )
-        output.new_line()
+        _render_imports(
+            "Imports of modules outside the standard library and the allowed ones:", check
+        )
 
 
 def _standard(module: str) -> bool:
@@ -97,10 +89,7 @@ class OnlyThroughContract(Contract):
             for imported in sorted(graph.find_modules_directly_imported_by(importer)):
                 if not _within(imported, [target]) or imported in doors:
                     continue
-                details = graph.get_import_details(importer=importer, imported=imported)
-                lines = sorted({d["line_number"] for d in details})
-                broken.append({"importer": importer, "imported": imported, "lines": lines})
-                output.verbose_print(verbose, f"{importer} imports {imported}")
+                broken.append(_import_of(graph, importer, imported, verbose))
         return ContractCheck(kept=not broken, metadata={"imports": broken})
 
     def render_broken_contract(self, check: ContractCheck) -> None:
@@ -126,15 +115,22 @@ class ImportedOnlyByContract(Contract):
             for importer in sorted(graph.find_modules_that_directly_import(imported)):
                 if _within(importer, importers) or _within(importer, protected):
                     continue
-                details = graph.get_import_details(importer=importer, imported=imported)
-                lines = sorted({d["line_number"] for d in details})
-                broken.append({"importer": importer, "imported": imported, "lines": lines})
-                output.verbose_print(verbose, f"{importer} imports {imported}")
+                broken.append(_import_of(graph, importer, imported, verbose))
         return ContractCheck(kept=not broken, metadata={"imports": broken})
 
     def render_broken_contract(self, check: ContractCheck) -> None:
         importers = ", ".join(m.name for m in self.importers)  # type: ignore[attr-defined]
         _render_imports(f"Imports from outside {importers}:", check)
+
+
+def _import_of(
+    graph: grimp.ImportGraph, importer: str, imported: str, verbose: bool
+) -> dict[str, object]:
+    """One import that breaks a contract: who imports what, on which lines."""
+    details = graph.get_import_details(importer=importer, imported=imported)
+    output.verbose_print(verbose, f"{importer} imports {imported}")
+    lines = sorted({d["line_number"] for d in details})
+    return {"importer": importer, "imported": imported, "lines": lines}
 
 
 def _render_imports(header: str, check: ContractCheck) -> None:
