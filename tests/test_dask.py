@@ -16,10 +16,12 @@ import sys
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
-from dbs import BOT_ENTRANTS, event_state, matches_done, matches_done_meanwhile, results
+from dbs import BOT_ENTRANTS, event_state, matches_done, results
 
+from c8league.cli.event import running as event_running
 from c8league.cli.main import main
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
@@ -281,10 +283,10 @@ def _cluster_processes(port: int, tmp_path: Path) -> tuple[subprocess.Popen[byte
 
 @pytest.mark.slow
 def test_a_lost_scheduler_is_one_line_with_the_resume_command(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    # Long enough that the batches in flight when the first is stored are a small part
-    # of the event: the scheduler is lost with most matches still to play.
+    # Long enough that the batches in flight when the first is reported are a small part
+    # of the event.
     league = write_league(tmp_path, table_size=2, cycles=48)
     pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
     assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
@@ -292,26 +294,28 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(
     address = f"tcp://127.0.0.1:{port}"
     processes = _cluster_processes(port, tmp_path)
 
-    def stop_the_scheduler() -> None:
-        deadline = time.monotonic() + 300
-        while time.monotonic() < deadline:
-            if matches_done_meanwhile(dask) >= 1:
-                break
-            time.sleep(0.2)
-        processes[0].kill()
+    # The scheduler is killed when the first match is reported, from the run's own
+    # progress callback: whatever the machine's speed, most matches are still to play.
+    killed = []
 
-    import threading
+    def run_event_killing(*args: Any, progress: Any, **kwargs: Any) -> Any:
+        def kill_first(done: int, total: int) -> None:
+            if not killed:
+                killed.append(done)
+                processes[0].kill()
+            progress(done, total)
 
-    killer = threading.Thread(target=stop_the_scheduler)
+        return run_event(*args, progress=kill_first, **kwargs)
+
+    monkeypatch.setattr(event_running, "run_event", run_event_killing)
     try:
-        killer.start()
         capsys.readouterr()
         code = main(
             ["--db", dask, "event", "run", "ev", "--executor", "dask", "--address", address]
         )
         err = capsys.readouterr().err
-        killer.join()
-        assert code == 1, err
+        assert killed and code == 1, err
+        monkeypatch.undo()
         (line,) = [line for line in err.splitlines() if line.startswith("error:")]
         assert "Traceback" not in err and "CommClosedError" not in err
         assert line.startswith("error: ") and "matches stored by this run, each whole" in line
