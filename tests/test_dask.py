@@ -229,7 +229,8 @@ def test_dask_is_imported_only_when_used() -> None:
 def test_worker_killed_mid_event_gives_the_full_identical_results(
     tmp_path: Path, local_cluster: distributed.LocalCluster, cluster: str
 ) -> None:
-    league = write_league(tmp_path, table_size=2, cycles=12)
+    # Long enough that both workers hold matches when one is killed, however fast.
+    league = write_league(tmp_path, table_size=2, cycles=48)
     pool, dask = imported(tmp_path, "pool.db", league), imported(tmp_path, "dask.db", league)
     assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
     client = distributed.Client(cluster, set_as_default=False)
