@@ -3,7 +3,8 @@
 //
 // It speaks the c8league external-player protocol (docs/protocol.md): one JSON
 // object per line on standard input and output, match after match in one process,
-// its view kept from the changes each message brings. Its play:
+// several matches at once (each message names its match), its view of each match kept
+// from the changes each message brings. Its play:
 //   1. a play matching the suit to follow, not of its wild rank (the most cards);
 //   2. else any other play that is not a wild card;
 //   3. else a wild card, nominating the suit it holds most of;
@@ -82,14 +83,17 @@ function choose(obs, legal) {
   return legal[0];
 }
 
-// The bot's view of the hand: whole at the start of each hand, then kept up to date
-// from the changes each message brings (the capability "changes").
-let view = null;
+// The bot's view of the hand of each match, by match number: whole at the start of each
+// hand, then kept up to date from the changes each message brings (the capability
+// "changes"). Messages that name no match (from a c8league that ignores "concurrent")
+// are kept under the key undefined.
+const views = new Map();
 
 function see(message) {
   if (message.observation !== undefined) {
-    view = message.observation;
+    views.set(message.match, message.observation);
   } else if (message.changes !== undefined) {
+    const view = views.get(message.match);
     Object.assign(view, message.changes);
     view.history = view.history.concat(message.new_history);
   }
@@ -102,37 +106,46 @@ input.on("line", (line) => {
   const message = JSON.parse(line);
   switch (message.type) {
     case "hello":
-      // One process plays match after match ("match_start"); each message brings what
-      // changed since the last ("changes"); a draw that is the only legal move is not
-      // asked for ("skip_forced").
+      // One process plays match after match ("match_start"), several at once
+      // ("concurrent"); each message brings what changed since the last ("changes"); a
+      // draw that is the only legal move is not asked for ("skip_forced").
       send({
         type: "hello",
         name: NAME,
         version: VERSION,
-        capabilities: ["match_start", "changes", "skip_forced"],
+        capabilities: ["match_start", "concurrent", "changes", "skip_forced"],
       });
       break;
     case "match_start":
-      // The next match: nothing of the last is kept (this bot draws no random numbers,
-      // so it needs no seed).
-      view = null;
-      send({ type: "match_start" });
+      // A new match: nothing of another is used (this bot draws no random numbers, so it
+      // needs no seed). Among several matches at once it is a notice; from a c8league
+      // that ignores "concurrent" (no match number) it is answered.
+      views.delete(message.match);
+      if (message.match === undefined) send({ type: "match_start" });
       break;
     case "move":
       see(message);
-      send({ type: "move", move: choose(view, message.legal) });
+      send({
+        type: "move",
+        match: message.match, // the request's (JSON.stringify leaves out an undefined one)
+        move: choose(views.get(message.match), message.legal),
+      });
       break;
     case "hand_start":
     case "hand_end":
       see(message);
       break;
+    case "match_end":
+      views.delete(message.match);
+      break;
     case "error":
+      views.delete(message.match);
       process.stderr.write(`c8league stopped the bot: ${message.reason}: ${message.message}\n`);
       break;
     case "quit":
       input.close();
       break;
-    default: // match_end, and any notice of a later protocol: no answer
+    default: // any notice of a later protocol: no answer
       break;
   }
 });
