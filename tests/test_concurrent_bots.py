@@ -1,7 +1,7 @@
 """The repository's bots that play several matches at once (the capability
 ``concurrent``): ``benchmarks/random_bot.py``, ``benchmarks/random_bot.c`` and the
 Node.js example, driven through pipes with a hand-built script, as ``docs/protocol.md``
-describes it.
+describes it; and the page's own concurrent bot, on the page's excerpt.
 
 Two matches with different seeds are started, then their move requests are written
 interleaved in one write. Every answer names its request's match, the answers come in
@@ -230,3 +230,29 @@ def test_matches_without_numbers(command: list[str]) -> None:
     first, second = NUMBERS
     assert [choice(a) for a in answers[1 : 1 + count]] == alone(command, FIRST, first)
     assert [choice(a) for a in answers[2 + count :]] == alone(command, SECOND, second)
+
+
+def test_the_pages_concurrent_bot_answers_as_its_excerpt(tmp_path: Path) -> None:
+    """The concurrent bot of docs/protocol.md, given the lines c8league writes in the
+    excerpt of two matches at once (the rules, shortened there, left empty), answers
+    what the excerpt shows, line for line."""
+    page = (ROOT / "docs" / "protocol.md").read_text()
+    section = page[page.index("## Many matches at once") :]
+    start = section.index("```\n") + 4
+    excerpt = section[start : section.index("```", start)].splitlines()
+    assert len(excerpt) > 20
+    blocks = [text.split("```")[0] for text in page.split("```python\n")[1:]]
+    source = next(block for block in blocks if '"concurrent"' in block)
+    (tmp_path / "bot.py").write_text(source)
+    written = "".join(
+        text[2:].replace("{...}", "{}") + "\n" for text in excerpt if text[:2] == "> "
+    )
+    done = subprocess.run(
+        [sys.executable, str(tmp_path / "bot.py")],
+        input=written,
+        capture_output=True,
+        text=True,
+        timeout=30,
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [text[2:] for text in excerpt if text[:2] == "< "]
