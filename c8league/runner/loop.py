@@ -26,7 +26,7 @@ from __future__ import annotations
 import ctypes
 import signal
 import threading
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
 from types import FrameType, TracebackType
 from typing import Any, Protocol
@@ -132,9 +132,25 @@ class Stop:
     detail: str = ""
 
 
-class _MatchTimeout(BaseException):
-    """Raised by the match timer in a player's call. Not an ``Exception``, so that a
-    player's own ``except Exception`` does not swallow it."""
+class MatchTimeout(BaseException):
+    """Raised by the match timer in a player's call (or thrown into a match played step
+    by step, :class:`MatchSteps`). Not an ``Exception``, so that a player's own
+    ``except Exception`` does not swallow it."""
+
+
+class AnswersLater(Protocol):
+    """A player asked for its move now that answers later: one seat of a bot playing
+    several matches at once (``players.external.shared``), in a match played step by
+    step (:class:`MatchSteps`). It says so with ``answers_later = True``."""
+
+    answers_later: bool
+
+    def request(self, observation: Observation, legal: list[Move]) -> Move | None:
+        """Ask for a move (the question may wait to be sent with others); the move at
+        once if there is no need to ask (a forced move)."""
+
+    def reply(self, answer: Any) -> Move:
+        """The move of the answer to :meth:`request`; raises the player's fault."""
 
 
 class _Turns:
@@ -148,6 +164,7 @@ class _Turns:
         "choosers",
         "decisions",
         "fired",
+        "later",
         "lock",
         "players",
         "seat",
@@ -160,6 +177,8 @@ class _Turns:
     def __init__(self, players: Sequence[Player], watch: Watch | None, stop: Stop | None) -> None:
         self.players = players
         self.choosers = [player.choose for player in players]
+        self.later = [getattr(player, "answers_later", False) is True for player in players]
+        """The seats that answer later (:class:`AnswersLater`)."""
         self.decisions = [0] * len(players)
         """Each seat's decisions so far."""
         self.watch = watch
@@ -188,7 +207,7 @@ class _Turns:
         finally:
             self._leave(seat)
         if self.fired:  # it swallowed the interruption and returned
-            raise _MatchTimeout
+            raise MatchTimeout
         return result
 
     def ask(self, seat: int, view: Observation, legal: list[Move]) -> Move:
@@ -213,7 +232,28 @@ class _Turns:
             else:
                 self._leave(seat)
         if self.fired:  # it swallowed the interruption and returned
-            raise _MatchTimeout
+            raise MatchTimeout
+        if chosen not in legal:
+            raise PlayerFault("illegal", f"{chosen!s} is not a legal move")
+        return chosen
+
+    def ask_later(
+        self, seat: int, view: Observation, legal: list[Move]
+    ) -> Generator[AnswersLater, Any, Move]:
+        """Ask ``seat``, which answers later (:class:`AnswersLater`): yield it until
+        its answer is sent in. No watch, stop or timer here: a match played so is
+        limited from outside (:class:`MatchSteps`)."""
+        decisions = self.decisions
+        decisions[seat] += 1
+        self.calls += 1
+        player: AnswersLater = self.players[seat]  # type: ignore[assignment]
+        self.seat = seat
+        try:
+            chosen = player.request(view, legal)
+            if chosen is None:
+                chosen = player.reply((yield player))
+        finally:
+            self.seat = -1
         if chosen not in legal:
             raise PlayerFault("illegal", f"{chosen!s} is not a legal move")
         return chosen
@@ -228,7 +268,7 @@ class _Turns:
                 continue
             try:
                 self.call(seat, hook, self.decisions[seat], method, *args(seat))
-            except _MatchTimeout:
+            except MatchTimeout:
                 why = held_up(player)
                 if why:
                     raise MachineFault(why) from None
@@ -249,7 +289,7 @@ class _Turns:
         no player's doing goes through: the machine holding the match up, the user's
         Ctrl-C."""
         decisions = self.decisions
-        if isinstance(exc, _MatchTimeout):
+        if isinstance(exc, MatchTimeout):
             why = held_up(self.players[seat])
             if why:
                 raise MachineFault(why) from None
@@ -271,7 +311,7 @@ class _Turns:
         stop = self.stop
         if stop is not None and self.calls == stop.call and stop.reason != "timeout":
             raise PlayerFault(stop.reason, stop.detail)
-        raise _MatchTimeout
+        raise MatchTimeout
 
     def _leave(self, seat: int) -> None:
         lock = self.lock
@@ -301,7 +341,7 @@ def held_up(player: object) -> str:
 
 class _Deadline:
     """A timer that interrupts the player being called once the match has had
-    ``seconds`` of time (none without a limit), by raising :class:`_MatchTimeout` in its
+    ``seconds`` of time (none without a limit), by raising :class:`MatchTimeout` in its
     call.
 
     In the main thread of a POSIX process (the worker processes of a run, or of
@@ -362,7 +402,7 @@ class _Deadline:
         # Never in the frames that enter and leave a call: the call's bookkeeping would
         # be left half done (the call itself raises the timeout once it has left).
         if turns.seat >= 0 and frame is not None and frame.f_code not in _WRAPPER_CODES:
-            raise _MatchTimeout
+            raise MatchTimeout
 
     def _fire(self) -> None:
         turns = self.turns
@@ -370,7 +410,7 @@ class _Deadline:
         with turns.lock:
             turns.fired = True
             if not self._done and turns.seat >= 0:
-                _set_async_exception(turns.target, _MatchTimeout)
+                _set_async_exception(turns.target, MatchTimeout)
 
     def __exit__(
         self,
@@ -439,28 +479,94 @@ def play_match(
     soon as it is known, before the players are told the match ended and closed."""
     match = Match(rules, len(players), seed)
     turns = _Turns(players, watch, stop)
+    if any(turns.later):
+        raise TypeError("a player that answers later plays in MatchSteps only")
     try:
         with _Deadline(None if stop is not None else match_seconds, turns):
-            forfeit = _play(match, seed, turns, on_hand=on_hand, match_seconds=match_seconds)
-        result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
-        assert result is not None
-        outcome = MatchOutcome(
-            result=result,
-            hand_results=list(match.hand_results),
-            records=list(match.records),
-            decisions=sum(turns.decisions),
-            forfeit=forfeit,
-            totals=tuple(match.totals),
-            moves=MatchRecord.of(match),
-        )
+            steps = _steps(match, seed, turns, on_hand=on_hand, match_seconds=match_seconds)
+            try:
+                next(steps)  # no player answers later: it runs to the end
+            except StopIteration as done:
+                forfeit = done.value
+        outcome = _outcome(match, turns, forfeit)
         if reported is not None:
             reported(outcome)
         for p in players:  # the result stands whatever a player does now
-            _finish(p, "end_match", result)
+            _finish(p, "end_match", outcome.result)
     finally:
         for p in players:
             _finish(p, "close")
     return outcome
+
+
+class MatchSteps:
+    """A match played step by step, for matches played at once in one process
+    (``runner.interleave``): :meth:`advance` plays it until a player that answers later
+    (:class:`AnswersLater`) has been asked, and returns that player, or returns the
+    outcome once the match is over; its answer is sent in with the next
+    :meth:`advance`, its fault with :meth:`fail`. Each move is the same as in
+    :func:`play_match`, so the match is the same. No timer interrupts a player here:
+    the caller limits the match's time (:meth:`fail` with :class:`MatchTimeout`)."""
+
+    def __init__(
+        self,
+        rules: Rules,
+        players: Sequence[Player],
+        seed: int,
+        match_seconds: float | None = None,
+    ) -> None:
+        self.players = players
+        self.match = Match(rules, len(players), seed)
+        self.turns = _Turns(players, None, None)
+        self.match_seconds = match_seconds
+        self._steps = _steps(
+            self.match, seed, self.turns, on_hand=None, match_seconds=match_seconds
+        )
+        self.seconds = 0.0
+        """The match's own time so far, as its caller counts it."""
+
+    def advance(self, answer: object = None) -> AnswersLater | MatchOutcome:
+        try:
+            return self._steps.send(answer)
+        except StopIteration as done:
+            return _outcome(self.match, self.turns, done.value)
+
+    def fail(self, exc: BaseException) -> AnswersLater | MatchOutcome:
+        """The player asked last faulted with ``exc`` (a ``PlayerFault``, or
+        :class:`MatchTimeout` for the match's time limit)."""
+        try:
+            return self._steps.throw(exc)
+        except StopIteration as done:
+            return _outcome(self.match, self.turns, done.value)
+
+    def abandon(self) -> None:
+        """Stop playing it (it is to be played again from the start)."""
+        self._steps.close()
+
+    def finish(self, result: MatchResult | None) -> None:
+        """Tell the players the match is over (``result``; None: abandoned), then close
+        them, whatever they raise but a user's Ctrl-C."""
+        try:
+            if result is not None:
+                for p in self.players:
+                    _finish(p, "end_match", result)
+        finally:
+            for p in self.players:
+                _finish(p, "close")
+
+
+def _outcome(match: Match, turns: _Turns, forfeit: Forfeit | None) -> MatchOutcome:
+    result = match.result if forfeit is None else _forfeit_result(match, forfeit.seat)
+    assert result is not None
+    return MatchOutcome(
+        result=result,
+        hand_results=list(match.hand_results),
+        records=list(match.records),
+        decisions=sum(turns.decisions),
+        forfeit=forfeit,
+        totals=tuple(match.totals),
+        moves=MatchRecord.of(match),
+    )
 
 
 def forfeit_result(rules: Rules, players: int, seed: int, loser: int) -> MatchResult:
@@ -477,19 +583,22 @@ def _finish(player: object, name: str, *args: object) -> None:
             raise
 
 
-def _play(
+def _steps(
     match: Match,
     seed: int,
     turns: _Turns,
     *,
     on_hand: HandCallback | None,
     match_seconds: float | None,
-) -> Forfeit | None:
+) -> Generator[AnswersLater, Any, Forfeit | None]:
     """Play the match until it ends or a seat forfeits; return the forfeit if any.
 
     Ask the current player for a move, apply it, and at the end of a hand tell every
-    player what they may see of it."""
+    player what they may see of it. A player that answers later is yielded, and its
+    answer sent in (:class:`MatchSteps`); with none, the match runs to its end at the
+    first ``next``."""
     seat = 0
+    later = turns.later
     try:
         turns.tell(START_MATCH, _start_match_args(match.players, seed))
         turns.tell(START_HAND, lambda s: (match.hand.observation(s),))
@@ -497,13 +606,19 @@ def _play(
             hand = match.hand
             seat = hand.current
             legal = hand.legal_moves()
-            ended = match.apply(turns.ask(seat, hand.observation(seat), legal))
+            if later[seat]:
+                move = yield from turns.ask_later(seat, hand.observation(seat), legal)
+            else:
+                move = turns.ask(seat, hand.observation(seat), legal)
+            ended = match.apply(move)
             if ended is not None:
                 turns.tell(END_HAND, _end_hand_args(hand, ended))
                 if on_hand is not None:
                     on_hand(len(match.hand_results), ended)
                 if match.result is None:
                     turns.tell(START_HAND, lambda s: (match.hand.observation(s),))
+    except GeneratorExit:
+        raise
     except BaseException as exc:
         return turns.forfeit(exc, seat, match_seconds)
     return None

@@ -104,18 +104,10 @@ def play_task(
     if watch is not None:
         watch.phase, watch.turn = PLAYING, -1
 
-    def report(outcome: MatchOutcome) -> MatchReport:
-        return MatchReport(
-            task.match_id,
-            outcome.as_result(hands=task.hands),
-            seconds=time.perf_counter() - start,
-            moves="" if outcome.moves is None else outcome.moves.to_text(),
-        )
-
     done: list[MatchReport] = []
 
     def early(outcome: MatchOutcome) -> None:
-        done.append(report(outcome))
+        done.append(task_report(task, outcome, time.perf_counter() - start))
         if reported is not None:
             reported(done[0])
         if watch is not None:
@@ -131,6 +123,16 @@ def play_task(
         reported=early,
     )
     return done[0]
+
+
+def task_report(task: MatchTask, outcome: MatchOutcome, seconds: float) -> MatchReport:
+    """The report of ``task``'s match, played in ``seconds``."""
+    return MatchReport(
+        task.match_id,
+        outcome.as_result(hands=task.hands),
+        seconds=seconds,
+        moves="" if outcome.moves is None else outcome.moves.to_text(),
+    )
 
 
 def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:

@@ -58,7 +58,7 @@ from c8league.errors import MachineFault
 from c8league.players.containment import Keeper, process_state, released
 from c8league.players.external import keep
 from c8league.results import MatchReport
-from c8league.runner import guard
+from c8league.runner import guard, interleave
 from c8league.runner.clock import run_delay
 from c8league.runner.loop import HOOKS, Stop
 from c8league.runner.tasks import (
@@ -691,7 +691,21 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
         slot.since = time.monotonic()
 
     keeper = Keeper.here()
+    early: dict[int, MatchReport] | None = None
+    if play is None and stop is None and len(tasks) > 1:
+        try:
+            early = interleave.play_chunk(tasks, slot, reported)
+        except MachineFault as exc:
+            keeper.sweep()
+            raise HeldUp(str(exc), reports) from None
+        keeper.sweep()
+    handed = len(reports)
     for index, task in enumerate(tasks):
+        if index < handed:  # played at once with others (``runner.interleave``)
+            continue
+        if early and index in early:
+            reported(early.pop(index))
+            continue
         slot.index = index
         begin(slot)
         if play is not None:

@@ -210,6 +210,35 @@ class Channel:
                 raise Overdue(hint)
             self._fill(remaining)
 
+    def ready_line(self) -> bytes | None:
+        """The bot's next line that is not blank, if it has written it whole, read
+        without waiting; raises :class:`PipeClosed` or :class:`LineTooLong`."""
+        buffer = self._buffer
+        for look in (False, True):
+            end = buffer.find(b"\n")
+            while end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[: end + 1]
+                if line.strip():
+                    self._answered = True
+                    return line
+                end = buffer.find(b"\n")
+            if len(buffer) > MAX_LINE:
+                raise LineTooLong
+            if not look:
+                self._fill(0)
+        return None
+
+    def wait(self, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for the bot's output (see :meth:`ready_line`);
+        raises :class:`PipeClosed`."""
+        self._fill(timeout)
+
+    def fds(self) -> list[int]:
+        """The descriptors to wait on for the bot's output (its standard error's too)."""
+        assert self._out is not None
+        return [self._out.fileno()] + ([self._errors] if self._errors >= 0 else [])
+
     def unasked(self) -> bytes | None:
         """The first line of what the bot has written that nobody asked for, if any,
         read without waiting; raises :class:`PipeClosed`."""

@@ -89,6 +89,26 @@ class BotRun:
         """What the bot said in its hello (None until it has)."""
         self.matches = 0
         """Matches begun in this run."""
+        self.numbers = 0
+        """Match numbers given to a concurrent bot so far (see :meth:`number`)."""
+
+    def number(self) -> int:
+        """A new match number, for a bot that plays several matches at once."""
+        self.numbers += 1
+        return self.numbers
+
+    def ended_fault(self, when: str, memory_mb: int) -> tuple[str, str]:
+        """The fault of a bot whose process has ended (its status known): its reason and
+        detail, with what its standard error last said."""
+        assert self.process.returncode is not None
+        self.channel.drain()
+        tail = self.log.last(8192)
+        reason, detail = exit_fault(
+            self.process.returncode, when, tail, memory_mb, self.process.max_rss_kb
+        )
+        if self.matches > 1:
+            detail += f" (the process was playing its match {self.matches})"
+        return reason, detail
 
     # -- as kept between matches (keep.KeptBot) --------------------------------------
 
@@ -189,9 +209,11 @@ class ExternalPlayer(BasePlayer):
         self._seed = 0
         self._encoder = ObservationEncoder()
         self._skip_forced = False
+        self._number: int | None = None
+        """This match's number, for a bot that plays several matches at once."""
 
     @property
-    def _key(self) -> tuple[object, ...]:
+    def key(self) -> tuple[object, ...]:
         """What makes two bots' processes interchangeable between matches."""
         env = None if self.env is None else tuple(sorted(self.env.items()))
         return (tuple(self.command), self.cwd, env, self.memory_mb, self.log_dir)
@@ -206,7 +228,7 @@ class ExternalPlayer(BasePlayer):
 
     def start_hand(self, observation: Observation) -> None:
         self._ready(observation)
-        self._notify(protocol.hand_start(self._encoder.view(observation)))
+        self._notify(self._say(protocol.hand_start(self._encoder.view(observation))))
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         if self._fault is not None or self._run is None or not self._told:
@@ -216,12 +238,12 @@ class ExternalPlayer(BasePlayer):
         texts = [str(m) for m in legal]
         self._check_quiet()
         deadline = time.monotonic() + self.move_time
-        request = protocol.move_request(self._encoder.view(observation), texts)
+        request = self._say(protocol.move_request(self._encoder.view(observation), texts))
         self._send(request, deadline, "the move request")
         late = f"no move within {self.move_time:g} s"
         answer = self._receive(deadline, late, "move", "view")
         while answer["type"] == "view":  # the bot asks for its whole view first
-            view = protocol.view_answer(self._encoder.view(observation, whole=True))
+            view = self._say(protocol.view_answer(self._encoder.view(observation, whole=True)))
             self._send(view, deadline, "its view")
             answer = self._receive(deadline, late, "move", "view")
         try:
@@ -239,7 +261,7 @@ class ExternalPlayer(BasePlayer):
     def end_hand(self, observation: Observation, result: HandResult) -> None:
         if not self._active():
             return
-        self._notify(protocol.hand_end(self._encoder.view(observation), result))
+        self._notify(self._say(protocol.hand_end(self._encoder.view(observation), result)))
 
     def end_match(self, result: MatchResult) -> None:
         """Send ``match_end``; then, unless the bot is to be kept for another match,
@@ -247,7 +269,7 @@ class ExternalPlayer(BasePlayer):
         when the players are closed one by one."""
         if not self._active():
             return
-        self._notify(protocol.match_end(result), now=True)
+        self._notify(self._say(protocol.match_end(result)), now=True)
         self._ended = True
         if not self._keepable():
             self._write_now(protocol.QUIT)
@@ -292,8 +314,9 @@ class ExternalPlayer(BasePlayer):
         self._seat, self._players, self._seed = seat, players, seed
         self._fault = None
         self._told = self._ended = False
+        self._number = None
         self.returncode = None
-        kept = keep.take(self._key) if self.restart != "match" else None
+        kept = keep.take(self.key) if self.restart != "match" else None
         if isinstance(kept, BotRun):
             self._take_up(kept)
         else:
@@ -353,6 +376,8 @@ class ExternalPlayer(BasePlayer):
                 run = self._run
             if run is not None and run.hello is None:
                 self._hello(self._facts(protocol.hello, observation.rules))
+                if self._concurrent():  # its hello opens no match
+                    self._match_start(observation.rules)
             assert run is not None
             run.matches += 1
             self._told = True
@@ -376,6 +401,10 @@ class ExternalPlayer(BasePlayer):
         a new process takes its place, with no fault)."""
         run = self._run
         assert run is not None
+        if self._concurrent():  # a notice, numbered, with the next line
+            self._number = run.number()
+            run.channel.hold(self._say(self._facts(protocol.match_start, rules)).encode())
+            return run.alive()
         deadline = time.monotonic() + self.startup_time
         try:
             run.channel.send(self._facts(protocol.match_start, rules).encode(), deadline)
@@ -410,6 +439,15 @@ class ExternalPlayer(BasePlayer):
         if hello.name and not self._explicit_name:
             self.name = hello.name
 
+    def _concurrent(self) -> bool:
+        """Whether the bot plays several matches at once: its messages name their match."""
+        run = self._run
+        return run is not None and run.hello is not None and run.hello.concurrent
+
+    def _say(self, line: str) -> str:
+        """``line`` naming this match, to a bot that plays several at once."""
+        return line if self._number is None else protocol.numbered(line, self._number)
+
     def _active(self) -> bool:
         return self._run is not None and self._told and self._fault is None
 
@@ -436,7 +474,7 @@ class ExternalPlayer(BasePlayer):
             return False
         run.process.end_children()
         run.channel.drain()
-        if not keep.give(self._key, run):
+        if not keep.give(self.key, run):
             return False
         self._run = None
         return True
@@ -519,9 +557,14 @@ class ExternalPlayer(BasePlayer):
             self._not_held_up()
             self._fail("timeout", late + overdue.hint)
         try:
-            return protocol.answer(line, *kinds)
+            message = protocol.answer(line, *kinds)
+            if self._number is not None and protocol.match_of(message) != self._number:
+                raise Violation(
+                    f"an answer for match {message['match']} where match {self._number}'s was due"
+                )
         except Violation as exc:
             self._fail("protocol", str(exc))
+        return message
 
     def _check_quiet(self) -> None:
         """A bot writes only to answer a request; anything else is a protocol fault."""
@@ -557,7 +600,7 @@ class ExternalPlayer(BasePlayer):
 
     def _tell_error(self, reason: str, detail: str) -> None:
         """Tell the bot why it is being stopped, then close its input."""
-        self._write_now(protocol.error(reason, detail))
+        self._write_now(protocol.error(reason, detail, self._number))
         self._close_input()
 
     def _ended_early(self, when: str) -> NoReturn:
@@ -566,13 +609,7 @@ class ExternalPlayer(BasePlayer):
             self._fail("crash", f"the bot closed its output {when}", stop=True)
         run = self._run
         assert run is not None and self.returncode is not None
-        run.channel.drain()
-        tail = run.log.last(8192)
-        reason, detail = exit_fault(
-            self.returncode, when, tail, self.memory_mb, run.process.max_rss_kb
-        )
-        if run.matches > 1:
-            detail += f" (the process was playing its match {run.matches})"
+        reason, detail = run.ended_fault(when, self.memory_mb)
         self._fail(reason, detail, stop=True)
 
     # -- the log of standard error -------------------------------------------------------

@@ -112,6 +112,13 @@ def match_start(
     return _dumps(message) + "\n"
 
 
+def numbered(line: str, match: int) -> str:
+    """``line`` (any message c8league writes, ``{"type":"...",...}``) naming the match
+    ``match`` of a concurrent bot: ``"match"`` right after ``"type"``."""
+    at = line.index('"', 9) + 1
+    return line[:at] + ',"match":' + int.__repr__(match) + line[at:]
+
+
 def hand_start(view: str) -> str:
     """The ``hand_start`` notice, with the seat's view (see :meth:`ObservationEncoder.view`)."""
     return '{"type":"hand_start",' + view + "}\n"
@@ -153,9 +160,11 @@ def match_end(result: MatchResult) -> str:
     return _dumps({"type": "match_end", "result": outcome}) + "\n"
 
 
-def error(reason: str, message: str) -> bytes:
-    """The ``error`` line telling a bot why it is being stopped."""
-    return (_dumps({"type": "error", "reason": reason, "message": message}) + "\n").encode()
+def error(reason: str, message: str, match: int | None = None) -> bytes:
+    """The ``error`` line telling a bot why it is being stopped (naming the ``match`` of a
+    concurrent bot)."""
+    line = _dumps({"type": "error", "reason": reason, "message": message}) + "\n"
+    return (line if match is None else numbered(line, match)).encode()
 
 
 FULL, NEW, CHANGES = "full", "new", "changes"
@@ -321,16 +330,29 @@ _MOVE = re.compile(
 and a text without escapes), read without the JSON parser: it reads the same."""
 
 
+_NUMBERED_MOVE = re.compile(
+    rb'[ \t]*\{[ \t]*"type"[ \t]*:[ \t]*"move"[ \t]*,[ \t]*"match"[ \t]*:[ \t]*(0|[1-9][0-9]{0,17})'
+    rb'[ \t]*,[ \t]*"index"[ \t]*:[ \t]*(0|[1-9][0-9]{0,8})[ \t]*\}[ \t\r]*'
+)
+"""A concurrent bot's move answer of the usual shape (``{"type":"move","match":7,
+"index":3}``), read without the JSON parser."""
+
+
 def answer(line: bytes, *kinds: str) -> dict[str, Any]:
     """The bot's answer ``line`` to a request, read: its ``type`` must be one of ``kinds``
     (``hello``; ``move``, or ``view`` to ask for its whole view first)."""
-    usual = _MOVE.fullmatch(line) if kinds[0] == "move" else None
-    if usual is not None:
-        index, text = usual.groups()
-        if index is not None:
-            return {"type": "move", "index": int(index)}
-        with contextlib.suppress(UnicodeDecodeError):
-            return {"type": "move", "move": text.decode()}
+    if kinds[0] == "move":
+        usual = _MOVE.fullmatch(line)
+        if usual is not None:
+            index, text = usual.groups()
+            if index is not None:
+                return {"type": "move", "index": int(index)}
+            with contextlib.suppress(UnicodeDecodeError):
+                return {"type": "move", "move": text.decode()}
+        numbered_move = _NUMBERED_MOVE.fullmatch(line)
+        if numbered_move is not None:
+            match, index = numbered_move.groups()
+            return {"type": "move", "match": int(match), "index": int(index)}
     try:
         message = json.loads(line)
     except ValueError:
@@ -340,13 +362,14 @@ def answer(line: bytes, *kinds: str) -> dict[str, Any]:
     return message
 
 
-MATCH_START, SKIP_FORCED = "match_start", "skip_forced"
-CAPABILITIES = (MATCH_START, CHANGES, SKIP_FORCED)
+MATCH_START, SKIP_FORCED, CONCURRENT = "match_start", "skip_forced", "concurrent"
+CAPABILITIES = (MATCH_START, CHANGES, SKIP_FORCED, CONCURRENT)
 """What a bot may announce in its hello's ``capabilities`` (others are ignored): it
 plays match after match in one process (:data:`MATCH_START`); it takes its view as
 changes (:data:`CHANGES`); it need not be asked for a move when there is only one
 legal move (:data:`SKIP_FORCED`: c8league plays it, and the bot sees it in its next
-view)."""
+view); with :data:`MATCH_START`, it plays several matches at once, each message naming
+its match (:data:`CONCURRENT`)."""
 
 
 @dataclass(frozen=True)
@@ -361,6 +384,9 @@ class Hello:
     """It plays match after match in one process (:data:`MATCH_START`)."""
     skip_forced: bool = False
     """It need not be asked for a forced move (:data:`SKIP_FORCED`)."""
+    concurrent: bool = False
+    """It plays several matches at once, each message naming its match
+    (:data:`CONCURRENT`, with :data:`MATCH_START`)."""
 
 
 def read_hello(message: dict[str, Any]) -> Hello:
@@ -378,7 +404,25 @@ def read_hello(message: dict[str, Any]) -> Hello:
     if not isinstance(capabilities, list) or not all(isinstance(c, str) for c in capabilities):
         raise Violation('hello "capabilities" must be a list of strings')
     form = CHANGES if CHANGES in capabilities else history
-    return Hello(name, version, form, MATCH_START in capabilities, SKIP_FORCED in capabilities)
+    matches = MATCH_START in capabilities
+    return Hello(
+        name,
+        version,
+        form,
+        matches,
+        SKIP_FORCED in capabilities,
+        matches and CONCURRENT in capabilities,
+    )
+
+
+def match_of(message: dict[str, Any]) -> int:
+    """The match a concurrent bot's answer names (its ``"match"``)."""
+    match = message.get("match")
+    if type(match) is not int:
+        raise Violation(
+            f'a concurrent bot\'s {message.get("type")} answer needs its "match" number'
+        )
+    return match
 
 
 def read_move(

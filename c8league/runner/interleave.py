@@ -1,0 +1,297 @@
+"""The matches of a chunk played at once, for bots that play several matches at once.
+
+A bot over pipes pays a round trip, two wake-ups of two processes, for every decision:
+more than a whole decision of a fast bot. A bot that announces ``concurrent`` (see
+``docs/protocol.md``) is therefore given the matches of a worker's chunk together: up
+to :data:`WIDTH` matches are played step by step (``runner.loop.MatchSteps``), each
+until its bot is to answer, and the requests of all of them are written to the bot in
+one go and its answers read together (``players.external.shared``). Each match is
+played move for move as it would be alone, so its result is the same.
+
+A chunk is played so when every seat of its matches is such a bot or a player that
+comes with c8league (which runs no code of anyone else's, so the worker need not watch
+its calls one by one); otherwise, or with ``--move-seconds`` (a clock per decision),
+it is played match after match as before. A bot that faults ends its process: its
+match forfeits, and the process's other matches, with the rest of the chunk, are
+played again from their start, one match at a time, as they would be without it.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from c8league.engine import Rules
+from c8league.errors import PlayerFault, PluginError
+from c8league.players.base import Player, PlayerWrapper
+from c8league.players.external.player import ExternalPlayer
+from c8league.players.external.shared import BotFailed, Session, SharedBot, wait_for
+from c8league.results import MatchReport
+from c8league.runner.loop import MatchOutcome, MatchSteps, MatchTimeout
+from c8league.runner.tasks import PLAYING, MatchTask, TaskWatch, create_player, task_report
+
+WIDTH = 16
+"""Matches played at once, at most."""
+
+_OWN = "c8league.players."
+_NOT_OWN = ("c8league.players.terminal", "c8league.players.external")
+
+
+class ChunkWatch(TaskWatch, Protocol):
+    """What the worker's slot shows of a chunk (``runner.worker.Slot``): when it last
+    moved on, and its first match not yet over."""
+
+    since: float
+    index: int
+
+
+@dataclass(eq=False)
+class _Flight:
+    """A match being played."""
+
+    index: int
+    steps: MatchSteps
+    bots: set[SharedBot]
+    asked: float = 0.0
+    """When its bot was asked (``time.monotonic``)."""
+    waiting: Session | None = None
+
+
+@dataclass(eq=False)
+class _Chunk:
+    tasks: Sequence[MatchTask]
+    bots: dict[object, SharedBot]
+    watch: ChunkWatch
+    reported: Callable[[MatchReport], None]
+    queue: deque[int] = field(default_factory=deque)
+    flights: list[_Flight] = field(default_factory=list)
+    done: dict[int, MatchReport] = field(default_factory=dict)
+    out: int = 0
+    """Reports handed out so far (in the order of the tasks)."""
+    width: int = WIDTH
+    """Matches to play at once; 0 once a bot has faulted (the rest are left)."""
+    rules: dict[str, Rules] = field(default_factory=dict)
+
+
+def play_chunk(
+    tasks: Sequence[MatchTask], watch: ChunkWatch, reported: Callable[[MatchReport], None]
+) -> dict[int, MatchReport] | None:
+    """Play ``tasks`` at once if they can be (see the module), handing the reports to
+    ``reported`` in the tasks' order as far as they go; None, with nothing played, if
+    they cannot be. Returns the reports played but not handed out, by their task's
+    index: the tasks before them that have no report are to be played one at a time
+    (a bot faulted). A :class:`~c8league.errors.MachineFault` goes through (the reports
+    handed out stand; the rest are to be played again)."""
+    bots = _bots(tasks)
+    if bots is None:
+        return None
+    chunk = _Chunk(tasks, bots, watch, reported, deque(range(len(tasks))))
+    try:
+        _play(chunk)
+    finally:
+        for flight in chunk.flights:
+            flight.steps.abandon()
+            flight.steps.finish(None)
+        for bot in chunk.bots.values():
+            bot.give_back()
+    return chunk.done
+
+
+def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
+    """The shared bots of the chunk's seats, by their key; None if a seat is neither
+    such a bot nor a player of c8league's own."""
+    specs = {spec for task in tasks for spec in task.seats}
+    if any(task.move_seconds is not None for task in tasks):
+        return None
+    bots: dict[object, SharedBot] = {}
+    fits = True
+    for spec in specs:
+        try:
+            player = create_player(spec)
+        except PluginError:
+            _release(bots)
+            return None
+        if isinstance(player, ExternalPlayer):
+            if player.key in bots:
+                _close(player)
+            else:
+                bot = _shared(player, tasks[0])
+                if bot is None:
+                    fits = False
+                else:
+                    bots[player.key] = bot
+        else:
+            fits = _own(player)
+            _close(player)
+        if not fits:
+            _release(bots)
+            return None
+    return bots
+
+
+def _shared(player: ExternalPlayer, task: MatchTask) -> SharedBot | None:
+    """The kept process of ``player``'s bot if it plays several matches at once; a bot
+    not yet started (or ended since) is started first, as it would be for its match."""
+    bot = SharedBot.take(player)
+    if bot is not None or player.restart == "match":
+        return bot
+    try:
+        player.warm(Rules.from_json(task.rules), len(task.seats))
+    except PlayerFault:
+        return None
+    finally:
+        player.close()  # (kept, where it may be)
+    return SharedBot.take(player)
+
+
+def _own(player: Player) -> bool:
+    if isinstance(player, PlayerWrapper):
+        return False  # (a clock or a guard: its calls are watched one by one)
+    module = type(player).__module__
+    return module.startswith(_OWN) and not module.startswith(_NOT_OWN)
+
+
+def _release(bots: dict[object, SharedBot]) -> None:
+    for bot in bots.values():
+        bot.give_back()
+
+
+def _close(player: Player) -> None:
+    close = getattr(player, "close", None)
+    if close is not None:
+        close()
+
+
+# -- playing -----------------------------------------------------------------------------
+
+
+def _play(chunk: _Chunk) -> None:
+    while True:
+        while chunk.queue and len(chunk.flights) < chunk.width:
+            if not _launch(chunk, chunk.queue[0]):
+                chunk.width = 0
+                break
+            chunk.queue.popleft()
+        if not chunk.flights:
+            return
+        chunk.watch.since, chunk.watch.phase, chunk.watch.turn = time.monotonic(), PLAYING, -1
+        chunk.watch.index = min(f.index for f in chunk.flights)
+        live = [bot for bot in chunk.bots.values() if bot.waiting]
+        try:
+            for bot in live:
+                bot.flush()
+            answers = _answers(live)
+        except BotFailed as failed:
+            _failed(chunk, failed)
+            continue
+        for session, message in answers:
+            flight = _flight_of(chunk, session)
+            if flight is None:  # its match was played out meanwhile (a fault)
+                continue
+            flight.waiting = None
+            steps = flight.steps
+            steps.seconds += time.monotonic() - max(flight.asked, session.bot.free_at)
+            limit = steps.match_seconds
+            if limit is not None and steps.seconds > limit:
+                _step(chunk, flight, steps.fail(MatchTimeout()))
+            else:
+                _step(chunk, flight, steps.advance(message))
+            bot = session.bot
+            if not bot.written and bot.waiting and not bot.broken:
+                try:  # keep the bot busy while the other answers are read
+                    bot.flush()
+                except BotFailed as failed:
+                    _failed(chunk, failed)
+
+
+def _answers(live: list[SharedBot]) -> list[tuple[Session, dict[str, object]]]:
+    """The answers of the bots asked: at least one, or the fault of the bot whose
+    oldest request is past its time."""
+    got = [answer for bot in live for answer in bot.answers()]
+    while not got:
+        deadline = min(bot.deadline() for bot in live)
+        wait_for(live, deadline)
+        got = [answer for bot in live for answer in bot.answers()]
+        if not got and time.monotonic() >= deadline:
+            min(live, key=SharedBot.deadline).overdue()
+    return got
+
+
+def _launch(chunk: _Chunk, index: int) -> bool:
+    """Begin the match of task ``index``; False if its bot has ended and will be
+    started again for the match alone."""
+    task = chunk.tasks[index]
+    rules = chunk.rules.get(task.rules)
+    if rules is None:
+        rules = chunk.rules[task.rules] = Rules.from_json(task.rules)
+    players: list[Player] = []
+    bots: set[SharedBot] = set()
+    for spec in task.seats:
+        player = create_player(spec)
+        if isinstance(player, ExternalPlayer):
+            bot = chunk.bots.get(player.key)
+            if bot is None or bot.broken:
+                for made in players:
+                    _close(made)
+                return False
+            player = Session(bot, player)
+            bots.add(bot)
+        players.append(player)
+    flight = _Flight(index, MatchSteps(rules, players, task.seed, task.match_seconds), bots)
+    chunk.flights.append(flight)
+    _step(chunk, flight, flight.steps.advance())
+    return True
+
+
+def _step(chunk: _Chunk, flight: _Flight, got: Session | MatchOutcome | object) -> None:
+    """``flight`` has moved on to ``got``: a session asked, or its outcome."""
+    if isinstance(got, MatchOutcome):
+        _finish(chunk, flight, got)
+    else:
+        assert isinstance(got, Session)
+        flight.waiting, flight.asked = got, time.monotonic()
+    for bot in flight.bots:
+        if bot.broken:  # a fault in its answer: its other matches begin again
+            _again(chunk, bot, flight)
+
+
+def _finish(chunk: _Chunk, flight: _Flight, outcome: MatchOutcome) -> None:
+    chunk.flights.remove(flight)
+    task = chunk.tasks[flight.index]
+    chunk.done[flight.index] = task_report(task, outcome, flight.steps.seconds)
+    flight.steps.finish(outcome.result)
+    while chunk.out in chunk.done:
+        chunk.reported(chunk.done.pop(chunk.out))
+        chunk.out += 1
+
+
+def _failed(chunk: _Chunk, failed: BotFailed) -> None:
+    """A bot faulted while its matches waited: the one it was answering forfeits."""
+    session = failed.session
+    flight = None if session is None else _flight_of(chunk, session)
+    if flight is not None:
+        flight.waiting = None
+        _step(chunk, flight, flight.steps.fail(failed.fault))
+    else:
+        bot = next(b for b in chunk.bots.values() if b.broken)
+        _again(chunk, bot, None)
+
+
+def _again(chunk: _Chunk, bot: SharedBot, spared: _Flight | None) -> None:
+    """``bot`` faulted: every match it plays but ``spared`` is left to be played again,
+    with the rest of the chunk, one match at a time."""
+    for flight in [f for f in chunk.flights if bot in f.bots and f is not spared]:
+        chunk.flights.remove(flight)
+        flight.steps.abandon()
+        flight.steps.finish(None)
+    chunk.width = 0
+
+
+def _flight_of(chunk: _Chunk, session: Session) -> _Flight | None:
+    for flight in chunk.flights:
+        if flight.waiting is session:
+            return flight
+    return None

@@ -1,0 +1,152 @@
+"""Matches played at once for a bot that plays several at once (``runner.interleave``):
+each match is the same, move for move, as when played alone, faults included."""
+
+from __future__ import annotations
+
+import json
+import re
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from c8league.engine import Rules
+from c8league.players.external import keep
+from c8league.results import MatchReport
+from c8league.runner import interleave
+from c8league.runner.tasks import MatchTask, SeatSpec, play_task
+from c8league.runner.worker import Slot
+
+BOT = Path(__file__).parent / "bots" / "concurrent.py"
+RULES = Rules.from_options("pagat", {"target": 60}).to_json()
+
+
+@pytest.fixture(autouse=True)
+def kept() -> Iterator[None]:
+    keep.enable()
+    yield
+    keep.release()
+
+
+def bot(*args: str, move_time: float = 5.0) -> SeatSpec:
+    command = [sys.executable, str(BOT), *args]
+    return SeatSpec("external", json.dumps({"command": command, "move_time": move_time}))
+
+
+def tasks(seat: SeatSpec, count: int = 12, other: SeatSpec | None = None) -> list[MatchTask]:
+    """Matches against ``other`` (``random``), the bot in seat 0 and 1 in turn."""
+    rival = other or SeatSpec("random", "{}")
+    return [
+        MatchTask(i, RULES, (seat, rival) if i % 2 == 0 else (rival, seat), 500 + i)
+        for i in range(count)
+    ]
+
+
+def at_once(chunk: list[MatchTask]) -> list[MatchReport]:
+    reports: list[MatchReport] = []
+    left = interleave.play_chunk(chunk, Slot(), reports.append)
+    assert left is not None, "the chunk was not played at once"
+    played = {i: r for i, r in enumerate(reports)} | left
+    missing = [i for i in range(len(chunk)) if i not in played]
+    for i in missing:  # what a worker plays one at a time after a fault
+        played[i] = play_task(chunk[i])
+    return [played[i] for i in range(len(chunk))]
+
+
+def alone(chunk: list[MatchTask]) -> list[MatchReport]:
+    return [play_task(task) for task in chunk]
+
+
+def facts(report: MatchReport) -> tuple[object, ...]:
+    """What a report says of its match, but its time and the forfeit's log."""
+    result = report.result
+    forfeit = result.forfeit
+    fault = None
+    if forfeit is not None:
+        detail = re.sub(
+            r" \(stderr log: .*\)$| \(the process was playing its match \d+\)", "", forfeit.detail
+        )
+        fault = (forfeit.seat, forfeit.reason, forfeit.move_number, detail)
+    return (
+        report.match_id,
+        result.placements,
+        result.scores,
+        result.ended,
+        result.decisions,
+        fault,
+        report.moves,
+    )
+
+
+def test_matches_at_once_are_the_matches_alone() -> None:
+    together = at_once(tasks(bot()))
+    assert [facts(r) for r in together] == [facts(r) for r in alone(tasks(bot("--one-at-a-time")))]
+    assert all(r.result.forfeit is None for r in together)
+
+
+def test_two_seats_of_one_bot_are_two_matches_for_it() -> None:
+    chunk = tasks(bot(), 6, other=bot())
+    assert [facts(r) for r in at_once(chunk)] == [
+        facts(r) for r in alone(tasks(bot("--one-at-a-time"), 6, other=bot("--one-at-a-time")))
+    ]
+
+
+def test_a_bot_that_asks_for_its_view_gets_it_for_its_match() -> None:
+    assert [facts(r) for r in at_once(tasks(bot("--view", "3")))] == [
+        facts(r) for r in alone(tasks(bot("--one-at-a-time", "--view", "3")))
+    ]
+
+
+@pytest.mark.parametrize(
+    ("fault", "reason"),
+    [("--crash", "crash"), ("--illegal", "illegal"), ("--garbage", "protocol")],
+)
+def test_a_fault_forfeits_its_match_and_no_other(fault: str, reason: str) -> None:
+    """The bot faults at its fourth move of the matches where its seed is even: those
+    forfeit, as they do alone; the matches it was playing beside them are played again
+    and end as they do alone."""
+    together = at_once(tasks(bot(fault, "4")))
+    expected = alone(tasks(bot("--one-at-a-time", fault, "4")))
+    assert [facts(r) for r in together] == [facts(r) for r in expected]
+    reasons = {f.reason if f else None for f in (r.result.forfeit for r in together)}
+    assert reasons == {reason, None}
+
+
+def clean_or(reason: str, reports: list[MatchReport]) -> None:
+    """Each of ``reports`` forfeited by the bot for ``reason``, or the same as the clean
+    bot's match alone; some of each."""
+    clean = [facts(r) for r in alone(tasks(bot("--one-at-a-time"), len(reports)))]
+    kinds = set()
+    for report, expected in zip(reports, clean, strict=True):
+        forfeit = report.result.forfeit
+        if forfeit is None:
+            assert facts(report) == expected
+        else:
+            assert forfeit.reason == reason
+        kinds.add(forfeit is None)
+    assert kinds == {True, False}
+
+
+def test_an_answer_for_another_match_is_a_protocol_fault() -> None:
+    reports = at_once(tasks(bot("--wrong-match", "2"), 6))
+    clean_or("protocol", reports)
+    detail = next(r.result.forfeit.detail for r in reports if r.result.forfeit)
+    assert re.match(r"an answer for match 10\d\d where match \d+'s was due", detail)
+
+
+def test_a_bot_out_of_time_forfeits_that_match_only() -> None:
+    clean_or("timeout", at_once(tasks(bot("--sleep", "3", move_time=0.5), 6)))
+
+
+def test_one_process_plays_the_chunk(tmp_path: Path) -> None:
+    starts = tmp_path / "starts"
+    at_once(tasks(bot("--starts", str(starts)), 16))
+    assert starts.read_text().splitlines() == ["started"]
+
+
+def test_a_chunk_with_a_player_of_anyone_else_is_played_one_at_a_time() -> None:
+    plugin = SeatSpec(
+        "external", json.dumps({"command": [sys.executable, str(BOT), "--one-at-a-time"]})
+    )
+    assert interleave.play_chunk(tasks(plugin, 2), Slot(), lambda r: None) is None
