@@ -185,6 +185,7 @@ class SharedBot:
         if self.broken:
             return BotFailed(session, PlayerFault(reason, detail + self._log_note()))
         self.broken = True
+        self.run.temporary = False  # the fault names its log: it stays
         number = None if session is None else session.number
         channel = self.run.channel
         channel.write_now(protocol.error(reason, detail, number))
