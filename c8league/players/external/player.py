@@ -303,7 +303,7 @@ class ExternalPlayer(BasePlayer):
         run = self._run
         assert run is not None
         if run.hello is None:
-            self._hello(self._facts(protocol.hello, rules))
+            self._hello(self.match_facts(protocol.hello, rules))
         self._told = self._ended = True
 
     # -- the bot's run ---------------------------------------------------------------
@@ -311,7 +311,7 @@ class ExternalPlayer(BasePlayer):
     def _begin(self, seat: int, players: int, seed: int) -> None:
         if self._run is not None:
             self.close()
-        self._seat, self._players, self._seed = seat, players, seed
+        self.seated(seat, players, seed)
         self._fault = None
         self._told = self._ended = False
         self._number = None
@@ -375,14 +375,18 @@ class ExternalPlayer(BasePlayer):
                 self._start()
                 run = self._run
             if run is not None and run.hello is None:
-                self._hello(self._facts(protocol.hello, observation.rules))
+                self._hello(self.match_facts(protocol.hello, observation.rules))
                 if self._concurrent():  # its hello opens no match
                     self._match_start(observation.rules)
             assert run is not None
             run.matches += 1
             self._told = True
 
-    def _facts(self, write: Callable[..., str], rules: Rules) -> str:
+    def seated(self, seat: int, players: int, seed: int) -> None:
+        """This match's seat, table size and player's seed (for :meth:`match_facts`)."""
+        self._seat, self._players, self._seed = seat, players, seed
+
+    def match_facts(self, write: Callable[..., str], rules: Rules) -> str:
         """The ``hello`` or ``match_start`` of this match: the seat, the table, the
         player's seed, the rules and the limits."""
         return write(
@@ -403,11 +407,11 @@ class ExternalPlayer(BasePlayer):
         assert run is not None
         if self._concurrent():  # a notice, numbered, with the next line
             self._number = run.number()
-            run.channel.hold(self._say(self._facts(protocol.match_start, rules)).encode())
+            run.channel.hold(self._say(self.match_facts(protocol.match_start, rules)).encode())
             return run.alive()
         deadline = time.monotonic() + self.startup_time
         try:
-            run.channel.send(self._facts(protocol.match_start, rules).encode(), deadline)
+            run.channel.send(self.match_facts(protocol.match_start, rules).encode(), deadline)
             line = run.channel.read_line(deadline)
         except (PipeClosed, Overdue):
             return False

@@ -26,7 +26,6 @@ from c8league.errors import MachineFault, PlayerFault
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import MAX_LINE, LineTooLong, Overdue, PipeClosed
 from c8league.players.external.player import BotRun, ExternalPlayer
-from c8league.players.external.process import LIMITED
 from c8league.players.external.protocol import ObservationEncoder, Violation
 
 GRACE_SECONDS = 1.0
@@ -242,28 +241,16 @@ class Session:
         """The view of the request out (for a ``view`` request)."""
         self._legal: Sequence[Move] = ()
         self._texts: list[str] = []
-        self._seat = self._players = self._seed = 0
         self._told = False
 
     def _say(self, line: str) -> None:
         self.bot.hold(protocol.numbered(line, self.number))
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
-        self._seat, self._players, self._seed = seat, players, seed
+        self.facts.seated(seat, players, seed)
 
     def _begin(self, rules: Rules) -> None:
-        facts = self.facts
-        self._say(
-            protocol.match_start(
-                seat=self._seat,
-                players=self._players,
-                seed=self._seed,
-                rules=rules,
-                move_time=facts.move_time,
-                startup_time=facts.startup_time,
-                memory_mb=facts.memory_mb if LIMITED else 0,
-            )
-        )
+        self._say(self.facts.match_facts(protocol.match_start, rules))
         self.bot.run.matches += 1
         self._told = True
 
