@@ -17,10 +17,10 @@ from typing import Any
 import pytest
 
 from c8league.engine import Match, Rules, derive_seed, placements
+from c8league.engine.wire import CHANGES, NEW, ObservationEncoder
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.external import ExternalPlayer
-from c8league.players.external.protocol import CHANGES, NEW, ObservationEncoder
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import play_match

@@ -16,7 +16,7 @@ from typing import Any
 
 import pytest
 
-from c8league.engine import HandResult, Match, MatchResult, Move, Rules
+from c8league.engine import HandResult, Match, MatchResult, Move, Rules, wire
 from c8league.players.external import ExternalOptions, ExternalPlayer
 from c8league.players.external import protocol as P
 from c8league.players.external.framing import (
@@ -39,7 +39,7 @@ def test_the_factory_declares_its_options() -> None:
 def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
     rules = Rules.from_options("pagat")
     obs = Match(rules, 2, seed=3).observation(0)
-    text = P.ObservationEncoder().view(obs)
+    text = wire.ObservationEncoder().view(obs)
     hand = HandResult("out", (0,), (0, 12), (12, 0), 31)
     match = MatchResult((1, 2), (12, 0), 1, "target")
     lines = [
@@ -47,7 +47,7 @@ def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
             seat=1, players=2, seed=7, rules=rules, move_time=2.0, startup_time=5.0, memory_mb=0
         ),
         P.hand_start(text),
-        P.move_request(text, ["QS", "draw"]),
+        wire.move_request(text, ["QS", "draw"]),
         P.hand_end(text, hand),
         P.match_end(match),
         P.error("timeout", "no move within 2 s").decode(),
@@ -74,8 +74,8 @@ def test_lines_written_are_compact_json_ending_with_a_newline() -> None:
     start = P.match_start(
         seat=1, players=2, seed=7, rules=rules, move_time=2.0, startup_time=5.0, memory_mb=0
     )
-    changes = P.ObservationEncoder(P.CHANGES)
-    more = [start, P.view_answer(text), P.move_request(changes.view(obs), ["draw"])]
+    changes = wire.ObservationEncoder(wire.CHANGES)
+    more = [start, P.view_answer(text), wire.move_request(changes.view(obs), ["draw"])]
     for line in more:
         assert line == json.dumps(json.loads(line), separators=(",", ":")) + "\n"
     after = [json.loads(line) for line in more]
@@ -119,12 +119,12 @@ def test_hello_answers_that_break_the_protocol(answer: dict[str, Any], words: st
 
 
 def test_hello_answer_read() -> None:
-    assert P.read_hello({"type": "hello"}) == P.Hello("", "", P.FULL)
+    assert P.read_hello({"type": "hello"}) == P.Hello("", "", wire.FULL)
     hello = P.read_hello({"type": "hello", "name": "b", "version": "2", "history": "new"})
-    assert hello == P.Hello("b", "2", P.NEW)
+    assert hello == P.Hello("b", "2", wire.NEW)
     both = {"type": "hello", "capabilities": ["match_start", "changes", "telepathy"]}
-    assert P.read_hello(both) == P.Hello("", "", P.CHANGES, matches=True)
-    assert P.read_hello({**both, "history": "new"}).form == P.CHANGES
+    assert P.read_hello(both) == P.Hello("", "", wire.CHANGES, matches=True)
+    assert P.read_hello({**both, "history": "new"}).form == wire.CHANGES
     assert P.read_hello({"type": "hello", "capabilities": []}).matches is False
 
 

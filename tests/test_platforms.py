@@ -25,9 +25,9 @@ import pytest
 from test_external import bot, each_broken_bot, gone
 from test_readme import club_commands, typed_answers
 
-from c8league.engine import Rules
+from c8league.engine import Rules, wire
 from c8league.players import external
-from c8league.players.external import framing, protocol, windows
+from c8league.players.external import framing, windows
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.loop import play_match
@@ -222,6 +222,16 @@ def test_relayed_broken_bots_forfeit(
     assert gone(player.pid)
 
 
+class _Big:
+    """An encoder whose every view is ``text``."""
+
+    def __init__(self, text: str, form: str) -> None:
+        self.text, self.form = text, form
+
+    def view(self, observation: object, *, whole: bool = False) -> str:
+        return '"observation":' + self.text
+
+
 DEAF = """\
 import json, sys, time
 sys.stdin.readline()
@@ -238,7 +248,7 @@ def test_a_relayed_bot_that_stops_reading_times_out(
     player = external.ExternalPlayer([sys.executable, str(script)], move_time=0.5)
     # Messages larger than the sockets and the pipe hold together.
     big = json.dumps({"pad": "x" * 4_000_000})
-    monkeypatch.setattr(protocol.ObservationEncoder, "encode", lambda self, observation: big)
+    monkeypatch.setattr(wire, "ObservationEncoder", lambda form="full": _Big(big, form))
     outcome = play_match(Rules.from_options("pagat"), [player, GreedyPlayer()], 1)
     assert outcome.forfeit is not None and outcome.forfeit.reason == "timeout"
     assert "did not read" in outcome.forfeit.detail

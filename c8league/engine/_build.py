@@ -43,6 +43,7 @@ COMPILED_MODULES = (
     "state",
     "observation",
     "hand",
+    "wire",
 )
 #: mypyc's group: the compiled code of all the modules is in one shared library,
 #: ``<GROUP>__mypyc``, beside the package; each module is a small shim that loads it.

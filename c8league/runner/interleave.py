@@ -35,6 +35,10 @@ from c8league.runner.tasks import PLAYING, MatchTask, TaskWatch, create_player, 
 
 WIDTH = 16
 """Matches played at once, at most."""
+FEED = WIDTH // 2
+"""While the answers of a batch are read, the requests that follow them are written as
+soon as this many wait and the bot has none left to answer: it works on those while
+the worker reads the rest."""
 
 _OWN = "c8league.players."
 _NOT_OWN = ("c8league.players.terminal", "c8league.players.external")
@@ -200,7 +204,7 @@ def _play(chunk: _Chunk) -> None:
             else:
                 _step(chunk, flight, steps.advance(message))
             bot = session.bot
-            if not bot.written and bot.waiting and not bot.broken:
+            if not bot.written and len(bot.waiting) >= FEED and not bot.broken:
                 try:  # keep the bot busy while the other answers are read
                     bot.flush()
                 except BotFailed as failed:

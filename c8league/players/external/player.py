@@ -16,7 +16,7 @@ from typing import Any, Literal, NoReturn
 
 from pydantic import Field, field_validator
 
-from c8league.engine import HandResult, MatchResult, Move, Observation, Rules
+from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, wire
 from c8league.errors import MachineFault, PlayerFault, PluginError
 from c8league.players.base import BasePlayer, PlayerOptions
 from c8league.players.external import keep, protocol
@@ -30,7 +30,7 @@ from c8league.players.external.framing import (
     log_path,
 )
 from c8league.players.external.process import LIMITED, BotProcess, exit_fault
-from c8league.players.external.protocol import ObservationEncoder, Violation
+from c8league.players.external.protocol import Violation
 
 _SECONDS_MAX = 86_400.0
 _MEMORY_MB_MAX = 1 << 20  # 1 TiB
@@ -207,7 +207,7 @@ class ExternalPlayer(BasePlayer):
         self._seat = 0
         self._players = 0
         self._seed = 0
-        self._encoder = ObservationEncoder()
+        self._encoder = wire.ObservationEncoder()
         self._skip_forced = False
         self._number: int | None = None
         """This match's number, for a bot that plays several matches at once."""
@@ -238,7 +238,7 @@ class ExternalPlayer(BasePlayer):
         texts = [str(m) for m in legal]
         self._check_quiet()
         deadline = time.monotonic() + self.move_time
-        request = self._say(protocol.move_request(self._encoder.view(observation), texts))
+        request = self._say(wire.move_request(self._encoder.view(observation), texts))
         self._send(request, deadline, "the move request")
         late = f"no move within {self.move_time:g} s"
         answer = self._receive(deadline, late, "move", "view")
@@ -344,7 +344,7 @@ class ExternalPlayer(BasePlayer):
         self.pid = process.pid
         channel = Channel(process.stdin, process.stdout, errors, log)
         self._run = BotRun(process, channel, log, temporary=self.log_dir is None)
-        self._encoder = ObservationEncoder()
+        self._encoder = wire.ObservationEncoder()
 
     def _take_up(self, run: BotRun) -> None:
         """Take up a bot kept from an earlier match: a fresh log for this match (in the
@@ -358,7 +358,7 @@ class ExternalPlayer(BasePlayer):
         run.channel.use_log(run.log)
         assert run.hello is not None
         self._greeted(run.hello)
-        self._encoder = ObservationEncoder(run.hello.form)
+        self._encoder = wire.ObservationEncoder(run.hello.form)
 
     def _ready(self, observation: Observation) -> None:
         """Raise the earlier fault again, or start the bot and tell it of the match (its
@@ -450,7 +450,7 @@ class ExternalPlayer(BasePlayer):
 
     def _say(self, line: str) -> str:
         """``line`` naming this match, to a bot that plays several at once."""
-        return line if self._number is None else protocol.numbered(line, self._number)
+        return line if self._number is None else wire.numbered(line, self._number)
 
     def _active(self) -> bool:
         return self._run is not None and self._told and self._fault is None

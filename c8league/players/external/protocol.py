@@ -14,13 +14,13 @@ from __future__ import annotations
 import contextlib
 import json
 import json.encoder
-import operator
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from c8league.engine import HandResult, MatchResult, Move, Observation, Rank, Rules
+from c8league.engine import HandResult, MatchResult, Move, Rules
+from c8league.engine.wire import CHANGES, FULL, NEW, numbered
 from c8league.errors import CardError
 
 PROTOCOL_VERSION = 1
@@ -112,22 +112,9 @@ def match_start(
     return _dumps(message) + "\n"
 
 
-def numbered(line: str, match: int) -> str:
-    """``line`` (any message c8league writes, ``{"type":"...",...}``) naming the match
-    ``match`` of a concurrent bot: ``"match"`` right after ``"type"``."""
-    at = line.index('"', 9) + 1
-    return line[:at] + ',"match":' + int.__repr__(match) + line[at:]
-
-
 def hand_start(view: str) -> str:
     """The ``hand_start`` notice, with the seat's view (see :meth:`ObservationEncoder.view`)."""
     return '{"type":"hand_start",' + view + "}\n"
-
-
-def move_request(view: str, legal: list[str]) -> str:
-    """The ``move`` request: the seat's view and the legal moves' texts (which hold no
-    character that JSON escapes: they are written as they are)."""
-    return '{"type":"move",' + view + ',"legal":["' + '","'.join(legal) + '"]}\n'
 
 
 def view_answer(view: str) -> str:
@@ -165,157 +152,6 @@ def error(reason: str, message: str, match: int | None = None) -> bytes:
     concurrent bot)."""
     line = _dumps({"type": "error", "reason": reason, "message": message}) + "\n"
     return (line if match is None else numbered(line, match)).encode()
-
-
-FULL, NEW, CHANGES = "full", "new", "changes"
-"""How a bot is shown its view (see :class:`ObservationEncoder`)."""
-
-
-def _ints(values: Sequence[int]) -> str:
-    return "[" + ",".join([int.__repr__(v) for v in values]) + "]"
-
-
-def _texts(values: Sequence[object]) -> str:
-    """A list of cards (or ranks, suits) as JSON: their texts hold no character that
-    JSON escapes."""
-    return '["' + '","'.join([str(v) for v in values]) + '"]' if values else "[]"
-
-
-def _text_or_null(value: object) -> str:
-    return "null" if value is None else '"' + str(value) + '"'
-
-
-def _ranks(values: Sequence[Rank | None]) -> str:
-    return "[" + ",".join(["null" if r is None else '"' + r.label + '"' for r in values]) + "]"
-
-
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
-_FIELDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("seat", int.__repr__),
-    ("players", int.__repr__),
-    ("dealer", int.__repr__),
-    ("current", int.__repr__),
-    ("phase", int.__repr__),
-    ("hand", _texts),
-    ("top", _text_or_null),
-    ("suit", _text_or_null),
-    ("wild_top", _bool),
-    ("pending", int.__repr__),
-    ("pending_kind", _dumps),
-    ("direction", int.__repr__),
-    ("hand_sizes", _ints),
-    ("stock_size", int.__repr__),
-    ("discard_size", int.__repr__),
-    ("drawn", int.__repr__),
-    ("drawn_card", _text_or_null),
-    ("turn", int.__repr__),
-    ("scores", _ints),
-    ("wild_ranks", _ranks),
-    ("target", int.__repr__),
-    ("hand_number", int.__repr__),
-)
-"""The fields of ``Observation.to_dict()`` but the history, in its order, each with
-the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give)."""
-
-_read_fields = operator.attrgetter(*[name for name, _ in _FIELDS])
-_WRITERS = [write for _, write in _FIELDS]
-_KEYS = ['"' + name + '":' for name, _ in _FIELDS]
-_INDICES = list(range(len(_FIELDS)))
-
-
-def _moves(history: Sequence[tuple[int, Move]]) -> list[str]:
-    """The JSON texts of moves of a history (``[seat,"text"]``: move texts hold no
-    character that JSON escapes)."""
-    return ["[" + int.__repr__(seat) + ',"' + str(move) + '"]' for seat, move in history]
-
-
-class ObservationEncoder:
-    """A seat's view as a bot asked for it in its hello (``docs/protocol.md``):
-
-    * :data:`FULL` (the default): every message holds the whole ``Observation.to_dict()``
-      as ``observation``, the hand's history included;
-    * :data:`NEW` (``"history": "new"``): the same, with the moves since the last
-      message (``history_start`` and ``new_history``) in place of ``history``;
-    * :data:`CHANGES` (the capability ``changes``): the whole observation at the start
-      of a hand and when the bot asks for it; otherwise only the fields whose values
-      changed since the last message (``changes``) and the moves since then
-      (``new_history``), so that a message's size does not grow with the hand.
-
-    The text is that of ``json.dumps`` (compact) of ``Observation.to_dict()``, written
-    field by field: a field's text is written again only when its value has changed
-    since the last view, and the text of the history already encoded for this hand is
-    reused."""
-
-    __slots__ = ("_changed", "_count", "_hand", "_parts", "_sent", "_texts", "_values", "form")
-
-    def __init__(self, form: str = FULL) -> None:
-        self.form = form
-        self._hand = -1
-        self._count = 0
-        """Moves of this hand whose text is in ``_parts``."""
-        self._parts: list[str] = []
-        self._values: tuple[Any, ...] | None = None
-        """The fields' values at the last view (None: no view yet)."""
-        self._texts: list[str] = [""] * len(_FIELDS)
-        """Their JSON texts, each with its key."""
-        self._changed: list[int] = []
-        """The fields that changed at the last view (all of them at the first)."""
-        self._sent = -1
-        """(:data:`CHANGES`) The moves of this hand the bot has been shown (-1: no view
-        of this hand yet)."""
-
-    def _read(self, obs: Observation) -> None:
-        """Read the fields' values; the texts of those that changed are written again
-        (``_texts``), and their indices kept (``_changed``)."""
-        values = _read_fields(obs)
-        last = self._values
-        changed = _INDICES if last is None else [i for i in _INDICES if values[i] != last[i]]
-        texts = self._texts
-        for i in changed:
-            texts[i] = _KEYS[i] + _WRITERS[i](values[i])
-        self._values, self._changed = values, changed
-
-    def _history(self, obs: Observation) -> int:
-        """Encode the moves of this hand not encoded yet; returns how many were (0 in a
-        new hand)."""
-        history = obs.history
-        n = len(history)
-        if obs.hand_number != self._hand or n < self._count:
-            self._hand, self._count, self._parts, self._sent = obs.hand_number, 0, [], -1
-        start = self._count
-        if n > start:
-            self._parts += _moves(history[start:])
-            self._count = n
-        return start
-
-    def encode(self, obs: Observation) -> str:
-        """The observation's JSON text, whole or (:data:`NEW`) with the new moves only."""
-        start = self._history(obs)
-        self._read(obs)
-        head = ",".join(self._texts)
-        if self.form == NEW:
-            moves = ",".join(self._parts[start:])
-            return f'{{{head},"history_start":{start},"new_history":[{moves}]}}'
-        return f'{{{head},"history":[{",".join(self._parts)}]}}'
-
-    def view(self, obs: Observation, *, whole: bool = False) -> str:
-        """The fields of a message that show the seat's view: ``"observation":{...}``, or
-        in :data:`CHANGES` form ``"changes":{...},"new_history":[...]`` (unless
-        ``whole``, or at the start of a hand)."""
-        if self.form != CHANGES:
-            return '"observation":' + self.encode(obs)
-        self._history(obs)
-        self._read(obs)
-        start, self._sent = self._sent, self._count
-        if whole or start < 0:
-            head = ",".join(self._texts)
-            return f'"observation":{{{head},"history":[{",".join(self._parts)}]}}'
-        texts = self._texts
-        changes = ",".join([texts[i] for i in self._changed])
-        return f'"changes":{{{changes}}},"new_history":[{",".join(self._parts[start:])}]'
 
 
 # -- reading the bot's answers --------------------------------------------------------

@@ -21,12 +21,12 @@ from collections import deque
 from collections.abc import Hashable, Sequence
 from typing import Any, NoReturn
 
-from c8league.engine import HandResult, MatchResult, Move, Observation, Rules
+from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, wire
 from c8league.errors import MachineFault, PlayerFault
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import MAX_LINE, LineTooLong, Overdue, PipeClosed
 from c8league.players.external.player import BotRun, ExternalPlayer
-from c8league.players.external.protocol import ObservationEncoder, Violation
+from c8league.players.external.protocol import Violation
 
 GRACE_SECONDS = 1.0
 """How long a bot that faulted has to exit after its ``error`` before it is killed."""
@@ -154,7 +154,7 @@ class SharedBot:
         assert session.view is not None
         text = protocol.view_answer(session.encoder.view(session.view, whole=True))
         try:
-            self.run.channel.send(protocol.numbered(text, session.number).encode(), self.deadline())
+            self.run.channel.send(wire.numbered(text, session.number).encode(), self.deadline())
         except PipeClosed:
             self.ended("while reading its view")
         except Overdue:
@@ -235,7 +235,7 @@ class Session:
         self.move_time = player.move_time
         self.facts = player
         self.number = bot.run.number()
-        self.encoder = ObservationEncoder(hello.form)
+        self.encoder = wire.ObservationEncoder(hello.form)
         self.skip_forced = hello.skip_forced
         self.view: Observation | None = None
         """The view of the request out (for a ``view`` request)."""
@@ -244,7 +244,7 @@ class Session:
         self._told = False
 
     def _say(self, line: str) -> None:
-        self.bot.hold(protocol.numbered(line, self.number))
+        self.bot.hold(wire.numbered(line, self.number))
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
         self.facts.seated(seat, players, seed)
@@ -267,8 +267,8 @@ class Session:
             return legal[0]  # the bot sees it in its next view
         self.view, self._legal = observation, legal
         self._texts = texts = [str(m) for m in legal]
-        line = protocol.move_request(self.encoder.view(observation), texts)
-        self.bot.ask(self, protocol.numbered(line, self.number))
+        line = wire.move_request(self.encoder.view(observation), texts)
+        self.bot.ask(self, wire.numbered(line, self.number))
         return None
 
     def reply(self, answer: Any) -> Move:
