@@ -150,3 +150,8 @@ def test_a_chunk_with_a_player_of_anyone_else_is_played_one_at_a_time() -> None:
         "external", json.dumps({"command": [sys.executable, str(BOT), "--one-at-a-time"]})
     )
     assert interleave.play_chunk(tasks(plugin, 2), Slot(), lambda r: None) is None
+
+
+def test_a_chunk_of_players_of_c8league_alone_is_played_one_at_a_time() -> None:
+    chunk = [MatchTask(0, RULES, (SeatSpec("random", "{}"), SeatSpec("greedy", "{}")), 1)] * 2
+    assert interleave.play_chunk(chunk, Slot(), lambda r: None) is None

@@ -10,7 +10,6 @@ they are.
 
 from __future__ import annotations
 
-import operator
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -71,7 +70,36 @@ _FIELDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
 """The fields of ``Observation.to_dict()`` but the history, in its order, each with
 the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give)."""
 
-_read_fields = operator.attrgetter(*[name for name, _ in _FIELDS])
+
+def _read_fields(obs: Observation) -> tuple[Any, ...]:
+    """The values of :data:`_FIELDS`, in their order (read attribute by attribute: the
+    compiled engine reads them natively)."""
+    return (
+        obs.seat,
+        obs.players,
+        obs.dealer,
+        obs.current,
+        obs.phase,
+        obs.hand,
+        obs.top,
+        obs.suit,
+        obs.wild_top,
+        obs.pending,
+        obs.pending_kind,
+        obs.direction,
+        obs.hand_sizes,
+        obs.stock_size,
+        obs.discard_size,
+        obs.drawn,
+        obs.drawn_card,
+        obs.turn,
+        obs.scores,
+        obs.wild_ranks,
+        obs.target,
+        obs.hand_number,
+    )
+
+
 _WRITERS = [write for _, write in _FIELDS]
 _KEYS = ['"' + name + '":' for name, _ in _FIELDS]
 _INDICES = list(range(len(_FIELDS)))

@@ -9,7 +9,7 @@ one go and its answers read together (``players.external.shared``). Each match i
 played move for move as it would be alone, so its result is the same.
 
 A chunk is played so when every seat of its matches is such a bot or a player that
-comes with c8league (which runs no code of anyone else's, so the worker need not watch
+comes with c8league, and one at least is such a bot (which runs no code of anyone else's, so the worker need not watch
 its calls one by one); otherwise, or with ``--move-seconds`` (a clock per decision),
 it is played match after match as before. A bot that faults ends its process: its
 match forfeits, and the process's other matches, with the rest of the chunk, are
@@ -106,7 +106,7 @@ def play_chunk(
 
 def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
     """The shared bots of the chunk's seats, by their key; None if a seat is neither
-    such a bot nor a player of c8league's own."""
+    such a bot nor a player of c8league's own, or if there is no such bot."""
     specs = {spec for task in tasks for spec in task.seats}
     if any(task.move_seconds is not None for task in tasks):
         return None
@@ -133,7 +133,7 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
         if not fits:
             _release(bots)
             return None
-    return bots
+    return bots or None  # (players of c8league's own alone: nothing to gain)
 
 
 def _shared(player: ExternalPlayer, task: MatchTask) -> SharedBot | None:
