@@ -9,11 +9,12 @@ one go and its answers read together (``players.external.shared``). Each match i
 played move for move as it would be alone, so its result is the same.
 
 A chunk is played so when every seat of its matches is such a bot or a player that
-comes with c8league, and one at least is such a bot (which runs no code of anyone else's, so the worker need not watch
-its calls one by one); otherwise, or with ``--move-seconds`` (a clock per decision),
-it is played match after match as before. A bot that faults ends its process: its
-match forfeits, and the process's other matches, with the rest of the chunk, are
-played again from their start, one match at a time, as they would be without it.
+comes with c8league (which runs no code of anyone else's, so the worker need not watch
+its calls one by one), and one at least is such a bot; otherwise, or with
+``--move-seconds`` (a clock per decision), it is played match after match as before.
+A bot that faults ends its process: its match forfeits, and the process's other
+matches, with the rest of the chunk, are played again from their start, one match at
+a time, as they would be without it.
 """
 
 from __future__ import annotations
