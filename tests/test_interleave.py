@@ -65,7 +65,9 @@ def facts(report: MatchReport) -> tuple[object, ...]:
     fault = None
     if forfeit is not None:
         detail = re.sub(
-            r" \(stderr log: .*\)$| \(the process was playing its match \d+\)", "", forfeit.detail
+            r" \(stderr log: .*\)$| \(the process (was playing its match|had begun) \d+[^)]*\)",
+            "",
+            forfeit.detail,
         )
         fault = (forfeit.seat, forfeit.reason, forfeit.move_number, detail)
     return (
