@@ -60,8 +60,6 @@ class _Flight:
     index: int
     steps: MatchSteps
     bots: set[SharedBot]
-    asked: float = 0.0
-    """When its bot was asked (``time.monotonic``)."""
     waiting: Session | None = None
 
 
@@ -198,12 +196,15 @@ def _play(chunk: _Chunk) -> None:
                 continue
             flight.waiting = None
             steps = flight.steps
-            steps.seconds += time.monotonic() - max(flight.asked, session.bot.free_at)
+            start = time.monotonic()
+            steps.seconds += session.spent
             limit = steps.match_seconds
             if limit is not None and steps.seconds > limit:
-                _step(chunk, flight, steps.fail(MatchTimeout()))
+                got = steps.fail(MatchTimeout())
             else:
-                _step(chunk, flight, steps.advance(message))
+                got = steps.advance(message)
+            steps.seconds += time.monotonic() - start
+            _step(chunk, flight, got)
             bot = session.bot
             if not bot.written and len(bot.waiting) >= FEED and not bot.broken:
                 try:  # keep the bot busy while the other answers are read
@@ -247,7 +248,10 @@ def _launch(chunk: _Chunk, index: int) -> bool:
         players.append(player)
     flight = _Flight(index, MatchSteps(rules, players, task.seed, task.match_seconds), bots)
     chunk.flights.append(flight)
-    _step(chunk, flight, flight.steps.advance())
+    start = time.monotonic()
+    got = flight.steps.advance()
+    flight.steps.seconds += time.monotonic() - start
+    _step(chunk, flight, got)
     return True
 
 
@@ -257,7 +261,7 @@ def _step(chunk: _Chunk, flight: _Flight, got: Session | MatchOutcome | object) 
         _finish(chunk, flight, got)
     else:
         assert isinstance(got, Session)
-        flight.waiting, flight.asked = got, time.monotonic()
+        flight.waiting = got
     for bot in flight.bots:
         if bot.broken:  # a fault in its answer: its other matches begin again
             _again(chunk, bot, flight)
