@@ -204,6 +204,7 @@ class MatchRunner(ClosingRunner):
         """Workers started for one job."""
         self._keys = itertools.count(1)
         self._pace = _Pace()
+        self._current_run: _Run | None = None
 
     def close(self) -> None:
         for worker in list(self._single):
@@ -280,6 +281,7 @@ class MatchRunner(ClosingRunner):
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
         run = _Run(tasks, size, play, self._pace)
+        self._current_run = run
         try:
             for index in range(len(tasks)):
                 while index not in run.reports:
@@ -288,7 +290,17 @@ class MatchRunner(ClosingRunner):
                 run.yielded = index + 1
                 yield run.reports.pop(index)
         finally:
+            self._current_run = None
             self._abandon(run)
+
+    def would_wait(self) -> bool:
+        """Whether the next report of the run in progress is not here yet: taking it
+        would wait for the workers, so the caller may first spend the time on what it
+        has (storing the reports taken so far) without holding the matches up, the
+        workers having theirs queued (:data:`QUEUE_SECONDS`). False between runs, after
+        the last report, and where the matches are played in this process."""
+        run = self._current_run
+        return run is not None and run.yielded < len(run.tasks) and run.yielded not in run.reports
 
     # -- sending --------------------------------------------------------------------------
 

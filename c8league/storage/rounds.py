@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Table, insert
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.errors import NotFoundError
 from c8league.storage import schedules
+from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
 
 Tables = dict[int, list[int]]
@@ -396,6 +398,12 @@ def rounds_of(session: Session, event_ids: Sequence[int]) -> list[RoundRow]:
 # -- what is still to play ------------------------------------------------------------------
 
 
+def round_count(session: Session, event_id: int) -> int:
+    """How many rounds of the event are paired."""
+    query = select(func.count()).select_from(Round).where(Round.event_id == event_id)
+    return int(session.exec(query).one())
+
+
 def match_count(session: Session, event_id: int) -> int:
     """How many matches the event has, played or not."""
     query = select(func.count()).select_from(Match).where(Match.event_id == event_id)
@@ -421,6 +429,58 @@ def pending_matches(session: Session, event_id: int) -> list[tuple[Match, list[E
     for match_id, entrant in seat_rows:
         seats.setdefault(match_id, []).append(entrant)
     return [(m, seats.get(m.id or 0, [])) for m in matches]
+
+
+@dataclass(frozen=True, slots=True)
+class PendingSeat:
+    """Who sits at a seat of a match still to play, as a run of bots starts them."""
+
+    name: str
+    plugin: str | None
+    options: str
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMatch:
+    """A match still to play: what a run of bots needs to play it, and who sits where."""
+
+    match_id: int
+    rules: str
+    seed: int
+    seats: tuple[PendingSeat, ...]
+    """In seat order."""
+
+
+def pending_seatings(session: Session, event_id: int) -> list[PendingMatch]:
+    """The event's matches still to play, in id order, each with its seats: the rows of
+    :func:`pending_matches` read as plain values, for a run of thousands of matches."""
+    session.flush()  # the caller's pending changes first
+    connection = session.connection()
+    matches = fetch_rows(
+        connection,
+        sa_select(col(Match.id), col(Match.rules), col(Match.seed))
+        .where(col(Match.event_id) == event_id, col(Match.status) == "pending")
+        .order_by(col(Match.id)),
+    )
+    if not matches:
+        return []
+    seat_rows = fetch_rows(
+        connection,
+        sa_select(
+            col(MatchSeat.match_id), col(Entrant.name), col(Entrant.plugin), col(Entrant.options)
+        )
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(col(Match.event_id) == event_id, col(Match.status) == "pending")
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
+    )
+    seats: dict[int, list[PendingSeat]] = {}
+    for match_id, name, plugin, options in seat_rows:
+        seats.setdefault(match_id, []).append(PendingSeat(name, plugin, options))
+    return [
+        PendingMatch(match_id, rules, seed, tuple(seats.get(match_id, ())))
+        for match_id, rules, seed in matches
+    ]
 
 
 def pending_entrants(session: Session, event_id: int) -> list[Entrant]:
