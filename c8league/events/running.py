@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c8league.errors import BotStopped, ExecutorLost, PluginError, UsageError
-from c8league.events.pairing import pair_rounds_ahead
+from c8league.events.pairing import Schedule, pair_rounds_ahead, schedule_ahead
 from c8league.events.status import planned_rounds
 from c8league.interrupts import run_kept
 from c8league.players import registry
@@ -148,7 +148,18 @@ def _run_rounds(
         make_runner(executor, workers, address) as runner,
     ):
         runner.prepare()  # an unreachable cluster stops the run before anything is paired
-        problem = runner.start(starts, options.match_seconds)
+        planned: Schedule | None = None
+        if isinstance(runner, MatchRunner):
+            # The workers start their bots while this process computes the schedule;
+            # nothing is written until every bot has started.
+            started = runner.starting(starts, options.match_seconds)
+            if rounds is None or rounds > 1:
+                with db.session() as session:
+                    lg, ev = get_event(session, name, league)
+                    planned = schedule_ahead(session, lg, ev)
+            problem = started()
+        else:
+            problem = runner.start(starts, options.match_seconds)
         if problem is not None:
             raise BotStopped(
                 f"{problem}; nothing was played (mend the bot, then: c8league event resume "
@@ -156,7 +167,7 @@ def _run_rounds(
             )
         streaks = ForfeitStreaks(options.max_forfeits)
         while True:
-            ahead = 0
+            count = 0
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
                 assert ev.id is not None
@@ -171,16 +182,16 @@ def _run_rounds(
                     total = planned_rounds(session, lg, ev)
                     if paired >= total:
                         break
-                    ahead = total - paired
+                    count = total - paired
                     if ev.format != "round_robin":
-                        ahead = 1
+                        count = 1
                     if rounds is not None:
-                        ahead = min(ahead, rounds - summary.rounds_paired)
-            if ahead:
+                        count = min(count, rounds - summary.rounds_paired)
+            if count:
                 with db.writing() as session:
                     lg, ev = get_event(session, name, league)
-                    pair_rounds_ahead(session, lg, ev, ahead)
-                summary.rounds_paired += ahead
+                    pair_rounds_ahead(session, lg, ev, count, ahead=planned)
+                summary.rounds_paired += count
                 continue
             played = _Played(summary, streaks, seated, event_name)
             _play(

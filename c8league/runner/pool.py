@@ -221,10 +221,18 @@ class MatchRunner(ClosingRunner):
         """Start every bot once on each worker of the pool (starting the workers), before
         the first match (see ``runner.starting``): why one cannot start, in one line, or
         None. ``seconds`` limits each worker's starts (a factory that hangs)."""
+        return self.starting(bots, seconds)()
+
+    def starting(
+        self, bots: Sequence[BotStart], seconds: float | None = None
+    ) -> Callable[[], str | None]:
+        """:meth:`start`, in two steps: the workers are started and sent the bots to start
+        now, and the call returned waits for them and gives what :meth:`start` gives.
+        Meanwhile this process may do something else (but play no match)."""
         if not bots:
-            return None
+            return lambda: None
         if not self.isolated:
-            return start_bots(bots)
+            return lambda: start_bots(bots)
         while len(self._pool) < self.workers:
             worker = self._spawn()
             self._pool.append(worker)
@@ -234,6 +242,12 @@ class MatchRunner(ClosingRunner):
             key = next(self._keys)
             worker.send((key, (tuple(bots),), None, start_bots))
             sent.append((worker, key))
+        return lambda: self._await_starts(bots, seconds, sent)
+
+    def _await_starts(
+        self, bots: Sequence[BotStart], seconds: float | None, sent: list[tuple[Worker, int]]
+    ) -> str | None:
+        """Wait for the starts ``sent`` (worker, job key) of ``bots``: see :meth:`start`."""
         problem: str | None = None
         for worker, key in sent:
             result = supervise(worker, key, seconds)
