@@ -175,12 +175,11 @@ def _store_current(
     session.flush()  # the caller's pending changes first
     connection = session.connection()
     table = SQLModel.metadata.tables[str(Rating.__tablename__)]
-    existing = [
-        entrant_id
-        for (entrant_id,) in fetch_rows(
-            connection, sa_select(table.c.entrant_id).where(table.c.league_id == league_id)
-        )
-    ]
+    existing = list(
+        connection.execute(
+            sa_select(table.c.entrant_id).where(table.c.league_id == league_id)
+        ).scalars()
+    )
     stored = set(existing)
     changed = [
         {"b_entrant": entrant_id, "b_mu": mu, "b_sigma": sigma, "b_matches": matches}

@@ -115,8 +115,7 @@ def store_results(
         return []
     session.flush()  # the caller's pending changes first
     ids = [_id(match) for match, _, _ in items]
-    rows = fetch_rows(
-        session.connection(),
+    rows = session.connection().execute(
         sa_select(
             col(MatchSeat.match_id),
             col(MatchSeat.entrant_id),
@@ -127,13 +126,13 @@ def store_results(
         )
         .join(Match, col(Match.id) == col(MatchSeat.match_id))
         .where(col(MatchSeat.match_id).in_(ids))
-        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
-    )
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    )  # compiled once for every batch (fetch_rows compiles each list of ids anew)
     seated: dict[int, list[int]] = {}
     kept: dict[int, StoredForfeit] = {}
-    for match_id, entrant_id, *forfeit in rows:
+    for match_id, entrant_id, f_seat, f_reason, f_move, f_detail in rows:
         seated.setdefault(match_id, []).append(entrant_id)
-        kept[match_id] = (forfeit[0], forfeit[1], forfeit[2], forfeit[3])
+        kept[match_id] = (f_seat, f_reason, f_move, f_detail)
     now = utcnow()
     match_rows: list[dict[str, Any]] = []
     seat_rows: list[dict[str, Any]] = []
