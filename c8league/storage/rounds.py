@@ -65,7 +65,10 @@ def add_round(
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
-    return add_rounds(session, event_id, [(number, byes, matches)], published=published)[0]
+    (round_id,) = add_rounds(session, event_id, [(number, byes, matches)], published=published)
+    created = session.get(Round, round_id)
+    assert created is not None
+    return created
 
 
 def add_rounds(
@@ -74,11 +77,11 @@ def add_rounds(
     rounds: Sequence[tuple[int, Sequence[int], Sequence[NewMatch]]],
     *,
     published: bool,
-) -> list[Round]:
+) -> list[int]:
     """Create rounds, each (number, byes, matches), with their matches and seats: one
     statement for the rounds, one for their matches and one for the seats, written
     without building an object per row (an event of thousands of matches is paired in
-    a few milliseconds of the database's time)."""
+    a few milliseconds of the database's time). Returns the new rounds' ids, in order."""
     session.flush()  # the caller's pending changes first
     connection = session.connection()
     round_table, match_table = _table(Round), _table(Match)
@@ -124,12 +127,7 @@ def add_rounds(
                 for seat, entrant_id in enumerate(new.seats)
             ],
         )
-    numbers = [number for number, _, _ in rounds]
-    rows = session.exec(
-        select(Round).where(Round.event_id == event_id, col(Round.number).in_(numbers))
-    ).all()
-    by_number = {row.number: row for row in rows}
-    return [by_number[number] for number in numbers]
+    return round_ids
 
 
 def _insert_ids(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> list[int]:
