@@ -493,12 +493,6 @@ def pending_entrants(session: Session, event_id: int) -> list[Entrant]:
     )
 
 
-def get_matches(session: Session, match_ids: Sequence[int]) -> dict[int, Match]:
-    """Matches by id."""
-    rows = session.exec(select(Match).where(col(Match.id).in_(list(match_ids)))).all()
-    return {m.id: m for m in rows if m.id is not None}
-
-
 # -- two entrants who may be one person -------------------------------------------------------
 
 
