@@ -12,8 +12,9 @@
    matches at 4-player tables) on 1 worker, and a duel of built-in bots
    (``--duel-games``) on 2 workers: the share of the workers' time inside matches
    (Σ match time / (workers × wall time)), the main process's own CPU time over the
-   wall time, and for the event the share of its one computation of the round-robin's
-   schedule. The same duel on a local Dask cluster of 2 workers (started once
+   wall time (and for the event, a match), and for the event the share of its one
+   computation of the round-robin's schedule (made while the worker starts its bots).
+   The same duel on a local Dask cluster of 2 workers (started once
    beforehand, as a cluster would be, and warmed by a duel of 2 games: each worker
    starts the process that plays its matches) beside the process pool.
 
@@ -254,7 +255,8 @@ def share_rows(args: argparse.Namespace) -> None:
         f"{span([r.matches / r.wall for r in runs], '.0f')} matches/s; inside matches "
         f"{span(inside, '.0%')} of the wall time; outside: the schedule (computed once) "
         f"{span(schedule, '.0%')}, the rest {span(rest, '.0%')}; the main process's CPU "
-        f"{span([r.cpu / r.wall for r in runs], '.0%')} of the wall time"
+        f"{span([r.cpu / r.wall for r in runs], '.0%')} of the wall time, "
+        f"{span([r.cpu / r.matches * 1e3 for r in runs], '.2f')} ms a match"
     )
     a, b = "greedy", IN_PROCESS
     loops = [duel_bench.busy_loop_speedup()[1] for _ in range(args.repeats)]

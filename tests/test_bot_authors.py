@@ -16,12 +16,14 @@ from c8league.duel.specs import parse_spec, resolve, spec_text
 from c8league.engine import Rules
 from c8league.engine.match import MatchRecord
 from c8league.errors import RecordError, UsageError
+from c8league.events.status import event_status
 from c8league.players import registry
 from c8league.players.base import BasePlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.results import Forfeit
 from c8league.runner.loop import play_match
 from c8league.runner.streaks import ForfeitStreaks
+from c8league.storage import open_database
 
 FIRST_LEGAL = """\
 import json, sys
@@ -210,6 +212,12 @@ def test_an_event_stops_for_a_bot_that_cannot_start_or_keeps_failing(
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("error: entrant 'Bad' did not start (crash)")
     assert "nothing was played" in err[0]
+    stored = open_database(str(db))
+    try:
+        status = event_status(stored, "ev")
+    finally:
+        stored.close()
+    assert (status.rounds_paired, status.matches_total) == (0, 0)  # nothing was written
     registry.register("boom", Boom)
     try:
         other = tmp_path / "m.toml"

@@ -22,8 +22,8 @@ from c8league.errors import NotFoundError, UsageError
 from c8league.ratings import Rating as RatingValue
 from c8league.ratings.leaderboard import leaderboard
 from c8league.ratings.predict import predict_table
-from c8league.ratings.update import model_for, rebuild_ratings
-from c8league.results import Forfeit, HandReport
+from c8league.ratings.update import ResultWriter, model_for, rebuild_ratings, record_results
+from c8league.results import Forfeit, HandReport, Result
 from c8league.storage import Database, open_database
 from c8league.storage.leagues import only_league as resolve_league
 from c8league.storage.models import (
@@ -293,6 +293,59 @@ def test_leagues_are_separate_pools(db_url: str) -> None:
         rebuild_ratings(s, one.league_id)
         s.commit()
         assert snapshot(s, two.league_id) == before_two
+
+
+def test_a_writer_kept_between_batches_reads_again_after_another_writer(db_url: str) -> None:
+    # A run's ResultWriter keeps its ratings and next sequence number between batches;
+    # a result stored meanwhile by another writer (a hand entry) must be counted.
+    built = build(db_url, matches=0)
+    rng = random.Random(5)
+    with built.db.writing() as s:
+        lg = resolve_league(s, "club")
+        event = s.exec(select(Event).where(Event.league_id == built.league_id)).one()
+        first_round = s.exec(select(Round).where(Round.event_id == event.id)).one()
+        entrants = [e.id for e in s.exec(select(Entrant).order_by(col(Entrant.name))).all()]
+        ids = []
+        for number in range(1, 13):
+            m = Match(
+                event_id=event.id, round_id=first_round.id, table_no=number, rules="{}", seed=number
+            )
+            s.add(m)
+            s.flush()
+            assert m.id is not None
+            for seat, entrant in enumerate(rng.sample(entrants, rng.choice([2, 3, 4]))):
+                s.add(MatchSeat(match_id=m.id, seat=seat, entrant_id=entrant))
+            ids.append(m.id)
+    with built.db.session() as s:
+        sizes = {
+            i: len(s.exec(select(MatchSeat).where(MatchSeat.match_id == i)).all()) for i in ids
+        }
+
+    def result(match_id: int) -> Result:
+        places = list(range(1, sizes[match_id] + 1))
+        rng.shuffle(places)
+        hand = HandReport("out", (0,), tuple(0 for _ in places), tuple(0 for _ in places), "{}")
+        return Result(tuple(places), tuple(100 - p for p in places), "target", (hand,))
+
+    writer = ResultWriter(lg)
+    for batch in (ids[0:3], ids[3:5], [ids[5]], ids[6:9], ids[9:12]):
+        with built.db.writing() as s:
+            if batch == [ids[5]]:  # another writer, between two batches of the run
+                record_results(s, lg, [(s.get(Match, ids[5]), result(ids[5]))])
+                continue
+            loaded = s.get(Match, batch[0])  # stored by id, given the stored values too
+            writer.record(s, [(i, result(i)) for i in batch])
+            assert loaded is not None
+            assert (loaded.status, loaded.sequence) == ("done", ids.index(batch[0]) + 1)
+        writer.committed()
+    with built.db.session() as s:
+        stored = snapshot(s, built.league_id)
+        assert sorted(h[2] for h in stored[1]) == sorted(
+            sequence for i in ids for sequence in [ids.index(i) + 1] * sizes[i]
+        )
+        rebuild_ratings(s, built.league_id)
+        s.commit()
+        assert snapshot(s, built.league_id) == stored  # as rated one result after another
 
 
 # --- leaderboard and predictions -----------------------------------------------------------

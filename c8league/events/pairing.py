@@ -17,11 +17,11 @@ it is paired.
 from __future__ import annotations
 
 import random
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from c8league.engine import derive_seed
-from c8league.errors import UsageError
+from c8league.errors import C8LeagueError, UsageError
 from c8league.events.status import active_ids, event_results, planned_rounds
 from c8league.league.status import check_ins
 from c8league.ratings import RatingSettings
@@ -114,19 +114,68 @@ def season_history(session: Session, league: League, event: Event) -> list[Plann
     return history + history_of(session, event.id)
 
 
+@dataclass(frozen=True)
+class Schedule:
+    """A round-robin's schedule computed before its first round is paired (see
+    :func:`schedule_ahead`): what it was computed from, and its rounds."""
+
+    inputs: tuple[object, ...]
+    rounds: tuple[PlannedRound[int], ...]
+
+
+def _inputs(event: Event, field: Sequence[int]) -> tuple[object, ...]:
+    """Everything a round-robin's schedule is computed from."""
+    return (event.id, tuple(field), event.table_size, event.cycles, event.seed, event.schedule)
+
+
+def schedule_ahead(session: Session, league: League, event: Event) -> Schedule | None:
+    """The schedule that pairing the round-robin's first rounds will compute and store,
+    computed now, in a read (so that the time goes in while something else runs, such
+    as worker processes starting their bots), for :func:`pair_rounds_ahead` to take
+    if it was computed from what the pairing finds. None where there is nothing to
+    compute, or where it cannot be computed (the pairing then says why)."""
+    if event.format != "round_robin" or event.id is None:
+        return None
+    if schedules.round_count(session, event.id):
+        return None
+    field = stored_rounds.first_round_field(session, event.id) or active_ids(session, league)
+    if len(field) < 2:
+        return None
+    try:
+        planned = round_robin(
+            field, event.table_size, cycles=event.cycles, seed=event.seed, search=event.schedule
+        )
+    except C8LeagueError:
+        return None
+    return Schedule(_inputs(event, field), tuple(planned))
+
+
 def _schedule(
-    session: Session, event: Event, *, ids: list[int], first: int, last: int
+    session: Session,
+    event: Event,
+    *,
+    ids: list[int],
+    first: int,
+    last: int,
+    ahead: Schedule | None = None,
 ) -> list[PlannedRound[int]]:
     """Rounds ``first`` to ``last`` of the round-robin's schedule: stored, or computed
     from the entrants of its first round (``ids``, the active entrants, before it is
-    paired) and stored, once."""
+    paired) and stored, once (``ahead``, if it was computed from the same)."""
     assert event.id is not None
     stored = schedules.planned_rounds(session, event.id, first, last)
     if not stored:
         field = stored_rounds.first_round_field(session, event.id) or ids
-        planned = round_robin(
-            field, event.table_size, cycles=event.cycles, seed=event.seed, search=event.schedule
-        )
+        if ahead is not None and ahead.inputs == _inputs(event, field):
+            planned = list(ahead.rounds)
+        else:
+            planned = round_robin(
+                field,
+                event.table_size,
+                cycles=event.cycles,
+                seed=event.seed,
+                search=event.schedule,
+            )
         schedules.store(
             session,
             event.id,
@@ -180,11 +229,14 @@ def pair_next_round(
     )
 
 
-def pair_rounds_ahead(session: Session, league: League, event: Event, count: int) -> None:
+def pair_rounds_ahead(
+    session: Session, league: League, event: Event, count: int, *, ahead: Schedule | None = None
+) -> None:
     """Pair the next ``count`` rounds of the event, in the caller's write transaction:
     a round-robin's rounds all at once (their tables do not depend on results, and what
     every round reads is read once), the same rounds as ``count`` calls of
-    :func:`pair_next_round` with ``ahead``; any other format one round at a time."""
+    :func:`pair_next_round` with ``ahead``; any other format one round at a time. A
+    round-robin's schedule computed by :func:`schedule_ahead` is given as ``ahead``."""
     assert event.id is not None
     if event.format != "round_robin" or count <= 1:
         for _ in range(count):
@@ -199,7 +251,7 @@ def pair_rounds_ahead(session: Session, league: League, event: Event, count: int
         raise UsageError(f"event {event.name!r} needs at least two active entrants")
     active = set(ids)
     new_rounds = []
-    planned = _schedule(session, event, ids=ids, first=done + 1, last=done + count)
+    planned = _schedule(session, event, ids=ids, first=done + 1, last=done + count, ahead=ahead)
     for number, round_plan in enumerate(planned, start=done + 1):
         plan = _kept(round_plan, active)
         new_rounds.append((number, plan.byes, _new_matches(league, event, number, plan)))

@@ -15,14 +15,14 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c8league.errors import BotStopped, ExecutorLost, PluginError, UsageError
-from c8league.events.pairing import pair_rounds_ahead
-from c8league.events.status import event_status_in
+from c8league.events.pairing import Schedule, pair_rounds_ahead, schedule_ahead
+from c8league.events.status import planned_rounds
 from c8league.interrupts import run_kept
 from c8league.players import registry
-from c8league.ratings.model import RatingModel
-from c8league.ratings.update import model_for, record_results
+from c8league.ratings.update import ResultWriter
 from c8league.results import MatchReport
 from c8league.runner.executors import Runner, make_runner, resume_command
+from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks
 from c8league.runner.tasks import MatchTask, SeatSpec
@@ -148,7 +148,18 @@ def _run_rounds(
         make_runner(executor, workers, address) as runner,
     ):
         runner.prepare()  # an unreachable cluster stops the run before anything is paired
-        problem = runner.start(starts, options.match_seconds)
+        planned: Schedule | None = None
+        if isinstance(runner, MatchRunner):
+            # The workers start their bots while this process computes the schedule;
+            # nothing is written until every bot has started.
+            started = runner.starting(starts, options.match_seconds)
+            if rounds is None or rounds > 1:
+                with db.session() as session:
+                    lg, ev = get_event(session, name, league)
+                    planned = schedule_ahead(session, lg, ev)
+            problem = started()
+        else:
+            problem = runner.start(starts, options.match_seconds)
         if problem is not None:
             raise BotStopped(
                 f"{problem}; nothing was played (mend the bot, then: c8league event resume "
@@ -156,7 +167,7 @@ def _run_rounds(
             )
         streaks = ForfeitStreaks(options.max_forfeits)
         while True:
-            ahead = 0
+            count = 0
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
                 assert ev.id is not None
@@ -167,19 +178,20 @@ def _run_rounds(
                 else:
                     if rounds is not None and summary.rounds_paired >= rounds:
                         break
-                    status = event_status_in(session, lg, ev)
-                    if status.rounds_paired >= status.rounds_total:
+                    paired = stored_rounds.round_count(session, ev.id)
+                    total = planned_rounds(session, lg, ev)
+                    if paired >= total:
                         break
-                    ahead = status.rounds_total - status.rounds_paired
+                    count = total - paired
                     if ev.format != "round_robin":
-                        ahead = 1
+                        count = 1
                     if rounds is not None:
-                        ahead = min(ahead, rounds - summary.rounds_paired)
-            if ahead:
+                        count = min(count, rounds - summary.rounds_paired)
+            if count:
                 with db.writing() as session:
                     lg, ev = get_event(session, name, league)
-                    pair_rounds_ahead(session, lg, ev, ahead)
-                summary.rounds_paired += ahead
+                    pair_rounds_ahead(session, lg, ev, count, ahead=planned)
+                summary.rounds_paired += count
                 continue
             played = _Played(summary, streaks, seated, event_name)
             _play(
@@ -237,19 +249,19 @@ def _pending_tasks(
     options = options or RunOptions()
     tasks = []
     names: dict[int, list[str]] = {}
-    for match, seated in stored_rounds.pending_matches(session, event_id):
-        assert match.id is not None
+    for match in stored_rounds.pending_seatings(session, event_id):
         seats = []
-        for entrant in seated:
+        for entrant in match.seats:
             if entrant.plugin is None:
                 raise UsageError(
-                    f"match {match.id} seats {entrant.name!r}, a person: enter its result by hand"
+                    f"match {match.match_id} seats {entrant.name!r}, a person: enter its "
+                    "result by hand"
                 )
             seats.append(SeatSpec(entrant.plugin, entrant.options))
-        names[match.id] = [f"entrant {e.name!r}" for e in seated]
+        names[match.match_id] = [f"entrant {e.name!r}" for e in match.seats]
         tasks.append(
             MatchTask(
-                match_id=match.id,
+                match_id=match.match_id,
                 rules=match.rules,
                 seats=tuple(seats),
                 seed=match.seed,
@@ -282,62 +294,61 @@ def _play(
     total: int,
 ) -> None:
     """Play ``tasks`` and store their results in batches, each batch one short write
-    transaction (at least every :data:`COMMIT_SECONDS`). An interrupt drops the batch
-    not yet written: those matches are played again, identically, on resume."""
-    model = model_for(league)
+    transaction: at least every :data:`COMMIT_SECONDS`, and towards the end of the run
+    whenever the batch holds as many matches as are still to come (on worker
+    processes, once the next report is not here yet: the workers play on meanwhile), so
+    that the run ends with little left to store. An interrupt drops the batch not yet
+    written: those matches are played again, identically, on resume."""
+    writer = ResultWriter(league)
     done = done_before
     batch: list[MatchReport] = []
     last_commit = time.perf_counter()
     if progress is not None:
         progress(done, total)
     summary = played.summary
+    idle = runner.would_wait if isinstance(runner, MatchRunner) else None
+    left = len(tasks)
     try:
         for report in runner.run(tasks):
             if report.error is not None:
-                _store_batch(db, league, model=model, reports=batch, summary=summary)
+                _store_batch(db, writer, batch, summary)
                 raise PluginError(f"match {report.match_id}: {report.error}")
             batch.append(report)
             done += 1
+            left -= 1
             seats = played.seated[report.match_id]
             streak = played.streaks.add(seats, report.result.forfeit, str(report.match_id))
             if streak is not None:
-                _store_batch(db, league, model=model, reports=batch, summary=summary)
+                _store_batch(db, writer, batch, summary)
                 raise BotStopped(
                     f"{streak}; the matches before are stored (mend the bot, then: c8league "
                     f"event resume {played.event}; --max-forfeits 0 never stops)"
                 )
             now = time.perf_counter()
-            if now - last_commit >= COMMIT_SECONDS:
-                _store_batch(db, league, model=model, reports=batch, summary=summary)
+            if now - last_commit >= COMMIT_SECONDS or (
+                len(batch) >= left and (idle is None or idle())
+            ):
+                _store_batch(db, writer, batch, summary)
                 batch = []
                 last_commit = now
             if progress is not None:
                 progress(done, total)
     except ExecutorLost:
-        _store_batch(
-            db, league, model=model, reports=batch, summary=summary
-        )  # the matches played are whole
+        _store_batch(db, writer, batch, summary)  # the matches played are whole
         raise
-    _store_batch(db, league, model=model, reports=batch, summary=summary)
+    _store_batch(db, writer, batch, summary)
 
 
 def _store_batch(
-    db: Database,
-    league: League,
-    *,
-    model: RatingModel,
-    reports: Sequence[MatchReport],
-    summary: RunSummary,
+    db: Database, writer: ResultWriter, reports: Sequence[MatchReport], summary: RunSummary
 ) -> None:
     """Store finished matches, each whole with its rating updates, in one transaction.
     Sequence numbers are taken under the write lock, in task order."""
     if not reports:
         return
     with db.writing(wait=None) as session:
-        matches = stored_rounds.get_matches(session, [r.match_id for r in reports])
-        record_results(
-            session, league, [(matches[r.match_id], r.result) for r in reports], model=model
-        )
+        writer.record(session, [(r.match_id, r.result) for r in reports])
+    writer.committed()
     summary.played += len(reports)
     summary.decisions += sum(r.result.decisions for r in reports)
     summary.forfeits += sum(r.result.forfeit is not None for r in reports)

@@ -44,10 +44,13 @@ class _Var:
         self.pi, self.tau = pi, tau
         return delta
 
-    def update_message(self, factor: int, pi: float, tau: float) -> float:
+    def send(self, factor: int, pi: float, tau: float) -> None:
+        """Replace the factor's message (the value changes by the difference). How far the
+        value moved is not measured: the schedule looks only at the truncations'."""
         old_pi, old_tau = self.msgs[factor]
         self.msgs[factor] = (pi, tau)
-        return self.set(self.pi - old_pi + pi, self.tau - old_tau + tau)
+        self.pi = self.pi - old_pi + pi
+        self.tau = self.tau - old_tau + tau
 
     def update_value(self, factor: int, pi: float, tau: float) -> float:
         old_pi, old_tau = self.msgs[factor]
@@ -80,13 +83,13 @@ class _Sum:
             ups = [1.0 / coeff if x == index else -c / coeff for x, c in enumerate(coeffs)]
             self.ups.append((terms[index], vals, ups))
 
-    def down(self) -> float:
-        return self._update(self.total, self.terms, self.coeffs)
+    def down(self) -> None:
+        self._update(self.total, self.terms, self.coeffs)
 
-    def up(self, index: int) -> float:
-        return self._update(*self.ups[index])
+    def up(self, index: int) -> None:
+        self._update(*self.ups[index])
 
-    def _update(self, var: _Var, vals: Sequence[_Var], coeffs: Sequence[float]) -> float:
+    def _update(self, var: _Var, vals: Sequence[_Var], coeffs: Sequence[float]) -> None:
         key = self.key
         pi_inv = 0.0
         mu = 0.0
@@ -102,7 +105,7 @@ class _Sum:
             else:
                 pi_inv += coeff**2 / div_pi
         pi = 1.0 / pi_inv
-        return var.update_message(key, pi, pi * mu)
+        var.send(key, pi, pi * mu)
 
 
 def _truncation(env: Any, tie: bool) -> Callable[[float, float], tuple[float, float]]:
@@ -184,7 +187,7 @@ def rate(
     for rating_var, perf_var, key in zip(rating_vars, perf_vars, likes, strict=True):
         msg_pi, msg_tau = rating_var.without(key)
         a = 1.0 / (1.0 + beta2 * msg_pi)
-        perf_var.update_message(key, a * msg_pi, a * msg_tau)
+        perf_var.send(key, a * msg_pi, a * msg_tau)
     for team_sum in team_sums:
         team_sum.down()
 
@@ -231,7 +234,7 @@ def rate(
     for rating_var, perf_var, key in zip(rating_vars, perf_vars, likes, strict=True):
         msg_pi, msg_tau = perf_var.without(key)
         a = 1.0 / (1.0 + beta2 * msg_pi)
-        rating_var.update_message(key, a * msg_pi, a * msg_tau)
+        rating_var.send(key, a * msg_pi, a * msg_tau)
 
     result: list[tuple[float, float]] = [(0.0, 0.0)] * n
     for index, var in zip(order, rating_vars, strict=True):

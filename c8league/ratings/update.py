@@ -13,7 +13,7 @@ what came before untouched.
 from __future__ import annotations
 
 import time
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import groupby
 from operator import attrgetter
@@ -38,6 +38,7 @@ from c8league.storage.results import (
 __all__ = [
     "RatingLedger",
     "RebuildSummary",
+    "ResultWriter",
     "model_for",
     "rebuild",
     "rebuild_league",
@@ -68,9 +69,7 @@ class RatingLedger:
         self.league_id = league_id
         self.ratings: dict[int, Rating] = {}
         self.counts: dict[int, int] = {}
-        for entrant, (mu, sigma, matches) in (stored or {}).items():
-            self.ratings[entrant] = Rating(mu, sigma)
-            self.counts[entrant] = matches
+        self.add(stored or {})
         self.updates: list[stored_ratings.HistoryRow] = []
         """Every update made, as the history keeps it."""
         self.matches = 0
@@ -101,9 +100,21 @@ class RatingLedger:
             )
         self.matches += 1
 
-    def current(self) -> dict[int, stored_ratings.Current]:
-        """The ratings as they stand, as storage keeps them."""
-        return {e: (r.mu, r.sigma, self.counts[e]) for e, r in self.ratings.items()}
+    def add(self, stored: Mapping[int, stored_ratings.Current]) -> None:
+        """Start from these stored ratings too."""
+        for entrant, (mu, sigma, matches) in stored.items():
+            self.ratings[entrant] = Rating(mu, sigma)
+            self.counts[entrant] = matches
+
+    def current(self, entrants: Collection[int] | None = None) -> dict[int, stored_ratings.Current]:
+        """The ratings as they stand (of ``entrants``, or everyone's), as storage keeps
+        them."""
+        counts = self.counts
+        return {
+            e: (r.mu, r.sigma, counts[e])
+            for e, r in self.ratings.items()
+            if entrants is None or e in entrants
+        }
 
 
 # -- new results --------------------------------------------------------------------------
@@ -112,36 +123,81 @@ class RatingLedger:
 def record_results(
     session: Session,
     league: League,
-    results: Sequence[tuple[Match, Result]],
+    results: Sequence[tuple[Match | int, Result]],
     *,
     model: RatingModel | None = None,
 ) -> list[SeatedResult]:
-    """Store finished matches of ``league``, in order, each counting at the next sequence
-    number, and rate them; in the caller's write transaction (see ``Database.writing``:
-    the sequence numbers are taken under its lock)."""
-    if not results:
-        return []
-    assert league.id is not None
-    first = next_sequence(session, league.id)
-    stored = store_results(
-        session, [(match, result, first + offset) for offset, (match, result) in enumerate(results)]
-    )
-    ledger = RatingLedger(
-        league.id,
-        model or model_for(league),
-        stored_ratings.current(session, league.id, {e for r in stored for e in r.entrants}),
-    )
-    for r in stored:
-        ledger.apply(
-            r.match_id,
-            r.sequence,
-            entrants=r.entrants,
-            places=r.placements,
-            forfeited=r.forfeited,
+    """Store finished matches of ``league`` (each its ``Match`` or, not loaded, its id),
+    in order, each counting at the next sequence number, and rate them; in the caller's
+    write transaction (see ``Database.writing``: the sequence numbers are taken under
+    its lock)."""
+    return ResultWriter(league, model).record(session, results)
+
+
+class ResultWriter:
+    """Stores a league's new results batch after batch, each batch in its caller's write
+    transaction, as :func:`record_results` stores one.
+
+    Between batches it keeps what it wrote: the ratings of the entrants it rated and the
+    next sequence number. Once told that a batch is committed (:meth:`committed`), the
+    next batch reads them again only if the league's results generation shows that
+    something else stored or re-rated a result meanwhile."""
+
+    def __init__(self, league: League, model: RatingModel | None = None) -> None:
+        assert league.id is not None
+        self.league_id = league.id
+        self.model = model or model_for(league)
+        self._ledger: RatingLedger | None = None
+        self._loaded: set[int] = set()
+        """Entrants whose stored rating the ledger holds (or who had none)."""
+        self._next = 0
+        self._generation = -1
+        """The results generation after the last batch written (-1: none kept)."""
+        self._written = -1
+
+    def record(
+        self, session: Session, results: Sequence[tuple[Match | int, Result]]
+    ) -> list[SeatedResult]:
+        """Store and rate ``results`` (see :func:`record_results`)."""
+        if not results:
+            return []
+        league_id = self.league_id
+        generation = results_generation(session, league_id)
+        ledger = self._ledger
+        if ledger is None or generation != self._generation:
+            ledger = self._ledger = RatingLedger(league_id, self.model)
+            self._loaded = set()
+            self._next = next_sequence(session, league_id)
+        self._generation = self._written = -1  # until this batch is committed
+        first = self._next
+        stored = store_results(
+            session,
+            [(match, result, first + offset) for offset, (match, result) in enumerate(results)],
         )
-    stored_ratings.write(session, league.id, ledger.updates, ledger.current())
-    bump_results_generation(session, league.id, len(stored))
-    return stored
+        entrants = {e for r in stored for e in r.entrants}
+        unread = entrants - self._loaded
+        if unread:
+            ledger.add(stored_ratings.current(session, league_id, unread))
+            self._loaded |= unread
+        ledger.updates.clear()
+        for r in stored:
+            ledger.apply(
+                r.match_id,
+                r.sequence,
+                entrants=r.entrants,
+                places=r.placements,
+                forfeited=r.forfeited,
+            )
+        stored_ratings.write(session, league_id, ledger.updates, ledger.current(entrants))
+        bump_results_generation(session, league_id, len(stored))
+        self._next = first + len(stored)
+        self._written = generation + len(stored)
+        return stored
+
+    def committed(self) -> None:
+        """The transaction of the last batch recorded is committed: what it wrote may be
+        kept for the next."""
+        self._generation = self._written
 
 
 # -- rebuilding ---------------------------------------------------------------------------

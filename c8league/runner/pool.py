@@ -204,6 +204,7 @@ class MatchRunner(ClosingRunner):
         """Workers started for one job."""
         self._keys = itertools.count(1)
         self._pace = _Pace()
+        self._current_run: _Run | None = None
 
     def close(self) -> None:
         for worker in list(self._single):
@@ -220,10 +221,18 @@ class MatchRunner(ClosingRunner):
         """Start every bot once on each worker of the pool (starting the workers), before
         the first match (see ``runner.starting``): why one cannot start, in one line, or
         None. ``seconds`` limits each worker's starts (a factory that hangs)."""
+        return self.starting(bots, seconds)()
+
+    def starting(
+        self, bots: Sequence[BotStart], seconds: float | None = None
+    ) -> Callable[[], str | None]:
+        """:meth:`start`, in two steps: the workers are started and sent the bots to start
+        now, and the call returned waits for them and gives what :meth:`start` gives.
+        Meanwhile this process may do something else (but play no match)."""
         if not bots:
-            return None
+            return lambda: None
         if not self.isolated:
-            return start_bots(bots)
+            return lambda: start_bots(bots)
         while len(self._pool) < self.workers:
             worker = self._spawn()
             self._pool.append(worker)
@@ -233,6 +242,12 @@ class MatchRunner(ClosingRunner):
             key = next(self._keys)
             worker.send((key, (tuple(bots),), None, start_bots))
             sent.append((worker, key))
+        return lambda: self._await_starts(bots, seconds, sent)
+
+    def _await_starts(
+        self, bots: Sequence[BotStart], seconds: float | None, sent: list[tuple[Worker, int]]
+    ) -> str | None:
+        """Wait for the starts ``sent`` (worker, job key) of ``bots``: see :meth:`start`."""
         problem: str | None = None
         for worker, key in sent:
             result = supervise(worker, key, seconds)
@@ -280,6 +295,7 @@ class MatchRunner(ClosingRunner):
         size = min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
         run = _Run(tasks, size, play, self._pace)
+        self._current_run = run
         try:
             for index in range(len(tasks)):
                 while index not in run.reports:
@@ -288,7 +304,17 @@ class MatchRunner(ClosingRunner):
                 run.yielded = index + 1
                 yield run.reports.pop(index)
         finally:
+            self._current_run = None
             self._abandon(run)
+
+    def would_wait(self) -> bool:
+        """Whether the next report of the run in progress is not here yet: taking it
+        would wait for the workers, so the caller may first spend the time on what it
+        has (storing the reports taken so far) without holding the matches up, the
+        workers having theirs queued (:data:`QUEUE_SECONDS`). False between runs, after
+        the last report, and where the matches are played in this process."""
+        run = self._current_run
+        return run is not None and run.yielded < len(run.tasks) and run.yielded not in run.reports
 
     # -- sending --------------------------------------------------------------------------
 

@@ -4,12 +4,14 @@ writes them. Nothing here commits: the caller's transaction does."""
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Connection, bindparam, delete, func, insert
+from sqlalchemy import Connection, Dialect, bindparam, delete, func, insert, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, select
 
 from c8league.storage.fetch import fetch_rows
@@ -29,10 +31,16 @@ def current(
     session: Session, league_id: int, entrant_ids: Iterable[int] | None = None
 ) -> dict[int, Current]:
     """The stored ratings of the league's entrants (of ``entrant_ids``, or everyone's)."""
-    query = select(Rating).where(Rating.league_id == league_id)
+    session.flush()  # the caller's pending changes first
+    query = sa_select(
+        col(Rating.entrant_id), col(Rating.mu), col(Rating.sigma), col(Rating.matches)
+    ).where(col(Rating.league_id) == league_id)
     if entrant_ids is not None:
         query = query.where(col(Rating.entrant_id).in_(list(entrant_ids)))
-    return {r.entrant_id: (r.mu, r.sigma, r.matches) for r in session.exec(query).all()}
+    return {
+        entrant_id: (mu, sigma, matches)
+        for entrant_id, mu, sigma, matches in fetch_rows(session.connection(), query)
+    }
 
 
 class RatedEntrant(NamedTuple):
@@ -161,21 +169,55 @@ def _other_leagues_have_history(session: Session, league_id: int) -> bool:
 def _store_current(
     session: Session, league_id: int, ratings: Mapping[int, Current], *, drop_others: bool
 ) -> None:
-    existing = {
-        row.entrant_id: row
-        for row in session.exec(select(Rating).where(Rating.league_id == league_id)).all()
-    }
-    if drop_others:
-        for entrant_id, row in existing.items():
-            if entrant_id not in ratings:
-                session.delete(row)
-    for entrant_id, (mu, sigma, matches) in ratings.items():
-        kept = existing.get(entrant_id)
-        if kept is None:
-            kept = Rating(league_id=league_id, entrant_id=entrant_id, mu=mu, sigma=sigma)
-        kept.mu, kept.sigma, kept.matches = mu, sigma, matches
-        session.add(kept)
-    session.flush()
+    """Make ``ratings`` the league's current ratings, in a few statements (an update of
+    the rows there are, an insert of the new ones, then with ``drop_others`` a delete of
+    the others), and give any rating loaded in ``session`` its stored values."""
+    session.flush()  # the caller's pending changes first
+    connection = session.connection()
+    table = SQLModel.metadata.tables[str(Rating.__tablename__)]
+    existing = list(
+        connection.execute(
+            sa_select(table.c.entrant_id).where(table.c.league_id == league_id)
+        ).scalars()
+    )
+    stored = set(existing)
+    changed = [
+        {"b_entrant": entrant_id, "b_mu": mu, "b_sigma": sigma, "b_matches": matches}
+        for entrant_id, (mu, sigma, matches) in ratings.items()
+        if entrant_id in stored
+    ]
+    if changed:
+        connection.execute(
+            update(table)
+            .where(table.c.league_id == league_id, table.c.entrant_id == bindparam("b_entrant"))
+            .values(
+                mu=bindparam("b_mu"), sigma=bindparam("b_sigma"), matches=bindparam("b_matches")
+            ),
+            changed,
+        )
+    new = [
+        {"league_id": league_id, "entrant_id": entrant_id, "mu": mu, "sigma": sigma, "matches": n}
+        for entrant_id, (mu, sigma, n) in ratings.items()
+        if entrant_id not in stored
+    ]
+    if new:
+        connection.execute(insert(table), new)
+    gone = (
+        [entrant_id for entrant_id in existing if entrant_id not in ratings] if drop_others else []
+    )
+    if gone:
+        connection.execute(
+            delete(table).where(table.c.league_id == league_id, table.c.entrant_id.in_(gone))
+        )
+    for instance in list(session.identity_map.values()):
+        if isinstance(instance, Rating) and instance.league_id == league_id:
+            if instance.entrant_id in ratings:
+                mu, sigma, matches = ratings[instance.entrant_id]
+                set_committed_value(instance, "mu", mu)
+                set_committed_value(instance, "sigma", sigma)
+                set_committed_value(instance, "matches", matches)
+            elif drop_others:
+                session.expunge(instance)
 
 
 class _HistoryWriter:
@@ -194,14 +236,8 @@ class _HistoryWriter:
     )
 
     def __init__(self, connection: Connection) -> None:
-        table = SQLModel.metadata.tables[str(RatingHistory.__tablename__)]
-        statement = insert(table).values({name: bindparam(name) for name in self.COLUMNS})
-        compiled = statement.compile(dialect=connection.dialect)
         self._connection = connection
-        self._sql = compiled.string
-        self._order = list(compiled.positiontup or ()) if compiled.positional else None
-        created = table.c.created_at.type
-        self._created = created.dialect_impl(connection.dialect).bind_processor(connection.dialect)
+        self._sql, self._order, self._created = _history_insert(connection.dialect)
 
     def stamp(self, when: datetime) -> Any:
         """``when`` as the driver stores it in the ``created_at`` column."""
@@ -216,3 +252,15 @@ class _HistoryWriter:
         else:
             args = rows
         self._connection.exec_driver_sql(self._sql, args)
+
+
+@functools.lru_cache(maxsize=8)
+def _history_insert(dialect: Dialect) -> tuple[str, list[str] | None, Any]:
+    """The insert of a history row compiled for ``dialect``: its SQL, the order of its
+    positional parameters (None: named), and how the ``created_at`` value is bound."""
+    table = SQLModel.metadata.tables[str(RatingHistory.__tablename__)]
+    statement = insert(table).values({name: bindparam(name) for name in _HistoryWriter.COLUMNS})
+    compiled = statement.compile(dialect=dialect)
+    order = list(compiled.positiontup or ()) if compiled.positional else None
+    created = table.c.created_at.type.dialect_impl(dialect).bind_processor(dialect)
+    return compiled.string, order, created

@@ -102,26 +102,37 @@ def store_result(session: Session, match: Match, result: Result, sequence: int) 
 
 
 def store_results(
-    session: Session, items: Sequence[tuple[Match, Result, int]]
+    session: Session, items: Sequence[tuple[Match | int, Result, int]]
 ) -> list[SeatedResult]:
     """Write the results of many matches (each with its sequence number) and their
     hands, in a handful of statements for the whole batch: one read of the seats, one
     update of the matches, one of the seats and one insert of the hands, each sent to
-    the driver as one ``executemany``. The ``Match`` objects (and any seat loaded in
+    the driver as one ``executemany``. A match is given as its ``Match`` object or, not
+    loaded, by its id (the forfeit it has, which a result without one keeps, is then
+    read with its seats). The ``Match`` objects (and any match or seat loaded in
     ``session``) are given the stored values. No commit here."""
     if not items:
         return []
     session.flush()  # the caller's pending changes first
     ids = [_id(match) for match, _, _ in items]
-    rows = fetch_rows(
-        session.connection(),
-        sa_select(col(MatchSeat.match_id), col(MatchSeat.seat), col(MatchSeat.entrant_id))
+    rows = session.connection().execute(
+        sa_select(
+            col(MatchSeat.match_id),
+            col(MatchSeat.entrant_id),
+            col(Match.forfeit_seat),
+            col(Match.forfeit_reason),
+            col(Match.forfeit_move),
+            col(Match.forfeit_detail),
+        )
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
         .where(col(MatchSeat.match_id).in_(ids))
-        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
-    )
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
+    )  # compiled once for every batch (fetch_rows compiles each list of ids anew)
     seated: dict[int, list[int]] = {}
-    for match_id, _seat, entrant_id in rows:
+    kept: dict[int, StoredForfeit] = {}
+    for match_id, entrant_id, f_seat, f_reason, f_move, f_detail in rows:
         seated.setdefault(match_id, []).append(entrant_id)
+        kept[match_id] = (f_seat, f_reason, f_move, f_detail)
     now = utcnow()
     match_rows: list[dict[str, Any]] = []
     seat_rows: list[dict[str, Any]] = []
@@ -134,6 +145,7 @@ def store_results(
                 f"match {match_id} has {len(entrants)} seats, result has {len(result.placements)}"
             )
         forfeit = result.forfeit
+        before = kept[match_id] if isinstance(match, int) else _forfeit_of(match)
         values = {
             "status": "done",
             "ended": result.ended,
@@ -142,15 +154,16 @@ def store_results(
             "sequence": sequence,
             "entered_by": result.entered_by,
             "finished_at": now,
-            "forfeit_seat": match.forfeit_seat if forfeit is None else forfeit.seat,
-            "forfeit_reason": match.forfeit_reason if forfeit is None else forfeit.reason,
-            "forfeit_move": match.forfeit_move if forfeit is None else forfeit.move_number,
-            "forfeit_detail": match.forfeit_detail if forfeit is None else forfeit.detail[:2000],
+            "forfeit_seat": before[0] if forfeit is None else forfeit.seat,
+            "forfeit_reason": before[1] if forfeit is None else forfeit.reason,
+            "forfeit_move": before[2] if forfeit is None else forfeit.move_number,
+            "forfeit_detail": before[3] if forfeit is None else forfeit.detail[:2000],
             "unfinished": result.unfinished,
         }
         match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
-        for attribute, value in values.items():
-            set_committed_value(match, attribute, value)
+        if not isinstance(match, int):
+            for attribute, value in values.items():
+                set_committed_value(match, attribute, value)
         for seat, (place, score) in enumerate(zip(result.placements, result.scores, strict=True)):
             seat_rows.append(
                 {"b_match": match_id, "b_seat": seat, "b_place": place, "b_score": score}
@@ -194,16 +207,35 @@ def store_results(
     if hand_rows:
         session.execute(insert(_table(HandRow)), hand_rows)
     placed = {(row["b_match"], row["b_seat"]): row for row in seat_rows}
+    by_id = {
+        match: row
+        for (match, _, _), row in zip(items, match_rows, strict=True)
+        if isinstance(match, int)
+    }
     for instance in list(session.identity_map.values()):
         if isinstance(instance, MatchSeat):
             row = placed.get((instance.match_id, instance.seat))
             if row is not None:
                 set_committed_value(instance, "place", row["b_place"])
                 set_committed_value(instance, "score", row["b_score"])
+        elif isinstance(instance, Match) and instance.id in by_id:
+            for name, value in by_id[instance.id].items():
+                if name != "b_id":
+                    set_committed_value(instance, name.removeprefix("b_"), value)
     return stored
 
 
-def _id(match: Match) -> int:
+StoredForfeit = tuple[int | None, str | None, int | None, str | None]
+"""A match's stored forfeit: (seat, reason, move, detail)."""
+
+
+def _forfeit_of(match: Match) -> StoredForfeit:
+    return match.forfeit_seat, match.forfeit_reason, match.forfeit_move, match.forfeit_detail
+
+
+def _id(match: Match | int) -> int:
+    if isinstance(match, int):
+        return match
     assert match.id is not None
     return match.id
 

@@ -9,10 +9,12 @@ from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import Connection, Table, insert
+from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.errors import NotFoundError
 from c8league.storage import schedules
+from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
 
 Tables = dict[int, list[int]]
@@ -63,7 +65,10 @@ def add_round(
     published: bool,
 ) -> Round:
     """Create a round with its matches and seats."""
-    return add_rounds(session, event_id, [(number, byes, matches)], published=published)[0]
+    (round_id,) = add_rounds(session, event_id, [(number, byes, matches)], published=published)
+    created = session.get(Round, round_id)
+    assert created is not None
+    return created
 
 
 def add_rounds(
@@ -72,11 +77,11 @@ def add_rounds(
     rounds: Sequence[tuple[int, Sequence[int], Sequence[NewMatch]]],
     *,
     published: bool,
-) -> list[Round]:
+) -> list[int]:
     """Create rounds, each (number, byes, matches), with their matches and seats: one
     statement for the rounds, one for their matches and one for the seats, written
     without building an object per row (an event of thousands of matches is paired in
-    a few milliseconds of the database's time)."""
+    a few milliseconds of the database's time). Returns the new rounds' ids, in order."""
     session.flush()  # the caller's pending changes first
     connection = session.connection()
     round_table, match_table = _table(Round), _table(Match)
@@ -122,12 +127,7 @@ def add_rounds(
                 for seat, entrant_id in enumerate(new.seats)
             ],
         )
-    numbers = [number for number, _, _ in rounds]
-    rows = session.exec(
-        select(Round).where(Round.event_id == event_id, col(Round.number).in_(numbers))
-    ).all()
-    by_number = {row.number: row for row in rows}
-    return [by_number[number] for number in numbers]
+    return round_ids
 
 
 def _insert_ids(connection: Connection, table: Table, rows: list[dict[str, Any]]) -> list[int]:
@@ -396,6 +396,12 @@ def rounds_of(session: Session, event_ids: Sequence[int]) -> list[RoundRow]:
 # -- what is still to play ------------------------------------------------------------------
 
 
+def round_count(session: Session, event_id: int) -> int:
+    """How many rounds of the event are paired."""
+    query = select(func.count()).select_from(Round).where(Round.event_id == event_id)
+    return int(session.exec(query).one())
+
+
 def match_count(session: Session, event_id: int) -> int:
     """How many matches the event has, played or not."""
     query = select(func.count()).select_from(Match).where(Match.event_id == event_id)
@@ -423,6 +429,58 @@ def pending_matches(session: Session, event_id: int) -> list[tuple[Match, list[E
     return [(m, seats.get(m.id or 0, [])) for m in matches]
 
 
+@dataclass(frozen=True, slots=True)
+class PendingSeat:
+    """Who sits at a seat of a match still to play, as a run of bots starts them."""
+
+    name: str
+    plugin: str | None
+    options: str
+
+
+@dataclass(frozen=True, slots=True)
+class PendingMatch:
+    """A match still to play: what a run of bots needs to play it, and who sits where."""
+
+    match_id: int
+    rules: str
+    seed: int
+    seats: tuple[PendingSeat, ...]
+    """In seat order."""
+
+
+def pending_seatings(session: Session, event_id: int) -> list[PendingMatch]:
+    """The event's matches still to play, in id order, each with its seats: the rows of
+    :func:`pending_matches` read as plain values, for a run of thousands of matches."""
+    session.flush()  # the caller's pending changes first
+    connection = session.connection()
+    matches = fetch_rows(
+        connection,
+        sa_select(col(Match.id), col(Match.rules), col(Match.seed))
+        .where(col(Match.event_id) == event_id, col(Match.status) == "pending")
+        .order_by(col(Match.id)),
+    )
+    if not matches:
+        return []
+    seat_rows = fetch_rows(
+        connection,
+        sa_select(
+            col(MatchSeat.match_id), col(Entrant.name), col(Entrant.plugin), col(Entrant.options)
+        )
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .join(Match, col(Match.id) == col(MatchSeat.match_id))
+        .where(col(Match.event_id) == event_id, col(Match.status) == "pending")
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
+    )
+    seats: dict[int, list[PendingSeat]] = {}
+    for match_id, name, plugin, options in seat_rows:
+        seats.setdefault(match_id, []).append(PendingSeat(name, plugin, options))
+    return [
+        PendingMatch(match_id, rules, seed, tuple(seats.get(match_id, ())))
+        for match_id, rules, seed in matches
+    ]
+
+
 def pending_entrants(session: Session, event_id: int) -> list[Entrant]:
     """Whoever sits at a match of the event still to play."""
     return list(
@@ -433,12 +491,6 @@ def pending_entrants(session: Session, event_id: int) -> list[Entrant]:
             .where(Match.event_id == event_id, Match.status == "pending")
         ).all()
     )
-
-
-def get_matches(session: Session, match_ids: Sequence[int]) -> dict[int, Match]:
-    """Matches by id."""
-    rows = session.exec(select(Match).where(col(Match.id).in_(list(match_ids)))).all()
-    return {m.id: m for m in rows if m.id is not None}
 
 
 # -- two entrants who may be one person -------------------------------------------------------

@@ -7,8 +7,8 @@ from __future__ import annotations
 import json
 from collections.abc import Sequence
 
-from sqlalchemy import delete
-from sqlmodel import Session, col, func, select
+from sqlalchemy import delete, insert
+from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.storage.models import ScheduleRound
 
@@ -41,15 +41,16 @@ def planned_rounds(
 
 
 def store(session: Session, event_id: int, rounds: Sequence[PlannedRound]) -> None:
-    """Store the event's whole schedule (it has none yet)."""
-    session.add_all(
-        ScheduleRound(
-            event_id=event_id,
-            number=number,
-            tables=_json(tables),
-            byes=_json(byes),
-        )
-        for number, (tables, byes) in enumerate(rounds, start=1)
+    """Store the event's whole schedule (it has none yet), in one statement."""
+    if not rounds:
+        return
+    session.flush()  # the caller's pending changes first
+    session.connection().execute(
+        insert(SQLModel.metadata.tables[str(ScheduleRound.__tablename__)]),
+        [
+            {"event_id": event_id, "number": number, "tables": _json(tables), "byes": _json(byes)}
+            for number, (tables, byes) in enumerate(rounds, start=1)
+        ],
     )
 
 
