@@ -60,6 +60,8 @@ class _Flight:
     index: int
     steps: MatchSteps
     bots: set[SharedBot]
+    began: float
+    """:attr:`_Chunk.shared` when it began."""
     waiting: Session | None = None
 
 
@@ -77,6 +79,11 @@ class _Chunk:
     width: int = WIDTH
     """Matches to play at once; 0 once a bot has faulted (the rest are left)."""
     rules: dict[str, Rules] = field(default_factory=dict)
+    shared: float = 0.0
+    """The chunk's time shared out among the matches in flight, from its start: what
+    each match in flight all along has had (a match's time is this at its end less this
+    at its start, so that its matches' times add up to the chunk's)."""
+    ticked: float = field(default_factory=time.monotonic)
 
 
 def play_chunk(
@@ -196,15 +203,11 @@ def _play(chunk: _Chunk) -> None:
                 continue
             flight.waiting = None
             steps = flight.steps
-            start = time.monotonic()
-            steps.seconds += session.spent
             limit = steps.match_seconds
-            if limit is not None and steps.seconds > limit:
-                got = steps.fail(MatchTimeout())
+            if limit is not None and _tick(chunk) - flight.began > limit:
+                _step(chunk, flight, steps.fail(MatchTimeout()))
             else:
-                got = steps.advance(message)
-            steps.seconds += time.monotonic() - start
-            _step(chunk, flight, got)
+                _step(chunk, flight, steps.advance(message))
             bot = session.bot
             if not bot.written and len(bot.waiting) >= FEED and not bot.broken:
                 try:  # keep the bot busy while the other answers are read
@@ -246,12 +249,10 @@ def _launch(chunk: _Chunk, index: int) -> bool:
             player = Session(bot, player)
             bots.add(bot)
         players.append(player)
-    flight = _Flight(index, MatchSteps(rules, players, task.seed, task.match_seconds), bots)
+    steps = MatchSteps(rules, players, task.seed, task.match_seconds)
+    flight = _Flight(index, steps, bots, _tick(chunk))
     chunk.flights.append(flight)
-    start = time.monotonic()
-    got = flight.steps.advance()
-    flight.steps.seconds += time.monotonic() - start
-    _step(chunk, flight, got)
+    _step(chunk, flight, flight.steps.advance())
     return True
 
 
@@ -267,10 +268,20 @@ def _step(chunk: _Chunk, flight: _Flight, got: Session | MatchOutcome | object) 
             _again(chunk, bot, flight)
 
 
+def _tick(chunk: _Chunk) -> float:
+    """The time each match in flight has had so far (see :attr:`_Chunk.shared`)."""
+    now = time.monotonic()
+    if chunk.flights:
+        chunk.shared += (now - chunk.ticked) / len(chunk.flights)
+    chunk.ticked = now
+    return chunk.shared
+
+
 def _finish(chunk: _Chunk, flight: _Flight, outcome: MatchOutcome) -> None:
+    seconds = _tick(chunk) - flight.began
     chunk.flights.remove(flight)
     task = chunk.tasks[flight.index]
-    chunk.done[flight.index] = task_report(task, outcome, flight.steps.seconds)
+    chunk.done[flight.index] = task_report(task, outcome, seconds)
     flight.steps.finish(outcome.result)
     while chunk.out in chunk.done:
         chunk.reported(chunk.done.pop(chunk.out))
@@ -293,6 +304,7 @@ def _again(chunk: _Chunk, bot: SharedBot, spared: _Flight | None) -> None:
     """``bot`` faulted: every match it plays but ``spared`` is left to be played again,
     with the rest of the chunk, one match at a time."""
     for flight in [f for f in chunk.flights if bot in f.bots and f is not spared]:
+        _tick(chunk)
         chunk.flights.remove(flight)
         flight.steps.abandon()
         flight.steps.finish(None)

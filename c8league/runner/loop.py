@@ -522,8 +522,6 @@ class MatchSteps:
         self._steps = _steps(
             self.match, seed, self.turns, on_hand=None, match_seconds=match_seconds
         )
-        self.seconds = 0.0
-        """The match's own time so far, as its caller counts it."""
 
     def advance(self, answer: object = None) -> AnswersLater | MatchOutcome:
         try:

@@ -139,8 +139,7 @@ class SharedBot:
                 continue
             self.waiting.popleft()
             self.written -= 1
-            now = time.monotonic()
-            session.spent, self.free_at = now - self.free_at, now
+            self.free_at = time.monotonic()
             got.append((session, message))
         return got
 
@@ -240,8 +239,6 @@ class Session:
         self.skip_forced = hello.skip_forced
         self.view: Observation | None = None
         """The view of the request out (for a ``view`` request)."""
-        self.spent = 0.0
-        """The bot's time on the request answered last (from when it could begin it)."""
         self._legal: Sequence[Move] = ()
         self._texts: list[str] = []
         self._told = False
