@@ -57,6 +57,12 @@ class HistoryView(Sequence[tuple[int, Move]]):
             raise IndexError("history index out of range")
         return (self._seats[index], self._moves[index])
 
+    def since(self, start: int) -> tuple[list[int], list[Move]]:
+        """The seats and the moves of the history from move ``start`` on (a copy of
+        each, quicker than a slice of pairs)."""
+        end = self._length
+        return self._seats[start:end], self._moves[start:end]
+
     def __iter__(self) -> Iterator[tuple[int, Move]]:
         seats, moves = self._seats, self._moves
         for i in range(self._length):

@@ -13,7 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from c8league.engine.cards import Rank
+from c8league.engine.cards import Rank, Suit
 from c8league.engine.moves import Move
 from c8league.engine.observation import Observation
 
@@ -21,8 +21,22 @@ FULL, NEW, CHANGES = "full", "new", "changes"
 """How a bot is shown its view (see :class:`ObservationEncoder`)."""
 
 
+def _int(value: int) -> str:
+    return str(value)
+
+
 def _ints(values: Sequence[int]) -> str:
-    return "[" + ",".join([int.__repr__(v) for v in values]) + "]"
+    return "[" + ",".join([str(v) for v in values]) + "]"
+
+
+_SUITS = ('"C"', '"D"', '"H"', '"S"')
+"""Each suit's JSON text, by its value (``Suit``'s own text goes through the enum)."""
+_RANKS = ("", '"A"', *[f'"{n}"' for n in range(2, 11)], '"J"', '"Q"', '"K"')
+"""Each rank's JSON text, by its value (A = 1)."""
+
+
+def _suit(value: Suit | None) -> str:
+    return "null" if value is None else _SUITS[int(value)]
 
 
 def _texts(values: Sequence[object]) -> str:
@@ -36,7 +50,7 @@ def _text_or_null(value: object) -> str:
 
 
 def _ranks(values: Sequence[Rank | None]) -> str:
-    return "[" + ",".join(["null" if r is None else '"' + r.label + '"' for r in values]) + "]"
+    return "[" + ",".join(["null" if r is None else _RANKS[int(r)] for r in values]) + "]"
 
 
 def _bool(value: bool) -> str:
@@ -44,28 +58,28 @@ def _bool(value: bool) -> str:
 
 
 _FIELDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("seat", int.__repr__),
-    ("players", int.__repr__),
-    ("dealer", int.__repr__),
-    ("current", int.__repr__),
-    ("phase", int.__repr__),
+    ("seat", _int),
+    ("players", _int),
+    ("dealer", _int),
+    ("current", _int),
+    ("phase", _int),
     ("hand", _texts),
     ("top", _text_or_null),
-    ("suit", _text_or_null),
+    ("suit", _suit),
     ("wild_top", _bool),
-    ("pending", int.__repr__),
+    ("pending", _int),
     ("pending_kind", _text_or_null),
-    ("direction", int.__repr__),
+    ("direction", _int),
     ("hand_sizes", _ints),
-    ("stock_size", int.__repr__),
-    ("discard_size", int.__repr__),
-    ("drawn", int.__repr__),
+    ("stock_size", _int),
+    ("discard_size", _int),
+    ("drawn", _int),
     ("drawn_card", _text_or_null),
-    ("turn", int.__repr__),
+    ("turn", _int),
     ("scores", _ints),
     ("wild_ranks", _ranks),
-    ("target", int.__repr__),
-    ("hand_number", int.__repr__),
+    ("target", _int),
+    ("hand_number", _int),
 )
 """The fields of ``Observation.to_dict()`` but the history, in its order, each with
 the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give)."""
@@ -103,12 +117,6 @@ def _read_fields(obs: Observation) -> tuple[Any, ...]:
 _WRITERS = [write for _, write in _FIELDS]
 _KEYS = ['"' + name + '":' for name, _ in _FIELDS]
 _INDICES = list(range(len(_FIELDS)))
-
-
-def _moves(history: Sequence[tuple[int, Move]]) -> list[str]:
-    """The JSON texts of moves of a history (``[seat,"text"]``: move texts hold no
-    character that JSON escapes)."""
-    return ["[" + int.__repr__(seat) + ',"' + str(move) + '"]' for seat, move in history]
 
 
 class ObservationEncoder:
@@ -164,7 +172,11 @@ class ObservationEncoder:
             self._hand, self._count, self._parts, self._sent = obs.hand_number, 0, [], -1
         start = self._count
         if n > start:
-            self._parts += _moves(history[start:])
+            seats, moves = history.since(start)
+            self._parts += [
+                "[" + str(seat) + ',"' + str(move) + '"]'
+                for seat, move in zip(seats, moves, strict=True)
+            ]
             self._count = n
         return start
 
@@ -199,10 +211,17 @@ def numbered(line: str, match: int) -> str:
     """``line`` (any message c8league writes, ``{"type":"...",...}``) naming the match
     ``match`` of a concurrent bot: ``"match"`` right after ``"type"``."""
     at = line.index('"', 9) + 1
-    return line[:at] + ',"match":' + int.__repr__(match) + line[at:]
+    return line[:at] + ',"match":' + str(match) + line[at:]
 
 
-def move_request(view: str, legal: list[str]) -> str:
+def move_request(view: str, legal: list[str], match: int | None = None) -> str:
     """The ``move`` request: the seat's view and the legal moves' texts (which hold no
-    character that JSON escapes: they are written as they are)."""
-    return '{"type":"move",' + view + ',"legal":["' + '","'.join(legal) + '"]}\n'
+    character that JSON escapes: they are written as they are), naming its ``match``
+    if given (see :func:`numbered`)."""
+    head = '{"type":"move",' if match is None else f'{{"type":"move","match":{match},'
+    return head + view + ',"legal":["' + '","'.join(legal) + '"]}\n'
+
+
+def texts(moves: Sequence[Move]) -> list[str]:
+    """The moves' texts."""
+    return [str(m) for m in moves]

@@ -62,7 +62,6 @@ class _Flight:
     bots: set[SharedBot]
     began: float
     """:attr:`_Chunk.shared` when it began."""
-    waiting: Session | None = None
 
 
 @dataclass(eq=False)
@@ -73,6 +72,8 @@ class _Chunk:
     reported: Callable[[MatchReport], None]
     queue: deque[int] = field(default_factory=deque)
     flights: list[_Flight] = field(default_factory=list)
+    asking: dict[Session, _Flight] = field(default_factory=dict)
+    """The matches waiting for a bot's answer, by the session asked."""
     done: dict[int, MatchReport] = field(default_factory=dict)
     out: int = 0
     """Reports handed out so far (in the order of the tasks)."""
@@ -198,10 +199,9 @@ def _play(chunk: _Chunk) -> None:
             _failed(chunk, failed)
             continue
         for session, message in answers:
-            flight = _flight_of(chunk, session)
+            flight = chunk.asking.pop(session, None)
             if flight is None:  # its match was played out meanwhile (a fault)
                 continue
-            flight.waiting = None
             steps = flight.steps
             limit = steps.match_seconds
             if limit is not None and _tick(chunk) - flight.began > limit:
@@ -262,7 +262,7 @@ def _step(chunk: _Chunk, flight: _Flight, got: Session | MatchOutcome | object) 
         _finish(chunk, flight, got)
     else:
         assert isinstance(got, Session)
-        flight.waiting = got
+        chunk.asking[got] = flight
     for bot in flight.bots:
         if bot.broken:  # a fault in its answer: its other matches begin again
             _again(chunk, bot, flight)
@@ -291,9 +291,8 @@ def _finish(chunk: _Chunk, flight: _Flight, outcome: MatchOutcome) -> None:
 def _failed(chunk: _Chunk, failed: BotFailed) -> None:
     """A bot faulted while its matches waited: the one it was answering forfeits."""
     session = failed.session
-    flight = None if session is None else _flight_of(chunk, session)
+    flight = None if session is None else chunk.asking.pop(session, None)
     if flight is not None:
-        flight.waiting = None
         _step(chunk, flight, flight.steps.fail(failed.fault))
     else:
         bot = next(b for b in chunk.bots.values() if b.broken)
@@ -303,16 +302,11 @@ def _failed(chunk: _Chunk, failed: BotFailed) -> None:
 def _again(chunk: _Chunk, bot: SharedBot, spared: _Flight | None) -> None:
     """``bot`` faulted: every match it plays but ``spared`` is left to be played again,
     with the rest of the chunk, one match at a time."""
-    for flight in [f for f in chunk.flights if bot in f.bots and f is not spared]:
+    left = [f for f in chunk.flights if bot in f.bots and f is not spared]
+    chunk.asking = {s: f for s, f in chunk.asking.items() if f not in left}
+    for flight in left:
         _tick(chunk)
         chunk.flights.remove(flight)
         flight.steps.abandon()
         flight.steps.finish(None)
     chunk.width = 0
-
-
-def _flight_of(chunk: _Chunk, session: Session) -> _Flight | None:
-    for flight in chunk.flights:
-        if flight.waiting is session:
-            return flight
-    return None

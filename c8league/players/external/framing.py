@@ -229,6 +229,23 @@ class Channel:
                 self._fill(0)
         return None
 
+    def ready_lines(self) -> list[bytes]:
+        """Every line the bot has written whole and not read yet, but blank ones, read
+        without waiting; raises :class:`PipeClosed` or :class:`LineTooLong`."""
+        self._fill(0)
+        buffer = self._buffer
+        end = buffer.rfind(b"\n")
+        if end < 0:
+            if len(buffer) > MAX_LINE:
+                raise LineTooLong
+            return []
+        lines = bytes(buffer[:end]).split(b"\n")
+        del buffer[: end + 1]
+        if len(buffer) > MAX_LINE or any(len(line) > MAX_LINE for line in lines):
+            raise LineTooLong
+        self._answered = True
+        return [line for line in lines if line.strip()]
+
     def wait(self, timeout: float) -> None:
         """Wait up to ``timeout`` seconds for the bot's output (see :meth:`ready_line`);
         raises :class:`PipeClosed`."""

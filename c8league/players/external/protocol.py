@@ -19,7 +19,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from c8league.engine import HandResult, MatchResult, Move, Rules
+from c8league.engine import HandResult, MatchResult, Move, Rules, wire
 from c8league.engine.wire import CHANGES, FULL, NEW, numbered
 from c8league.errors import CardError
 
@@ -262,11 +262,12 @@ def match_of(message: dict[str, Any]) -> int:
 
 
 def read_move(
-    message: dict[str, Any], legal: Sequence[Move], texts: list[str]
+    message: dict[str, Any], legal: Sequence[Move], texts: list[str] | None = None
 ) -> tuple[Move, bool]:
     """The move a ``move`` answer names (by ``index`` into ``legal``, or by its text,
-    ``texts`` being those of ``legal``) and whether it is legal: a well-formed move
-    that is not legal is the bot's illegal move, not a protocol fault."""
+    ``texts`` being those of ``legal``, written here if not given) and whether it is
+    legal: a well-formed move that is not legal is the bot's illegal move, not a
+    protocol fault."""
     index = message.get("index")
     if index is not None:
         if type(index) is not int or not 0 <= index < len(legal):
@@ -276,7 +277,7 @@ def read_move(
     if not isinstance(text, str):
         raise Violation('a move answer needs "move" (the move text) or "index"')
     try:
-        return legal[texts.index(text)], True
+        return legal[(texts or wire.texts(legal)).index(text)], True
     except ValueError:
         pass
     try:

@@ -113,18 +113,18 @@ class SharedBot:
     def answers(self) -> list[tuple[Session, dict[str, Any]]]:
         """The answers the bot has written so far, read without waiting, each with its
         session; a ``view`` request is answered here. Raises :class:`BotFailed`."""
+        try:
+            lines = self.run.channel.ready_lines()
+        except LineTooLong:
+            self._protocol(f"a line longer than {MAX_LINE} bytes")
+        except PipeClosed:
+            self.ended("before answering the move request")
         got: list[tuple[Session, dict[str, Any]]] = []
-        channel = self.run.channel
-        while self.written:
-            try:
-                line = channel.ready_line()
-            except LineTooLong:
-                self._protocol(f"a line longer than {MAX_LINE} bytes")
-            except PipeClosed:
-                self.ended("before answering the move request")
-            if line is None:
-                break
-            session = self.waiting[0]
+        waiting = self.waiting
+        for line in lines:
+            if not self.written:
+                self._protocol(f"output nobody asked for: {protocol.clip(line)}")
+            session = waiting[0]
             try:
                 message = protocol.answer(line, "move", "view")
                 number = protocol.match_of(message)
@@ -137,10 +137,11 @@ class SharedBot:
             if message["type"] == "view":
                 self._send_view(session)
                 continue
-            self.waiting.popleft()
+            waiting.popleft()
             self.written -= 1
-            self.free_at = time.monotonic()
             got.append((session, message))
+        if got:
+            self.free_at = time.monotonic()
         return got
 
     def overdue(self) -> NoReturn:
@@ -240,7 +241,6 @@ class Session:
         self.view: Observation | None = None
         """The view of the request out (for a ``view`` request)."""
         self._legal: Sequence[Move] = ()
-        self._texts: list[str] = []
         self._told = False
 
     def _say(self, line: str) -> None:
@@ -266,14 +266,13 @@ class Session:
         if len(legal) == 1 and self.skip_forced:
             return legal[0]  # the bot sees it in its next view
         self.view, self._legal = observation, legal
-        self._texts = texts = [str(m) for m in legal]
-        line = wire.move_request(self.encoder.view(observation), texts)
-        self.bot.ask(self, wire.numbered(line, self.number))
+        view = self.encoder.view(observation)
+        self.bot.ask(self, wire.move_request(view, wire.texts(legal), self.number))
         return None
 
     def reply(self, answer: Any) -> Move:
         try:
-            move, is_legal = protocol.read_move(answer, self._legal, self._texts)
+            move, is_legal = protocol.read_move(answer, self._legal)
         except Violation as exc:
             raise self.bot.fail(self, "protocol", str(exc)).fault from None
         if not is_legal:
