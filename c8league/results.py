@@ -113,6 +113,9 @@ class MatchReport:
     moves: str = ""
     """Every move of the match, one line per hand (the engine's ``MatchRecord.to_text``),
     the hand it stopped in included: what replays the match from its seed."""
+    together: int = 1
+    """Up to how many matches the worker played at once with this one, itself included
+    (``runner.interleave``)."""
 
     @classmethod
     def failed(cls, match_id: int, error: str) -> MatchReport:

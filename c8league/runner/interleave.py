@@ -281,7 +281,7 @@ def _finish(chunk: _Chunk, flight: _Flight, outcome: MatchOutcome) -> None:
     seconds = _tick(chunk) - flight.began
     chunk.flights.remove(flight)
     task = chunk.tasks[flight.index]
-    chunk.done[flight.index] = task_report(task, outcome, seconds)
+    chunk.done[flight.index] = task_report(task, outcome, seconds, together=WIDTH)
     flight.steps.finish(outcome.result)
     while chunk.out in chunk.done:
         chunk.reported(chunk.done.pop(chunk.out))

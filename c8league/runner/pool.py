@@ -80,6 +80,10 @@ CHUNK_SECONDS = 0.1
 matches played so far), and their reports come back together: fast matches then cost
 the process that runs the event one message a chunk, not two a match."""
 MAX_CHUNK = 128
+TOGETHER_CHUNKS = 3
+"""A worker that plays matches at once (``runner.interleave``) gets at least this many
+times as many as it plays at once in a chunk: few of them are then played with fewer
+beside them, at the chunk's end."""
 WINDOW_PER_WORKER = 16
 """How far past the oldest report not yet handed back tasks are sent, per worker (at
 least two chunks each): a long match then holds up its neighbours' workers only after
@@ -144,6 +148,7 @@ class _Run:
         if pace is None:
             return 1
         size = MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
+        size = max(size, TOGETHER_CHUNKS * self.pace.together)
         share = -(-(len(self.tasks) - self.fresh) // (2 * self.size))
         return max(1, min(size, MAX_CHUNK, share))
 
@@ -173,10 +178,13 @@ class _Pace:
     """The play time of the last matches reported (a runner's, over its runs)."""
 
     times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
+    together: int = 1
+    """Up to how many matches the last report's worker played at once."""
 
     def add(self, report: MatchReport) -> None:
         if report.error is None:
             self.times.append(report.seconds)
+            self.together = report.together
 
     def seconds(self) -> float | None:
         """A match's mean play time, None before the first."""

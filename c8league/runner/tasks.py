@@ -125,13 +125,17 @@ def play_task(
     return done[0]
 
 
-def task_report(task: MatchTask, outcome: MatchOutcome, seconds: float) -> MatchReport:
-    """The report of ``task``'s match, played in ``seconds``."""
+def task_report(
+    task: MatchTask, outcome: MatchOutcome, seconds: float, *, together: int = 1
+) -> MatchReport:
+    """The report of ``task``'s match, played in ``seconds`` (with up to ``together``
+    matches at once)."""
     return MatchReport(
         task.match_id,
         outcome.as_result(hands=task.hands),
         seconds=seconds,
         moves="" if outcome.moves is None else outcome.moves.to_text(),
+        together=together,
     )
 
 
