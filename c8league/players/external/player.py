@@ -106,7 +106,7 @@ class BotRun:
         reason, detail = exit_fault(
             self.process.returncode, when, tail, memory_mb, self.process.max_rss_kb
         )
-        if self.hello is not None and self.hello.concurrent:
+        if self.matches > 1 and self.hello is not None and self.hello.concurrent:
             detail += f" (the process had begun {self.matches} matches, several at once)"
         elif self.matches > 1:
             detail += f" (the process was playing its match {self.matches})"
