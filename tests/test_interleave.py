@@ -10,11 +10,13 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from test_runner_chunks import Spying
 
 from c8league.engine import Rules
 from c8league.players.external import keep
 from c8league.results import MatchReport
 from c8league.runner import interleave
+from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchTask, SeatSpec, play_task
 from c8league.runner.worker import Slot
 
@@ -157,3 +159,19 @@ def test_a_chunk_with_a_player_of_anyone_else_is_played_one_at_a_time() -> None:
 def test_a_chunk_of_players_of_c8league_alone_is_played_one_at_a_time() -> None:
     chunk = [MatchTask(0, RULES, (SeatSpec("random", "{}"), SeatSpec("greedy", "{}")), 1)] * 2
     assert interleave.play_chunk(chunk, Slot(), lambda r: None) is None
+
+
+def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> None:
+    """Through the process pool, as a duel plays them: the same reports as the matches
+    alone, in chunks of at least three times the matches played at once (but the first,
+    sent before any pace is known, and the last few)."""
+    batch = tasks(bot(), 120)
+    spy = Spying()
+    with MatchRunner(1, spawn=spy) as runner:
+        reports = list(runner.run(batch))
+    assert [facts(r) for r in reports] == [
+        facts(r) for r in alone(tasks(bot("--one-at-a-time"), 120))
+    ]
+    sizes = [len(job[1]) for job in spy.jobs]
+    assert sizes[0] == 1 and max(sizes) >= 3 * interleave.WIDTH
+    assert {r.together for r in reports} == {1, interleave.WIDTH}
