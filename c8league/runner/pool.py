@@ -143,14 +143,19 @@ class _Run:
     def chunk_size(self) -> int:
         """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play at the pace
         measured so far (one until a match has been measured), and few enough that
-        every worker still gets a share of the matches left."""
+        every worker still gets a share of the matches left; but for a worker that plays
+        matches at once, :data:`TOGETHER_CHUNKS` times as many as it plays at once (as
+        far as the share allows, when there are other workers)."""
         pace = self.pace.seconds()
         if pace is None:
             return 1
         size = MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
-        size = max(size, TOGETHER_CHUNKS * self.pace.together)
         share = -(-(len(self.tasks) - self.fresh) // (2 * self.size))
-        return max(1, min(size, MAX_CHUNK, share))
+        size = min(size, share)
+        if self.pace.together > 1:  # (a lone worker need leave no share to another)
+            least = TOGETHER_CHUNKS * self.pace.together
+            size = max(size, least if self.size == 1 else min(least, share))
+        return max(1, min(size, MAX_CHUNK))
 
     def take(self) -> tuple[int, ...]:
         """The next chunk to send (a task to play again goes alone), if any may be sent:
@@ -179,12 +184,12 @@ class _Pace:
 
     times: deque[float] = field(default_factory=lambda: deque(maxlen=256))
     together: int = 1
-    """Up to how many matches the last report's worker played at once."""
+    """Up to how many matches a worker played at once, the most reported."""
 
     def add(self, report: MatchReport) -> None:
         if report.error is None:
             self.times.append(report.seconds)
-            self.together = report.together
+            self.together = max(self.together, report.together)
 
     def seconds(self) -> float | None:
         """A match's mean play time, None before the first."""

@@ -692,7 +692,7 @@ def play_match_job(job: MatchJob, slot: Slot, send: Callable[[object], None]) ->
 
     keeper = Keeper.here()
     early: dict[int, MatchReport] | None = None
-    if play is None and stop is None and len(tasks) > 1:
+    if play is None and stop is None:
         try:
             early = interleave.play_chunk(tasks, slot, reported)
         except MachineFault as exc:

@@ -93,8 +93,12 @@ class SharedBot:
             self.free_at = now
         try:
             self.run.channel.send(b"", now + self._move_time())
-        except PipeClosed:
-            self.ended("while reading its requests")
+        except PipeClosed:  # (it ended answering the oldest request, if any was out)
+            self.ended(
+                "before answering the move request"
+                if self.written
+                else "while sending the move request"
+            )
         except Overdue:
             self._timeout("the bot did not read its requests in time")
         self.written = len(self.waiting)
