@@ -14,10 +14,11 @@ from test_runner_chunks import Spying
 
 from c8league.engine import Rules
 from c8league.players.external import keep
+from c8league.players.external.player import ExternalPlayer
 from c8league.results import MatchReport
 from c8league.runner import interleave
 from c8league.runner.pool import MatchRunner
-from c8league.runner.tasks import MatchTask, SeatSpec, play_task
+from c8league.runner.tasks import MatchTask, SeatSpec, create_player, play_task
 from c8league.runner.worker import Slot
 
 BOT = Path(__file__).parent / "bots" / "concurrent.py"
@@ -45,7 +46,17 @@ def tasks(seat: SeatSpec, count: int = 12, other: SeatSpec | None = None) -> lis
     ]
 
 
+def started(chunk: list[MatchTask]) -> None:
+    """Start the chunk's bots and keep them, as a run does before its first match."""
+    for spec in {seat for task in chunk for seat in task.seats if seat.plugin == "external"}:
+        player = create_player(spec)
+        assert isinstance(player, ExternalPlayer)
+        player.warm(Rules.from_json(RULES), 2)
+        player.close()
+
+
 def at_once(chunk: list[MatchTask]) -> list[MatchReport]:
+    started(chunk)
     reports: list[MatchReport] = []
     left = interleave.play_chunk(chunk, Slot(), reports.append)
     assert left is not None, "the chunk was not played at once"
@@ -153,7 +164,13 @@ def test_a_chunk_with_a_player_of_anyone_else_is_played_one_at_a_time() -> None:
     plugin = SeatSpec(
         "external", json.dumps({"command": [sys.executable, str(BOT), "--one-at-a-time"]})
     )
-    assert interleave.play_chunk(tasks(plugin, 2), Slot(), lambda r: None) is None
+    chunk = tasks(plugin, 2)
+    started(chunk)
+    assert interleave.play_chunk(chunk, Slot(), lambda r: None) is None
+
+
+def test_a_bot_not_started_yet_plays_its_first_chunk_one_at_a_time() -> None:
+    assert interleave.play_chunk(tasks(bot(), 2), Slot(), lambda r: None) is None
 
 
 def test_a_chunk_of_players_of_c8league_alone_is_played_one_at_a_time() -> None:
@@ -176,4 +193,4 @@ def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> Non
     assert sizes[0] == 1  # before any pace is known
     later = [size for size in sizes if size > 1]
     assert later and all(size >= 3 * interleave.WIDTH for size in later[:-1])
-    assert {r.together for r in reports} == {interleave.WIDTH}
+    assert interleave.WIDTH in {r.together for r in reports}

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Protocol
 
 from c8league.engine import Rules
-from c8league.errors import PlayerFault, PluginError
+from c8league.errors import PluginError
 from c8league.players.base import Player, PlayerWrapper
 from c8league.players.external.player import ExternalPlayer
 from c8league.players.external.shared import BotFailed, Session, SharedBot, wait_for
@@ -113,7 +113,8 @@ def play_chunk(
 
 def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
     """The shared bots of the chunk's seats, by their key; None if a seat is neither
-    such a bot nor a player of c8league's own, or if there is no such bot."""
+    such a bot (whose process was started before, and kept) nor a player of
+    c8league's own, or if there is no such bot."""
     specs = {spec for task in tasks for spec in task.seats}
     if any(task.move_seconds is not None for task in tasks):
         return None
@@ -128,8 +129,8 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
         if isinstance(player, ExternalPlayer):
             if player.key in bots:
                 _close(player)
-            else:
-                bot = _shared(player, tasks[0])
+            else:  # kept from its start (or an earlier match) and concurrent
+                bot = SharedBot.take(player)
                 if bot is None:
                     fits = False
                 else:
@@ -141,21 +142,6 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
             _release(bots)
             return None
     return bots or None  # (players of c8league's own alone: nothing to gain)
-
-
-def _shared(player: ExternalPlayer, task: MatchTask) -> SharedBot | None:
-    """The kept process of ``player``'s bot if it plays several matches at once; a bot
-    not yet started (or ended since) is started first, as it would be for its match."""
-    bot = SharedBot.take(player)
-    if bot is not None or player.restart == "match":
-        return bot
-    try:
-        player.warm(Rules.from_json(task.rules), len(task.seats))
-    except PlayerFault:
-        return None
-    finally:
-        player.close()  # (kept, where it may be)
-    return SharedBot.take(player)
 
 
 def _own(player: Player) -> bool:
