@@ -210,25 +210,6 @@ class Channel:
                 raise Overdue(hint)
             self._fill(remaining)
 
-    def ready_line(self) -> bytes | None:
-        """The bot's next line that is not blank, if it has written it whole, read
-        without waiting; raises :class:`PipeClosed` or :class:`LineTooLong`."""
-        buffer = self._buffer
-        for look in (False, True):
-            end = buffer.find(b"\n")
-            while end >= 0:
-                line = bytes(buffer[:end])
-                del buffer[: end + 1]
-                if line.strip():
-                    self._answered = True
-                    return line
-                end = buffer.find(b"\n")
-            if len(buffer) > MAX_LINE:
-                raise LineTooLong
-            if not look:
-                self._fill(0)
-        return None
-
     def ready_lines(self) -> list[bytes]:
         """Every line the bot has written whole and not read yet, but blank ones, read
         without waiting; raises :class:`PipeClosed` or :class:`LineTooLong`."""
@@ -247,7 +228,7 @@ class Channel:
         return [line for line in lines if line.strip()]
 
     def wait(self, timeout: float) -> None:
-        """Wait up to ``timeout`` seconds for the bot's output (see :meth:`ready_line`);
+        """Wait up to ``timeout`` seconds for the bot's output (see :meth:`ready_lines`);
         raises :class:`PipeClosed`."""
         self._fill(timeout)
 
