@@ -250,7 +250,7 @@ def _step(chunk: _Chunk, flight: _Flight, got: Session | MatchOutcome | object) 
         assert isinstance(got, Session)
         chunk.asking[got] = flight
     for bot in flight.bots:
-        if bot.broken:  # a fault in its answer: its other matches begin again
+        if bot.broken:  # a fault in its answer: its other matches are left to play alone
             _again(chunk, bot, flight)
 
 
