@@ -18,6 +18,7 @@ from c8league.players.external.player import ExternalPlayer
 from c8league.results import MatchReport
 from c8league.runner import interleave
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask, SeatSpec, create_player, play_task
 from c8league.runner.worker import Slot
 
@@ -185,6 +186,7 @@ def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> Non
     batch = tasks(bot(), 120)
     spy = Spying()
     with MatchRunner(1, spawn=spy) as runner:
+        assert runner.start([BotStart("the bot", bot(), RULES, 2)]) is None  # as a run does
         reports = list(runner.run(batch))
     assert [facts(r) for r in reports] == [
         facts(r) for r in alone(tasks(bot("--one-at-a-time"), 120))
@@ -193,4 +195,4 @@ def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> Non
     assert sizes[0] == 1  # before any pace is known
     later = [size for size in sizes if size > 1]
     assert later and all(size >= 3 * interleave.WIDTH for size in later[:-1])
-    assert interleave.WIDTH in {r.together for r in reports}
+    assert {r.together for r in reports} == {interleave.WIDTH}
