@@ -32,9 +32,11 @@ class MoveKind(IntEnum):
 class Move:
     """One decision of a player. Immutable; compare with ``==``; ``str`` round-trips."""
 
-    __slots__ = ("_key", "announce", "cards", "is_play", "kind", "suit")
+    __slots__ = ("_key", "_text", "announce", "cards", "is_play", "kind", "suit")
 
     _key: tuple[int, tuple[int, ...], int, bool]
+    _text: str
+    """What ``str`` gives: written once, as moves are written on every bot request."""
     kind: MoveKind
     """PLAY, DRAW, PASS or NOMINATE (the dealer names the suit of a wild starter)."""
     cards: tuple[Card, ...]
@@ -66,6 +68,7 @@ class Move:
             announce,
         )
         object.__setattr__(self, "_key", key)
+        object.__setattr__(self, "_text", self._write())
 
     # -- constructors ----------------------------------------------------
 
@@ -122,6 +125,9 @@ class Move:
         return hash(self._key)
 
     def __str__(self) -> str:
+        return self._text
+
+    def _write(self) -> str:
         kind = self.kind
         if kind is MoveKind.DRAW:
             return "draw"

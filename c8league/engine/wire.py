@@ -114,6 +114,9 @@ def _read_fields(obs: Observation) -> tuple[Any, ...]:
     )
 
 
+_OPEN = [f'[{seat},"' for seat in range(8)]
+"""A move of the history's text up to the move's, by seat."""
+
 _WRITERS = [write for _, write in _FIELDS]
 _KEYS = ['"' + name + '":' for name, _ in _FIELDS]
 _INDICES = list(range(len(_FIELDS)))
@@ -174,8 +177,7 @@ class ObservationEncoder:
         if n > start:
             seats, moves = history.since(start)
             self._parts += [
-                "[" + str(seat) + ',"' + str(move) + '"]'
-                for seat, move in zip(seats, moves, strict=True)
+                _OPEN[seat] + str(move) + '"]' for seat, move in zip(seats, moves, strict=True)
             ]
             self._count = n
         return start

@@ -202,14 +202,14 @@ def _play(chunk: _Chunk) -> None:
                     _failed(chunk, failed)
 
 
-def _answers(live: list[SharedBot]) -> list[tuple[Session, dict[str, object]]]:
+def _answers(live: list[SharedBot]) -> list[tuple[Session, object]]:
     """The answers of the bots asked: at least one, or the fault of the bot whose
     oldest request is past its time."""
-    got = [answer for bot in live for answer in bot.answers()]
+    got: list[tuple[Session, object]] = [a for bot in live for a in bot.answers()]
     while not got:
         deadline = min(bot.deadline() for bot in live)
         wait_for(live, deadline)
-        got = [answer for bot in live for answer in bot.answers()]
+        got = [a for bot in live for a in bot.answers()]
         if not got and time.monotonic() >= deadline:
             min(live, key=SharedBot.deadline).overdue()
     return got

@@ -145,16 +145,24 @@ class _Run:
         measured so far (one until a match has been measured), and few enough that
         every worker still gets a share of the matches left; but for a worker that plays
         matches at once, :data:`TOGETHER_CHUNKS` times as many as it plays at once (as
-        far as the share allows, when there are other workers)."""
+        far as the share allows, when there are other workers); a lone such worker also
+        takes what would be left after the chunk, if that is fewer (they would be played
+        with fewer beside them)."""
         pace = self.pace.seconds()
         if pace is None:
             return 1
         size = MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
-        share = -(-(len(self.tasks) - self.fresh) // (2 * self.size))
+        left = len(self.tasks) - self.fresh
+        share = -(-left // (2 * self.size))
         size = min(size, share)
         if self.pace.together > 1:  # (a lone worker need leave no share to another)
             least = TOGETHER_CHUNKS * self.pace.together
-            size = max(size, least if self.size == 1 else min(least, share))
+            if self.size > 1:
+                size = max(size, min(least, share))
+            elif left - max(size, least) < least:
+                size = left
+            else:
+                size = max(size, least)
         return max(1, min(size, MAX_CHUNK))
 
     def take(self) -> tuple[int, ...]:

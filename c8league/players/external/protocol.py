@@ -174,6 +174,17 @@ _NUMBERED_MOVE = re.compile(
 "index":3}``), read without the JSON parser."""
 
 
+def numbered_index(line: bytes) -> tuple[int, int] | None:
+    """A concurrent bot's move answer of the usual shape (``{"type":"move","match":7,
+    "index":3}``) as its match and index; None for any other line (read it with
+    :func:`answer`)."""
+    usual = _NUMBERED_MOVE.fullmatch(line)
+    if usual is None:
+        return None
+    match, index = usual.groups()
+    return int(match), int(index)
+
+
 def answer(line: bytes, *kinds: str) -> dict[str, Any]:
     """The bot's answer ``line`` to a request, read: its ``type`` must be one of ``kinds``
     (``hello``; ``move``, or ``view`` to ask for its whole view first)."""

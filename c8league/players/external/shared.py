@@ -114,31 +114,37 @@ class SharedBot:
     def deadline(self) -> float:
         return self.free_at + self._move_time()
 
-    def answers(self) -> list[tuple[Session, dict[str, Any]]]:
+    def answers(self) -> list[tuple[Session, int | dict[str, Any]]]:
         """The answers the bot has written so far, read without waiting, each with its
-        session; a ``view`` request is answered here. Raises :class:`BotFailed`."""
+        session: the move's index where the answer has the usual shape, else the message
+        read. A ``view`` request is answered here. Raises :class:`BotFailed`."""
         try:
             lines = self.run.channel.ready_lines()
         except LineTooLong:
             self._protocol(f"a line longer than {MAX_LINE} bytes")
         except PipeClosed:
             self.ended("before answering the move request")
-        got: list[tuple[Session, dict[str, Any]]] = []
+        got: list[tuple[Session, int | dict[str, Any]]] = []
         waiting = self.waiting
         for line in lines:
             if not self.written:
                 self._protocol(f"output nobody asked for: {protocol.clip(line)}")
             session = waiting[0]
-            try:
-                message = protocol.answer(line, "move", "view")
-                number = protocol.match_of(message)
-            except Violation as exc:
-                self._protocol(str(exc))
+            usual = protocol.numbered_index(line)
+            message: int | dict[str, Any]
+            if usual is not None:
+                number, message = usual
+            else:
+                try:
+                    message = protocol.answer(line, "move", "view")
+                    number = protocol.match_of(message)
+                except Violation as exc:
+                    self._protocol(str(exc))
             if number != session.number:
                 self._protocol(
                     f"an answer for match {number} where match {session.number}'s was due"
                 )
-            if message["type"] == "view":
+            if not isinstance(message, int) and message["type"] == "view":
                 self._send_view(session)
                 continue
             waiting.popleft()
@@ -275,8 +281,15 @@ class Session:
         return None
 
     def reply(self, answer: Any) -> Move:
+        """The move of the bot's ``answer``: its index (see :meth:`SharedBot.answers`)
+        or its message."""
+        legal = self._legal
+        if type(answer) is int and answer < len(legal):
+            return legal[answer]
         try:
-            move, is_legal = protocol.read_move(answer, self._legal)
+            move, is_legal = protocol.read_move(
+                {"index": answer} if type(answer) is int else answer, legal
+            )
         except Violation as exc:
             raise self.bot.fail(self, "protocol", str(exc)).fault from None
         if not is_legal:
