@@ -129,6 +129,17 @@ def test_a_fault_forfeits_its_match_and_no_other(fault: str, reason: str) -> Non
     assert reasons == {reason, None}
 
 
+def test_a_crash_deep_in_many_matches_ends_them_as_they_end_alone() -> None:
+    """The bot writes its answers in batches, so when it crashes it has not written
+    some it found before: which match it was deciding for cannot be told from the
+    pipe. The matches it played are played again alone, where the crash is its own
+    match's: the same forfeits as alone, whatever the timing."""
+    together = at_once(tasks(bot("--crash", "30"), 40))
+    expected = alone(tasks(bot("--one-at-a-time", "--crash", "30"), 40))
+    assert [facts(r) for r in together] == [facts(r) for r in expected]
+    assert sum(r.result.forfeit is not None for r in together) > 1
+
+
 def clean_or(reason: str, reports: list[MatchReport]) -> None:
     """Each of ``reports`` forfeited by the bot for ``reason``, or the same as the clean
     bot's match alone; some of each."""

@@ -275,7 +275,9 @@ def _finish(chunk: _Chunk, flight: _Flight, outcome: MatchOutcome) -> None:
 
 
 def _failed(chunk: _Chunk, failed: BotFailed) -> None:
-    """A bot faulted while its matches waited: the one it was answering forfeits."""
+    """A bot faulted while its matches waited: the one whose answer was at fault
+    forfeits; where none can be told (its process ended, or it ran out of time), every
+    match it plays is left to be played again one at a time."""
     session = failed.session
     flight = None if session is None else chunk.asking.pop(session, None)
     if flight is not None:

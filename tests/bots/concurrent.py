@@ -8,7 +8,8 @@ Options:
 * ``--one-at-a-time``: announce ``match_start`` only (messages carry no match number);
   it plays the same way, so results can be compared;
 * ``--crash K``, ``--illegal K``, ``--garbage K``, ``--wrong-match K``, ``--sleep K``:
-  at move K of each match whose seed is even, exit with status 3, answer a legal-looking
+  at move K of each match whose seed is even, exit with status 3 (losing the answers found
+  before in the same read, not yet written, as a crash does), answer a legal-looking
   move that is not legal, write a line that is not JSON, answer for another match, or
   sleep 30 seconds;
 * ``--view K``: ask for its whole view before move K of each match;
@@ -79,9 +80,8 @@ def handle(message: dict[str, object], *, again: bool = False) -> bool:
         index = generators[number].choice(plays or range(len(legal)))
         reply: dict[str, object] = {"type": "move", "index": index}
         if seeds[number] % 2 == 0:
-            if faults["--crash"] == move:
-                flush()
-                sys.exit(3)
+            if faults["--crash"] == move:  # as a crash does: the answers not written are lost
+                os._exit(3)
             if faults["--illegal"] == move:
                 reply = {"type": "move", "move": "QS" if "QS" not in legal else "KH"}
             if faults["--garbage"] == move:

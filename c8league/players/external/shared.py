@@ -33,7 +33,7 @@ GRACE_SECONDS = 1.0
 
 
 class BotFailed(Exception):
-    """The shared bot faulted: ``session`` (None: none was waiting) forfeits with
+    """The shared bot faulted: ``session`` (None: none can be told) forfeits with
     ``fault``; the bot's other matches are to be played again."""
 
     def __init__(self, session: Session | None, fault: PlayerFault) -> None:
@@ -176,15 +176,21 @@ class SharedBot:
     def _protocol(self, detail: str) -> NoReturn:
         raise self.fail(self._blamed(), "protocol", detail)
 
+    # A bot out of time, or whose process ended, may have been deciding for any of the
+    # matches whose requests it had read: one that writes its answers in batches has
+    # not written those it had found before the one it is stuck on. No match is blamed;
+    # all of the bot's matches are played again one at a time, where a fault is its own
+    # match's (and so the same, whatever the timing).
+
     def _timeout(self, detail: str) -> NoReturn:
-        raise self.fail(self._blamed(), "timeout", detail)
+        raise self.fail(None, "timeout", detail)
 
     def ended(self, when: str) -> NoReturn:
         process = self.run.process
         if process.returncode is None and not process.wait(1.0, self.run.channel.drain):
-            raise self.fail(self._blamed(), "crash", f"the bot closed its output {when}")
+            raise self.fail(None, "crash", f"the bot closed its output {when}")
         reason, detail = self.run.ended_fault(when, self.memory_mb)
-        raise self.fail(self._blamed(), reason, detail)
+        raise self.fail(None, reason, detail)
 
     def _blamed(self) -> Session | None:
         return self.waiting[0] if self.waiting else None
