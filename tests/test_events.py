@@ -359,7 +359,13 @@ def test_unknown_event_lists_the_known_ones(
 
 @pytest.mark.slow
 def test_sigkill_and_resume_give_the_uninterrupted_results(tmp_path: Path) -> None:
-    league = write_league(tmp_path, cycles=100, preset="pagat")
+    # 2,800 matches: a run of several seconds, stored in many batches, so that the kill
+    # lands after the first batch and well before the last even on a busy machine.
+    more = "".join(
+        f'[[entrants]]\nname = "{name}"\nbot = "{bot}"\n'
+        for name, bot in (("G3", "greedy"), ("R4", "random"), ("R5", "random"))
+    )
+    league = write_league(tmp_path, cycles=100, preset="pagat", extra=more)
     whole, broken = tmp_path / "whole.db", tmp_path / "broken.db"
     for db in (whole, broken):
         assert run(db, "league", "import", str(league)) == 0
