@@ -113,3 +113,20 @@ def test_chunks_get_smaller_towards_the_end_so_that_every_worker_has_a_share() -
         assert len(list(runner.run(batch))) == len(batch)
     sizes = [len(job[1]) for job in spy.jobs]
     assert sizes[-1] <= 2 and sizes[-2] <= 2
+
+
+def test_the_last_matches_of_a_run_wait_here_for_the_first_worker_to_need_them() -> None:
+    """A worker is sent chunks beyond the two it plays next only while the matches not yet
+    sent would keep every worker busy longer than that queue: the last ones then go to
+    whichever worker runs out first, and the workers end together."""
+    pace = pool._Pace()
+    for _ in range(10):
+        pace.add(MatchReport(0, play_task(tasks(1)[0]).result, seconds=0.001))
+    run = pool._Run(tasks(2000), 2, None, pace)
+    queue = pool.deque(pool._Job(k, run, tuple(range(10 * k, 10 * k + 10))) for k in range(2))
+    run.fresh = 20
+    assert MatchRunner._wants(queue, run)  # 1.98 s of play not sent: queue half a second
+    run.fresh = 1600  # 0.4 s not sent, less than the two workers' queues would take
+    assert not MatchRunner._wants(queue, run)
+    queue.pop()
+    assert MatchRunner._wants(queue, run)  # but always the next two chunks
