@@ -1,7 +1,8 @@
-"""Build hook: compile the rules engine with mypyc.
+"""Build hook: compile the rules engine, and the round-robin schedule's search, with mypyc.
 
 The engine's modules are plain, fully typed Python; mypyc turns them into C extensions
-that run the same code 2.5 to 3 times faster. Everything else is in ``pyproject.toml``.
+that run the same code 2.5 to 3 times faster (the schedule's search about twice as
+fast, with the same schedules). Everything else is in ``pyproject.toml``.
 
 Evaluating this file does nothing but describe the project: ``setup.py --name``, pip's
 metadata step and an sdist neither compile nor delete anything. Only a build of the
@@ -61,18 +62,27 @@ BUILD_INFO: str = engine_constant("BUILD_INFO")
 LIBRARY = f"{GROUP}__mypyc"
 
 
+def source(module: str) -> Path:
+    """The source file of a compiled module (``engine.hand``: ``c8league/engine/hand.py``)."""
+    return Path("c8league", *module.split(".")).with_suffix(".py")
+
+
+FOLDERS = sorted({source(m).parent for m in MODULES})
+"""The folders of the compiled modules."""
+
+
 def placeholders() -> list[Extension]:
     """The extensions as the build will name them, without sources: they make the
     distribution one with extensions, so that a build runs ``build_ext``, which alone
     runs mypyc and fills them in (or drops them)."""
-    return [Extension(LIBRARY, []), *(Extension(f"c8league.engine.{m}", []) for m in MODULES)]
+    return [Extension(LIBRARY, []), *(Extension(f"c8league.{m}", []) for m in MODULES)]
 
 
 def compiled_files(root: Path) -> list[Path]:
-    """The compiled engine under ``root`` (a build directory or the source tree), for
-    any interpreter: every extension module in the engine's folder (also those of
-    modules no longer compiled) and the group's library."""
-    found = list((root / ENGINE).glob("*.*"))
+    """What a build compiled under ``root`` (a build directory or the source tree), for
+    any interpreter: every extension module in the compiled modules' folders (also
+    those of modules no longer compiled) and the group's library."""
+    found = [path for folder in FOLDERS for path in (root / folder).glob("*.*")]
     found += root.glob(f"{LIBRARY}.*")
     return [p for p in found if p.suffix in (".so", ".pyd")]
 
@@ -144,9 +154,7 @@ class BuildEngine(build_ext):
         except ImportError as exc:
             raise NotCompiled(f"mypyc is not installed ({first_line(exc)})") from exc
         try:
-            built = mypycify(
-                [str(ENGINE / f"{m}.py") for m in MODULES], opt_level="3", group_name=GROUP
-            )
+            built = mypycify([str(source(m)) for m in MODULES], opt_level="3", group_name=GROUP)
         except (SystemExit, Exception) as exc:  # mypy exits on type errors
             detail = "type errors, listed in the build's output"
             if not isinstance(exc, SystemExit):
@@ -163,7 +171,7 @@ class BuildEngine(build_ext):
                     setattr(extension, key, value)
             extension.optional = False  # one failure drops them all (see run)
         super().run()
-        sources = {m: hashlib.sha256((ENGINE / f"{m}.py").read_bytes()) for m in MODULES}
+        sources = {m: hashlib.sha256(source(m).read_bytes()) for m in MODULES}
         return {
             "compiled": True,
             "mypyc": mypy_version,

@@ -47,7 +47,7 @@ from c8league.results import MatchReport
 from c8league.runner.loop import play_match
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
-from c8league.runner.tasks import MatchTask, SeatSpec, play_task
+from c8league.runner.tasks import MatchTask, SeatSpec, create_player, play_task
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 
@@ -313,6 +313,38 @@ def test_an_external_bot_that_ends_after_its_move_is_blamed_the_same_every_run(
     for _ in range(RUNS - 1):
         assert [blame(r) for r in played(tasks)] == [blame(r) for r in first]
         none_left(marker)
+
+
+class Foreign(GreedyPlayer):
+    """A player whose code is not c8league's."""
+
+
+@pytest.mark.usefixtures("mode")
+def test_a_worker_holds_only_once_a_bot_not_of_c8league_is_built() -> None:
+    """c8league's own players start no process: a worker that plays only them (or
+    external bots, each enclosed apart) makes no cgroup and starts no reaper for itself;
+    the first foreign bot makes it hold before its factory runs."""
+    with registry.only_registered({"greedy": GreedyPlayer, "foreign": Foreign}):
+        assert registry.ours("greedy") and not registry.ours("foreign")
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # a worker, as runner.worker.serve makes one
+            try:
+                keeper = Keeper.here()
+                keeper.hold_later()
+                seen = [keeper.holding]
+                create_player(SeatSpec("greedy"))
+                seen += [keeper.holding, keeper.reaper_pid() is not None]
+                create_player(SeatSpec("foreign"))
+                seen += [keeper.holding, keeper.reaper_pid() is not None or keeper.mode != "cgroup"]
+                os.write(write, json.dumps(seen).encode())
+            finally:
+                os._exit(0)
+        os.close(write)
+        with os.fdopen(read) as answer:
+            seen = json.loads(answer.read())
+        os.waitpid(pid, 0)
+    assert seen == [False, False, False, True, True]
 
 
 # -- external bots kept between matches (match_start) ------------------------------------------

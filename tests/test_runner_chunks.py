@@ -118,7 +118,8 @@ def test_chunks_get_smaller_towards_the_end_so_that_every_worker_has_a_share() -
 def test_the_last_matches_of_a_run_wait_here_for_the_first_worker_to_need_them() -> None:
     """A worker is sent chunks beyond the two it plays next only while the matches not yet
     sent would keep every worker busy longer than that queue: the last ones then go to
-    whichever worker runs out first, and the workers end together."""
+    whichever worker runs out first, and the workers end together. A lone worker keeps
+    its queue, to play on while the results are stored."""
     pace = pool._Pace()
     for _ in range(10):
         pace.add(MatchReport(0, play_task(tasks(1)[0]).result, seconds=0.001))
@@ -130,3 +131,6 @@ def test_the_last_matches_of_a_run_wait_here_for_the_first_worker_to_need_them()
     assert not MatchRunner._wants(queue, run)
     queue.pop()
     assert MatchRunner._wants(queue, run)  # but always the next two chunks
+    queue.append(pool._Job(1, run, tuple(range(10, 20))))
+    run.size = 1
+    assert MatchRunner._wants(queue, run)  # and a lone worker all it can queue

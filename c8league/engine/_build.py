@@ -1,9 +1,10 @@
 """Which engine runs: the compiled one (mypyc) or its Python source, and why.
 
-A build (``setup.py``) compiles the engine's hot modules into C extensions that sit
-beside their sources, and writes ``_build.json`` beside them: whether it compiled,
-with which mypyc and from which sources, or why it did not. This module, imported
-first by the package, decides which of the two is imported:
+A build (``setup.py``) compiles the engine's hot modules, and the round-robin schedule's
+search, into C extensions that sit beside their sources, and writes ``_build.json``
+beside this file: whether it compiled, with which mypyc and from which sources, or why
+it did not. This module, imported first by the engine and by the schedule, decides
+which of the two is imported, for all the modules alike:
 
 * ``C8LEAGUE_PURE=1`` in the environment imports the source even where compiled
   modules exist (to debug, or to test the source as it runs without a compiler);
@@ -32,18 +33,22 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
-#: The modules the build compiles, in dependency order. ``setup.py`` reads this tuple
-#: from this file (it parses it, without importing the package): keep it a literal.
+#: The modules the build compiles (named within the package), in dependency order.
+#: ``setup.py`` reads this tuple from this file (it parses it, without importing the
+#: package): keep it a literal.
 COMPILED_MODULES = (
-    "cards",
-    "moves",
-    "rules",
-    "seeds",
-    "scoring",
-    "state",
-    "observation",
-    "hand",
-    "wire",
+    "engine.cards",
+    "engine.moves",
+    "engine.rules",
+    "engine.seeds",
+    "engine.scoring",
+    "engine.state",
+    "engine.observation",
+    "engine.hand",
+    "engine.wire",
+    "schedule.ledger",
+    "schedule.search",
+    "schedule.seats",
 )
 #: mypyc's group: the compiled code of all the modules is in one shared library,
 #: ``<GROUP>__mypyc``, beside the package; each module is a small shim that loads it.
@@ -52,13 +57,14 @@ GROUP = "c8league_engine"
 BUILD_INFO = "_build.json"
 
 _HERE = Path(__file__).resolve().parent
-_PACKAGE = __name__.rpartition(".")[0]
+_PACKAGE_DIR = _HERE.parent
+_PACKAGE = __name__.split(".")[0]
 #: The record of builds before ``_build.json`` (its sources only).
 _LEGACY_INFO = "_compiled_from.json"
 
 
 class _SourceFinder(importlib.abc.MetaPathFinder):
-    """Finds the engine's modules as ``.py`` files, ahead of the compiled ones."""
+    """Finds the compiled modules' ``.py`` files, ahead of the compiled ones."""
 
     def find_spec(
         self,
@@ -66,23 +72,29 @@ class _SourceFinder(importlib.abc.MetaPathFinder):
         path: Sequence[str] | None,
         target: ModuleType | None = None,
     ) -> importlib.machinery.ModuleSpec | None:
-        package, _, leaf = fullname.rpartition(".")
-        if package != _PACKAGE or leaf not in COMPILED_MODULES:
+        package, _, module = fullname.partition(".")
+        if package != _PACKAGE or module not in COMPILED_MODULES:
             return None
-        return importlib.util.spec_from_file_location(fullname, _HERE / f"{leaf}.py")
+        return importlib.util.spec_from_file_location(fullname, _source(module))
 
 
-def _compiled_files(leaf: str) -> list[Path]:
+def _source(module: str) -> Path:
+    """The source of ``module`` (``engine.hand``: ``.../c8league/engine/hand.py``)."""
+    return _PACKAGE_DIR.joinpath(*module.split(".")).with_suffix(".py")
+
+
+def _compiled_files(module: str) -> list[Path]:
+    base = _source(module).with_suffix("")
     return [
-        _HERE / f"{leaf}{suffix}"
+        base.with_name(base.name + suffix)
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
-        if (_HERE / f"{leaf}{suffix}").exists()
+        if base.with_name(base.name + suffix).exists()
     ]
 
 
 def _library() -> list[Path]:
     """The group's shared library beside the package, for this interpreter."""
-    root = _HERE.parent.parent
+    root = _PACKAGE_DIR.parent
     return [
         root / f"{GROUP}__mypyc{suffix}"
         for suffix in importlib.machinery.EXTENSION_SUFFIXES
@@ -91,7 +103,7 @@ def _library() -> list[Path]:
 
 
 def _in_checkout() -> bool:
-    return (_HERE.parent.parent / "pyproject.toml").exists()
+    return (_PACKAGE_DIR.parent / "pyproject.toml").exists()
 
 
 def build_info() -> dict[str, Any]:
@@ -113,20 +125,21 @@ def _stale(info: dict[str, Any] | None = None) -> list[str]:
         return []
     built_from = (build_info() if info is None else info).get("sources")
     stale = []
-    for leaf in COMPILED_MODULES:
-        compiled = _compiled_files(leaf)
+    for module in COMPILED_MODULES:
+        compiled = _compiled_files(module)
         if not compiled:
             continue
-        source = _HERE / f"{leaf}.py"
+        source = _source(module)
         if isinstance(built_from, dict):
-            changed = hashlib.sha256(source.read_bytes()).hexdigest() != built_from.get(leaf)
+            digest = hashlib.sha256(source.read_bytes()).hexdigest()
+            changed = digest != built_from.get(module)
         else:
             # The module files are shims that a rebuild may leave untouched; the code is
             # in the group's shared library beside the package, when there is one.
             built = max(f.stat().st_mtime for f in _library() or compiled)
             changed = source.stat().st_mtime > built
         if changed:
-            stale.append(f"{leaf}.py")
+            stale.append(f"{module.replace('.', '/')}.py")
     return stale
 
 
@@ -148,12 +161,12 @@ def _not_built(info: dict[str, Any]) -> str:
 def _choose() -> tuple[bool, str | None]:
     """Install the source finder if the source is to run; return whether the compiled
     engine runs, and if not, why."""
-    present = [leaf for leaf in COMPILED_MODULES if _compiled_files(leaf)]
+    present = [module for module in COMPILED_MODULES if _compiled_files(module)]
     info = build_info()
     if not present:
         return False, _not_built(info)
     pure = os.environ.get("C8LEAGUE_PURE", "") not in ("", "0")
-    missing = [leaf for leaf in COMPILED_MODULES if leaf not in present]
+    missing = [module for module in COMPILED_MODULES if module not in present]
     if not _library() and importlib.util.find_spec(f"{GROUP}__mypyc") is None:
         missing.append(f"{GROUP}__mypyc")
     stale = [] if pure or missing else _stale(info)

@@ -90,6 +90,8 @@ class Keeper:
         """This keeper's cgroup, ``base/c8league-PID``, made on first use."""
         self.holding = False
         """Whether this process keeps what its own Python bots start (:meth:`hold`)."""
+        self.deferred = False
+        """Whether it is to hold once a bot not of c8league is built (:meth:`hold_later`)."""
         self.dirty = False
         """Whether something may have been started since the last :meth:`sweep`."""
         self.kept: set[int] = set()
@@ -211,6 +213,13 @@ class Keeper:
             except OSError:  # cannot move: keep them as a subreaper does
                 self._become_subreaper()
         self.holding = self.mode in ("cgroup", "subreaper")
+
+    def hold_later(self) -> None:
+        """:meth:`hold`, but only once a Python bot not of c8league is about to be built in
+        this process (:func:`before_foreign_bot`): a worker that plays c8league's own
+        players (and external bots, each enclosed apart) makes no cgroup and starts no
+        reaper, which would cost it tens of milliseconds before its first match."""
+        self.deferred = True
 
     def keep(self, pid: int) -> None:
         """Spare the child ``pid`` in sweeps (a bot's process, a worker)."""
@@ -415,6 +424,15 @@ def kept() -> Iterator[Keeper]:
     finally:
         keeper.dirty = True
         keeper.sweep()
+
+
+def before_foreign_bot() -> None:
+    """A Python bot not of c8league is about to be built, its plugin perhaps imported, in
+    this process: a keeper that holds later (:meth:`Keeper.hold_later`) holds now,
+    before any of the bot's code runs."""
+    keeper = Keeper._current
+    if keeper is not None and keeper.pid == os.getpid() and keeper.deferred:
+        keeper.hold()
 
 
 def released(pid: int) -> None:

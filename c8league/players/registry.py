@@ -125,6 +125,22 @@ def get(name: str) -> PlayerInfo:
     return info
 
 
+def ours(name: str) -> bool:
+    """Whether the player ``name`` is c8league's own, its code in this package: told
+    without importing an installed plugin that is not yet imported."""
+    info = _registered.get(name)
+    if info is None and not _isolated:
+        info = _loaded.get(name)
+        if info is None:
+            point = _entry_points().get(name)
+            return point is not None and _in_package(point.module)
+    return info is not None and _in_package(getattr(info.factory, "__module__", None))
+
+
+def _in_package(module: object) -> bool:
+    return isinstance(module, str) and module.split(".")[0] == __name__.split(".")[0]
+
+
 _scanned: dict[str, metadata.EntryPoint] | None = None
 _loaded: dict[str, PlayerInfo] = {}
 

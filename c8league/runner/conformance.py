@@ -47,7 +47,7 @@ from typing import Any
 from c8league.engine import Move, Observation, Rules, derive_seed
 from c8league.players import registry
 from c8league.players.base import Player, PlayerWrapper
-from c8league.players.containment import Keeper
+from c8league.players.containment import Keeper, before_foreign_bot
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.conformance_defaults import CHECK_MATCH_SECONDS as CHECK_MATCH_SECONDS
@@ -383,6 +383,7 @@ class _Games:
         key, index, opponents, seat, seed = job
         if slot is not None:
             slot.phase, slot.turn = STARTING, seat
+            before_foreign_bot()  # the bot checked is held as a foreign one, whoever's it is
             Keeper.here().dirty = True  # what the bot starts is ended after the game
         try:
             tested = _Timed(self.make())

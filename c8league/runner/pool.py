@@ -76,7 +76,7 @@ QUEUE_SECONDS = 0.5
 chunks), so that it keeps playing while this process stores a batch of results; but
 not once the matches left to send would take the workers less than that: the last
 ones then wait here for whichever worker runs out first, so that the workers end
-together, whatever their speeds."""
+together, whatever their speeds (a lone worker is sent them as before)."""
 MAX_QUEUED = 8
 CHUNK_SECONDS = 0.1
 """Matches go to a worker in chunks of about this much play time (measured on the
@@ -366,7 +366,7 @@ class MatchRunner(ClosingRunner):
         pace = run.pace.seconds()
         if len(queue) >= MAX_QUEUED or not pace:
             return False
-        if (len(run.tasks) - run.fresh) * pace < QUEUE_SECONDS * run.size:
+        if run.size > 1 and (len(run.tasks) - run.fresh) * pace < QUEUE_SECONDS * run.size:
             return False  # the last matches wait for whichever worker needs them first
         waiting = sum(len(job.indices) for job in queue if job.reported is None)
         return waiting * pace < QUEUE_SECONDS

@@ -18,6 +18,7 @@ from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
+from c8league.players.containment import before_foreign_bot
 from c8league.results import Forfeit, MatchReport, Result
 from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.guard import guard
@@ -158,6 +159,8 @@ def create_player(
     held to ``move_seconds`` a decision if given (see ``runner.clock``); a factory that
     fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
+    if not registry.ours(spec.plugin):
+        before_foreign_bot()  # a worker keeps what the bot starts from its first line on
     try:
         options = _options(spec.options)
         timed = move_seconds is not None and not with_move_limit(

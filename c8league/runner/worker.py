@@ -495,7 +495,7 @@ def serve(conn: Connection, slot: Slot, handler: Handler) -> None:
     each, end what its players left running. A worker whose pipe a player closed exits
     with :data:`~c8league.runner.guard.FILES_CLOSED_EXIT`."""
     keeper = Keeper.here()
-    keeper.hold()
+    keeper.hold_later()  # at the first bot not of c8league
     guard.watch_pipe(conn.fileno())
 
     def send(message: object) -> None:

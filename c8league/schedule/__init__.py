@@ -9,10 +9,15 @@ always give the same result. Entrants are any hashable ids.
 * :func:`balance_report` — meetings, seats, byes and smaller tables of a schedule;
 * :func:`table_layout`, :func:`cycle_length`, :func:`resolvable_design` — the
   building blocks.
+
+The search's modules (``ledger``, ``search``, ``seats``) are compiled with the engine
+when the package is built; ``c8league.engine._build``, imported first, chooses the
+compiled modules or their source for both.
 """
 
 from __future__ import annotations
 
+import c8league.engine._build  # noqa: F401  (first: it chooses compiled or source)
 from c8league.schedule.balance import BalanceReport, balance_report
 from c8league.schedule.designs import resolvable_design
 from c8league.schedule.errors import ScheduleError

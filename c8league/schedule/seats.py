@@ -59,8 +59,9 @@ def balance_seats(
     rng: random.Random,
     *,
     max_steps: int | None = None,
-) -> None:
-    """Reorder the tables of recorded ``rounds`` to balance seats across all of them.
+) -> int:
+    """Reorder the tables of recorded ``rounds`` to balance seats across all of them;
+    returns the steps of the annealing.
 
     ``ledger`` must hold exactly these rounds; it is kept up to date. The
     objective is ``Σ seat count² + Σ before count²`` (weighted), lowered by a
@@ -76,9 +77,10 @@ def balance_seats(
         if len(tables[i]) > 1
     ]
     if not slots:
-        return
+        return 0
     steps = min(_MAX_ANNEAL_STEPS, _ANNEAL_STEPS * len(slots))
-    _anneal(slots, ledger, rng, steps if max_steps is None else min(steps, max_steps))
+    steps = steps if max_steps is None else min(steps, max_steps)
+    _anneal(slots, ledger, rng, steps)
     for _ in range(_BALANCE_PASSES):
         changed = False
         for tables, i, short in slots:
@@ -90,7 +92,8 @@ def balance_seats(
                 changed = True
             ledger.add_table(tables[i], short, 1)
         if not changed:
-            return
+            break
+    return steps
 
 
 def _anneal(

@@ -73,7 +73,7 @@ def test_pure_mode_runs_the_source() -> None:
 
 
 built = pytest.mark.skipif(
-    not _compiled_files("hand") or bool(_stale()),
+    not _compiled_files("engine.hand") or bool(_stale()),
     reason="the engine is not compiled in this checkout, or its build is stale",
 )
 
@@ -112,7 +112,7 @@ def test_an_edited_source_runs_instead_of_its_stale_build(tmp_path: Path) -> Non
         source.write("# edited\n")
     done = _python(WHICH, tmp_path)
     assert done.stdout.split() == ["False", "True"]
-    assert "compiled engine is older than hand.py" in done.stderr
+    assert "compiled engine is older than engine/hand.py" in done.stderr
 
 
 @built
@@ -124,4 +124,4 @@ def test_without_the_build_record_file_times_tell(tmp_path: Path) -> None:
     os.utime(engine / "moves.py", (later, later))
     done = _python(WHICH, tmp_path)
     assert done.stdout.split() == ["False", "True"]
-    assert "compiled engine is older than moves.py" in done.stderr
+    assert "compiled engine is older than engine/moves.py" in done.stderr

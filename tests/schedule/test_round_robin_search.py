@@ -7,7 +7,7 @@ from typing import Any
 
 import pytest
 
-from c8league.schedule import ScheduleError, balance_report, round_robin, seats
+from c8league.schedule import ScheduleError, balance_report, round_robin
 from c8league.schedule import roundrobin as rr
 from c8league.schedule.roundrobin import (
     CAPPED_SEARCH,
@@ -36,18 +36,18 @@ def test_the_bot_cups_schedule_is_the_same_under_both_versions() -> None:
 def spent(monkeypatch: pytest.MonkeyPatch, search: int) -> tuple[int, int]:
     """The steps of the grouping search and of the seat annealing of a long schedule."""
     steps: dict[str, int] = {}
-    grouping, anneal = rr.balanced_grouping, seats._anneal
+    grouping, balance = rr.balanced_grouping, rr.balance_seats
 
     def counted_grouping(*args: Any, **kwargs: Any) -> Any:
         steps["grouping"] = kwargs["max_iterations"]
         return grouping(*args, **kwargs)
 
-    def counted_anneal(*args: Any) -> Any:
-        steps["seats"] = args[-1]
-        return anneal(*args)
+    def counted_balance(*args: Any, **kwargs: Any) -> int:
+        steps["seats"] = balance(*args, **kwargs)
+        return steps["seats"]
 
     monkeypatch.setattr(rr, "balanced_grouping", counted_grouping)
-    monkeypatch.setattr(seats, "_anneal", counted_anneal)
+    monkeypatch.setattr(rr, "balance_seats", counted_balance)
     round_robin(list(range(8)), 4, cycles=20, seed=1, search=search)
     return steps["grouping"], steps["seats"]
 
