@@ -288,9 +288,13 @@ class Worker:
                 self.returncode = os.waitstatus_to_exitcode(status)
                 break
             assert end is not None
-            if time.monotonic() >= end:
+            remaining = end - time.monotonic()
+            if remaining <= 0:
                 return False
-            time.sleep(0.005)
+            if self.pidfd >= 0:
+                wait([self.pidfd], remaining)  # readable at its exit: no polling
+            else:
+                time.sleep(min(0.005, remaining))
         self.close()
         released(self.pid)  # what it left running: its players' processes
         return True
