@@ -185,7 +185,11 @@ class Keeper:
             return reaper
         if reaper is not None:
             reaper.drop()
-        self._reaper = reaper = Reaper.start(self.base if self.mode == "cgroup" else None)
+        # Started from the cgroup this process began in, the reaper is born there: moving
+        # a process between cgroups costs the kernel some 20 ms, so only a process that
+        # has moved into ``play`` moves its reaper out of it.
+        away = self.mode == "cgroup" and self.holding
+        self._reaper = reaper = Reaper.start(self.base if away else None)
         if reaper is not None:
             self.kept.add(reaper.pid)
             if self.root is not None:

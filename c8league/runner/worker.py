@@ -55,6 +55,7 @@ from multiprocessing.connection import Connection, wait
 from typing import Any
 
 from c8league.errors import MachineFault
+from c8league.interrupts import Stopped
 from c8league.players.containment import Keeper, process_state, released
 from c8league.players.external import keep
 from c8league.results import MatchReport
@@ -380,6 +381,8 @@ def fork_worker(handler: Handler) -> Worker:
             _ENDS.clear()
             become_worker(parent)
             serve(there, slot, handler)
+        except (KeyboardInterrupt, Stopped):  # a stop signal that beat become_worker: the
+            code = 70  # run is being stopped, and says so itself
         except BaseException:
             code = 70
             with contextlib.suppress(BaseException):
