@@ -281,6 +281,14 @@ class Observation(_Conveniences):
         return f"Observation(seat={self.seat}, hand={' '.join(map(str, self.hand))})"
 
 
+def observed_state(obs: Observation) -> HandState:
+    """The position behind a live ``obs``, checked fresh (``StaleObservationError``):
+    for the engine's own writer of a seat's view (``engine.wire``), which reads it field
+    by field on the hot path of every bot over pipes. It holds every seat's cards: never
+    hand it to a player."""
+    return obs._h()
+
+
 @dataclass(frozen=True, slots=True)
 class ObservationSnapshot(_Conveniences):
     """A frozen copy of an :class:`Observation`, safe to keep after the hand moves on."""

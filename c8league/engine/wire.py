@@ -13,113 +13,79 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from c8league.engine.cards import Rank, Suit
+from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit
 from c8league.engine.moves import Move
-from c8league.engine.observation import Observation
+from c8league.engine.observation import Observation, observed_state
 
 FULL, NEW, CHANGES = "full", "new", "changes"
 """How a bot is shown its view (see :class:`ObservationEncoder`)."""
-
-
-def _int(value: int) -> str:
-    return str(value)
-
-
-def _ints(values: Sequence[int]) -> str:
-    return "[" + ",".join([str(v) for v in values]) + "]"
 
 
 _SUITS = ('"C"', '"D"', '"H"', '"S"')
 """Each suit's JSON text, by its value (``Suit``'s own text goes through the enum)."""
 _RANKS = ("", '"A"', *[f'"{n}"' for n in range(2, 11)], '"J"', '"Q"', '"K"')
 """Each rank's JSON text, by its value (A = 1)."""
+_CARDS = tuple(['"' + str(card) + '"' for card in ALL_CARDS])
+"""Each card's JSON text, by its index."""
 
 
 def _suit(value: Suit | None) -> str:
     return "null" if value is None else _SUITS[int(value)]
 
 
-def _texts(values: Sequence[object]) -> str:
-    """A list of cards (or ranks, suits) as JSON: their texts hold no character that
-    JSON escapes."""
-    return '["' + '","'.join([str(v) for v in values]) + '"]' if values else "[]"
+def _card(card: Card | None) -> str:
+    return "null" if card is None else _CARDS[card.index]
 
 
-def _text_or_null(value: object) -> str:
-    return "null" if value is None else '"' + str(value) + '"'
+def _cards(cards: list[Card]) -> str:
+    return "[" + ",".join([_CARDS[c.index] for c in cards]) + "]"
 
 
-def _ranks(values: Sequence[Rank | None]) -> str:
-    return "[" + ",".join(["null" if r is None else _RANKS[int(r)] for r in values]) + "]"
+def _ints(values: list[int]) -> str:
+    return "[" + ",".join([str(v) for v in values]) + "]"
 
 
-def _bool(value: bool) -> str:
-    return "true" if value else "false"
-
-
-_FIELDS: tuple[tuple[str, Callable[[Any], str]], ...] = (
-    ("seat", _int),
-    ("players", _int),
-    ("dealer", _int),
-    ("current", _int),
-    ("phase", _int),
-    ("hand", _texts),
-    ("top", _text_or_null),
-    ("suit", _suit),
-    ("wild_top", _bool),
-    ("pending", _int),
-    ("pending_kind", _text_or_null),
-    ("direction", _int),
-    ("hand_sizes", _ints),
-    ("stock_size", _int),
-    ("discard_size", _int),
-    ("drawn", _int),
-    ("drawn_card", _text_or_null),
-    ("turn", _int),
-    ("scores", _ints),
-    ("wild_ranks", _ranks),
-    ("target", _int),
-    ("hand_number", _int),
-)
-"""The fields of ``Observation.to_dict()`` but the history, in its order, each with
-the writing of its value as JSON text (what ``to_dict`` then ``json.dumps`` give)."""
-
-
-def _read_fields(obs: Observation) -> tuple[Any, ...]:
-    """The values of :data:`_FIELDS`, in their order (read attribute by attribute: the
-    compiled engine reads them natively)."""
+def _wild_ranks(values: list[int]) -> str:
+    """The seats' wild ranks as ``Observation.wild_ranks`` shows them: none below 1."""
+    ranks = _RANKS
     return (
-        obs.seat,
-        obs.players,
-        obs.dealer,
-        obs.current,
-        obs.phase,
-        obs.hand,
-        obs.top,
-        obs.suit,
-        obs.wild_top,
-        obs.pending,
-        obs.pending_kind,
-        obs.direction,
-        obs.hand_sizes,
-        obs.stock_size,
-        obs.discard_size,
-        obs.drawn,
-        obs.drawn_card,
-        obs.turn,
-        obs.scores,
-        obs.wild_ranks,
-        obs.target,
-        obs.hand_number,
+        "["
+        + ",".join(["null" if w < 1 else ranks[w] if w < 14 else ranks[Rank(w)] for w in values])
+        + "]"
     )
 
 
+_NAMES = (
+    "seat",
+    "players",
+    "dealer",
+    "current",
+    "phase",
+    "hand",
+    "top",
+    "suit",
+    "wild_top",
+    "pending",
+    "pending_kind",
+    "direction",
+    "hand_sizes",
+    "stock_size",
+    "discard_size",
+    "drawn",
+    "drawn_card",
+    "turn",
+    "scores",
+    "wild_ranks",
+    "target",
+    "hand_number",
+)
+"""The fields of ``Observation.to_dict()`` but the history, in its order (read and
+written by :meth:`ObservationEncoder._read`)."""
+_KEYS = ['"' + name + '":' for name in _NAMES]
+_ALL = list(range(len(_NAMES)))
+
 _OPEN = [f'[{seat},"' for seat in range(8)]
 """A move of the history's text up to the move's, by seat."""
-
-_WRITERS = [write for _, write in _FIELDS]
-_KEYS = ['"' + name + '":' for name, _ in _FIELDS]
-_INDICES = list(range(len(_FIELDS)))
 
 
 class ObservationEncoder:
@@ -145,9 +111,11 @@ class ObservationEncoder:
         self._count = 0
         """Moves of this hand whose text is in ``_parts``."""
         self._parts: list[str] = []
-        self._values: tuple[Any, ...] | None = None
-        """The fields' values at the last view (None: no view yet)."""
-        self._texts: list[str] = [""] * len(_FIELDS)
+        self._first = True
+        """No view yet: every field is new."""
+        self._last: list[object] = [None] * len(_NAMES)
+        """The fields' values (or texts) at the last view."""
+        self._texts: list[str] = [""] * len(_NAMES)
         """Their JSON texts, each with its key."""
         self._changed: list[int] = []
         """The fields that changed at the last view (all of them at the first)."""
@@ -156,29 +124,74 @@ class ObservationEncoder:
         of this hand yet)."""
 
     def _read(self, obs: Observation) -> None:
-        """Read the fields' values; the texts of those that changed are written again
-        (``_texts``), and their indices kept (``_changed``)."""
-        values = _read_fields(obs)
-        last = self._values
-        changed = _INDICES if last is None else [i for i in _INDICES if values[i] != last[i]]
-        texts = self._texts
-        for i in changed:
-            texts[i] = _KEYS[i] + _WRITERS[i](values[i])
-        self._values, self._changed = values, changed
+        """Read the fields' values from the hand behind ``obs``; the texts of those that
+        changed are written again (``_texts``), and their indices kept (``_changed``).
+        Each field is read as the engine keeps it (the hot path of every bot over
+        pipes: no tuple is built for a field that has not changed)."""
+        h = observed_state(obs)
+        seat = obs.seat
+        mine = h.current == seat
+        self._changed = []
+        self._int(0, seat)
+        self._int(1, h.n)
+        self._int(2, h.dealer)
+        self._int(3, h.current)
+        self._int(4, int(h.phase))
+        self._list(5, h.hands[seat], _cards)
+        self._text(6, _card(h.discard[-1]))
+        self._text(7, _suit(h.suit))
+        self._text(8, "true" if h.wild_top else "false")
+        self._int(9, h.pending)
+        kind = h.pending_kind
+        self._text(10, "null" if kind is None else '"' + kind + '"')
+        self._int(11, h.direction)
+        self._list(12, [len(cards) for cards in h.hands], _ints)
+        self._int(13, len(h.stock))
+        self._int(14, len(h.discard))
+        self._int(15, h.drawn if mine else 0)
+        self._text(16, _card(h.drawn_card) if mine else "null")
+        self._int(17, h.turns)
+        self._list(18, h.scores, _ints)
+        self._list(19, h.wild_ranks, _wild_ranks)
+        self._int(20, h.target)
+        self._int(21, h.hand_number)
+        self._first = False
+
+    def _int(self, i: int, value: int) -> None:
+        if self._first or self._last[i] != value:
+            self._last[i] = value
+            self._texts[i] = _KEYS[i] + str(value)
+            self._changed.append(i)
+
+    def _text(self, i: int, text: str) -> None:
+        """A field whose text is cheaper to write than to compare its value by."""
+        if self._first or self._last[i] != text:
+            self._last[i] = text
+            self._texts[i] = _KEYS[i] + text
+            self._changed.append(i)
+
+    def _list(self, i: int, values: list[Any], write: Callable[[list[Any]], str]) -> None:
+        """A field kept by the engine as a list that it changes in place (a copy is
+        kept to compare with)."""
+        if self._first or self._last[i] != values:
+            self._last[i] = list(values)
+            self._texts[i] = _KEYS[i] + write(values)
+            self._changed.append(i)
 
     def _history(self, obs: Observation) -> int:
         """Encode the moves of this hand not encoded yet; returns how many were (0 in a
         new hand)."""
-        history = obs.history
-        n = len(history)
-        if obs.hand_number != self._hand or n < self._count:
-            self._hand, self._count, self._parts, self._sent = obs.hand_number, 0, [], -1
+        h = observed_state(obs)
+        moves = h.history_moves
+        n = len(moves)
+        if h.hand_number != self._hand or n < self._count:
+            self._hand, self._count, self._parts, self._sent = h.hand_number, 0, [], -1
         start = self._count
         if n > start:
-            seats, moves = history.since(start)
-            self._parts += [
-                _OPEN[seat] + str(move) + '"]' for seat, move in zip(seats, moves, strict=True)
-            ]
+            seats = h.history_seats
+            parts = self._parts
+            for i in range(start, n):
+                parts.append(_OPEN[seats[i]] + str(moves[i]) + '"]')
             self._count = n
         return start
 

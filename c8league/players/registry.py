@@ -133,11 +133,12 @@ def ours(name: str) -> bool:
         info = _loaded.get(name)
         if info is None:
             point = _entry_points().get(name)
-            return point is not None and _in_package(point.module)
-    return info is not None and _in_package(getattr(info.factory, "__module__", None))
+            return point is not None and in_package(point.module)
+    return info is not None and in_package(getattr(info.factory, "__module__", None))
 
 
-def _in_package(module: object) -> bool:
+def in_package(module: object) -> bool:
+    """Whether ``module`` (a module's dotted name) is c8league's own code."""
     return isinstance(module, str) and module.split(".")[0] == __name__.split(".")[0]
 
 

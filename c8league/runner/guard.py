@@ -28,7 +28,7 @@ import time
 from collections.abc import Callable
 from typing import Any, Protocol
 
-from c8league.players import containment
+from c8league.players import containment, registry
 from c8league.players.base import Player
 from c8league.runner.loop import HOOKS
 
@@ -86,7 +86,7 @@ def _started() -> list[threading.Thread]:
 
 def trusted(player: object) -> bool:
     """A player of c8league itself."""
-    return type(player).__module__.split(".", 1)[0] == "c8league"
+    return registry.in_package(type(player).__module__)
 
 
 def guard(player: Player, seat: int, seats: Seats | None) -> Player:
