@@ -21,6 +21,7 @@ from shown import assert_shown
 
 from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
+from c8league.events import running
 from c8league.events.status import EventStatus, event_status
 from c8league.players import registry
 from c8league.players.base import BasePlayer
@@ -28,6 +29,7 @@ from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.reports.games import Game
 from c8league.runner.loop import MatchOutcome, play_match
+from c8league.runner.tasks import MatchTask
 from c8league.storage.database import open_database
 
 LEAGUE = """
@@ -154,6 +156,43 @@ def test_workers_one_and_two_give_identical_results(tmp_path: Path) -> None:
         assert run(db, "event", "run", "ev", "--workers", workers) == 0
     assert results(one) == results(two)
     assert len(results(one)) > 50
+
+
+@pytest.mark.parametrize("workers", [1, 2])
+def test_rounds_paired_while_the_first_are_played_store_what_pairing_all_first_does(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, workers: int
+) -> None:
+    """A round-robin's first rounds are paired, and the rest while their matches are
+    played: the same matches, results and ratings as pairing every round first; the
+    progress shows the event's whole count from the start."""
+    league = write_league(tmp_path, table_size=3, cycles=6)
+    whole, split = tmp_path / "whole.db", tmp_path / "split.db"
+    for db in (whole, split):
+        assert run(db, "league", "import", str(league)) == 0
+    monkeypatch.setattr(running, "FIRST_MATCHES", 10**9)
+    assert run(whole, "event", "run", "ev", "--workers", str(workers)) == 0
+
+    monkeypatch.setattr(running, "FIRST_MATCHES", 4)
+    stored_then: list[int] = []
+    pair_later = running._Later.__call__
+
+    def spied(later: running._Later) -> list[MatchTask]:
+        stored_then.append(later.played.summary.played)
+        return pair_later(later)
+
+    monkeypatch.setattr(running._Later, "__call__", spied)
+    totals: set[int] = set()
+    database = open_database(str(split))
+    try:
+        summary = running.run_event(
+            database, "ev", workers=workers, progress=lambda done, total: totals.add(total)
+        )
+    finally:
+        database.close()
+    assert len(stored_then) == 1
+    assert summary.rounds_paired == 12 and summary.played == 24
+    assert totals == {24}
+    assert results(split) == results(whole)
 
 
 def test_swiss_event_and_standings_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:

@@ -11,21 +11,23 @@ they are.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import Any, Final
 
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit
 from c8league.engine.moves import Move
 from c8league.engine.observation import Observation, observed_state
 
-FULL, NEW, CHANGES = "full", "new", "changes"
+FULL: Final = "full"
+NEW: Final = "new"
+CHANGES: Final = "changes"
 """How a bot is shown its view (see :class:`ObservationEncoder`)."""
 
 
-_SUITS = ('"C"', '"D"', '"H"', '"S"')
+_SUITS: Final = ('"C"', '"D"', '"H"', '"S"')
 """Each suit's JSON text, by its value (``Suit``'s own text goes through the enum)."""
-_RANKS = ("", '"A"', *[f'"{n}"' for n in range(2, 11)], '"J"', '"Q"', '"K"')
+_RANKS: Final = ("", '"A"', *[f'"{n}"' for n in range(2, 11)], '"J"', '"Q"', '"K"')
 """Each rank's JSON text, by its value (A = 1)."""
-_CARDS = tuple(['"' + str(card) + '"' for card in ALL_CARDS])
+_CARDS: Final = tuple(['"' + str(card) + '"' for card in ALL_CARDS])
 """Each card's JSON text, by its index."""
 
 
@@ -55,7 +57,7 @@ def _wild_ranks(values: list[int]) -> str:
     )
 
 
-_NAMES = (
+_NAMES: Final = (
     "seat",
     "players",
     "dealer",
@@ -81,10 +83,9 @@ _NAMES = (
 )
 """The fields of ``Observation.to_dict()`` but the history, in its order (read and
 written by :meth:`ObservationEncoder._read`)."""
-_KEYS = ['"' + name + '":' for name in _NAMES]
-_ALL = list(range(len(_NAMES)))
+_KEYS: Final[list[str]] = ['"' + name + '":' for name in _NAMES]
 
-_OPEN = [f'[{seat},"' for seat in range(8)]
+_OPEN: Final[list[str]] = [f'[{seat},"' for seat in range(8)]
 """A move of the history's text up to the move's, by seat."""
 
 

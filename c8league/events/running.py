@@ -166,6 +166,8 @@ def _run_rounds(
                 f"{event_name})"
             )
         streaks = ForfeitStreaks(options.max_forfeits)
+        later = 0
+        """Rounds to pair while the first ones are played (see :func:`_first_rounds`)."""
         while True:
             count = 0
             with db.session() as session:
@@ -188,12 +190,20 @@ def _run_rounds(
                     if rounds is not None:
                         count = min(count, rounds - summary.rounds_paired)
             if count:
+                first = count
+                if rounds is None and isinstance(runner, MatchRunner) and runner.isolated:
+                    first = _first_rounds(planned, summary.rounds_paired, count)
                 with db.writing() as session:
                     lg, ev = get_event(session, name, league)
-                    pair_rounds_ahead(session, lg, ev, count, ahead=planned)
-                summary.rounds_paired += count
+                    pair_rounds_ahead(session, lg, ev, first, ahead=planned)
+                summary.rounds_paired += first
+                later = count - first
                 continue
             played = _Played(summary, streaks, seated, event_name)
+            more = None
+            if later:
+                more = _Later(db, name, league, later, planned, options, played)
+                later = 0
             _play(
                 db,
                 lg,
@@ -203,9 +213,67 @@ def _run_rounds(
                 progress=progress,
                 done_before=done_before,
                 total=total,
+                more=more,
             )
             if rounds is not None and summary.rounds_paired >= rounds:
                 break
+
+
+FIRST_MATCHES = 64
+"""Where a round-robin has more rounds to pair than hold this many matches, the rounds
+that do are paired first, and the rest while their matches are played."""
+
+
+def _first_rounds(planned: Schedule | None, paired: int, count: int) -> int:
+    """How many of the ``count`` rounds to pair first, after ``paired`` paired by this
+    run: those that reach :data:`FIRST_MATCHES` matches in the schedule computed ahead
+    (all of them without one)."""
+    if planned is None:
+        return count
+    matches = 0
+    for number, planned_round in enumerate(planned.rounds[paired : paired + count], start=1):
+        matches += len(planned_round.tables)
+        if matches >= FIRST_MATCHES:
+            return number
+    return count
+
+
+@dataclass
+class _Later:
+    """The rounds left to pair once the first are being played: paired when the runner
+    asks for more matches (its workers busy meanwhile), their matches returned to it."""
+
+    db: Database
+    name: str
+    league: str | None
+    count: int
+    planned: Schedule | None
+    options: RunOptions
+    played: _Played
+    total: int = 0
+    """The event's matches once they are paired."""
+
+    def planned_matches(self) -> int:
+        """The matches of the rounds to pair, as the schedule plans them (before they
+        are paired: for the progress shown meanwhile)."""
+        if self.planned is None:
+            return 0
+        done = self.played.summary.rounds_paired
+        return sum(len(r.tables) for r in self.planned.rounds[done : done + self.count])
+
+    def __call__(self) -> list[MatchTask]:
+        with self.db.writing() as session:
+            lg, ev = get_event(session, self.name, self.league)
+            pair_rounds_ahead(session, lg, ev, self.count, ahead=self.planned)
+        self.played.summary.rounds_paired += self.count
+        with self.db.session() as session:
+            lg, ev = get_event(session, self.name, self.league)
+            assert ev.id is not None
+            pending, seated = _pending_tasks(session, ev.id, self.options)
+            self.total = stored_rounds.match_count(session, ev.id)
+        new = [task for task in pending if task.match_id not in self.played.seated]
+        self.played.seated.update(seated)
+        return new
 
 
 def check_match_seconds(seconds: float | None, param: str = "match_seconds") -> None:
@@ -292,14 +360,19 @@ def _play(
     progress: Progress | None,
     done_before: int,
     total: int,
+    more: _Later | None = None,
 ) -> None:
     """Play ``tasks`` and store their results in batches, each batch one short write
     transaction: at least every :data:`COMMIT_SECONDS`, and towards the end of the run
     whenever the batch holds as many matches as are still to come (on worker
     processes, once the next report is not here yet: the workers play on meanwhile), so
     that the run ends with little left to store. An interrupt drops the batch not yet
-    written: those matches are played again, identically, on resume."""
+    written: those matches are played again, identically, on resume. ``more`` pairs
+    the event's next rounds while the workers play: their matches are played after
+    ``tasks``, as if they had come with them."""
     writer = ResultWriter(league)
+    planned = 0 if more is None else more.planned_matches()
+    total += planned
     done = done_before
     batch: list[MatchReport] = []
     last_commit = time.perf_counter()
@@ -307,9 +380,22 @@ def _play(
         progress(done, total)
     summary = played.summary
     idle = runner.would_wait if isinstance(runner, MatchRunner) else None
-    left = len(tasks)
+    left = len(tasks) + planned
+
+    def later() -> list[MatchTask]:
+        nonlocal left, total
+        assert more is not None
+        new = more()
+        left, total = left - planned + len(new), more.total
+        return new
+
+    reports = (
+        runner.run(tasks)
+        if more is None or not isinstance(runner, MatchRunner)
+        else runner.run(tasks, later)
+    )
     try:
-        for report in runner.run(tasks):
+        for report in reports:
             if report.error is not None:
                 _store_batch(db, writer, batch, summary)
                 raise PluginError(f"match {report.match_id}: {report.error}")

@@ -134,7 +134,8 @@ class _Job:
 class _Run:
     """The state of one call of :meth:`MatchRunner.run`."""
 
-    tasks: Sequence[MatchTask]
+    tasks: list[MatchTask]
+    """The tasks to play, in order (more may be added at the end while it runs)."""
     size: int
     play: Callable[[MatchTask], MatchReport] | None
     pace: _Pace
@@ -308,25 +309,51 @@ class MatchRunner(ClosingRunner):
             worker.stop()
         return result
 
-    def run(self, tasks: Sequence[MatchTask]) -> Iterator[MatchReport]:
-        """Play ``tasks`` and yield their reports in the order of ``tasks``."""
-        if not tasks:
-            return
+    def run(
+        self,
+        tasks: Sequence[MatchTask],
+        more: Callable[[], Sequence[MatchTask]] | None = None,
+    ) -> Iterator[MatchReport]:
+        """Play ``tasks`` and yield their reports in the order of ``tasks``.
+
+        ``more``, if given, is called once, as soon as the workers have matches to play
+        for a while (the pace of a match is known, and they have theirs queued): the
+        tasks it returns are played after ``tasks``, as if they had been given with
+        them. The caller spends that time writing them (the next rounds of an event),
+        while the workers play."""
+        tasks = list(tasks)
         if not self.isolated:
+            if more is not None:
+                tasks += more()
             for task in tasks:
                 yield _play_here(task)
             return
-        size = min(self.workers, len(tasks))
+        if not tasks and more is not None:
+            tasks, more = list(more()), None
+        if not tasks:
+            return
+        size = self.workers if more is not None else min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
         run = _Run(tasks, size, play, self._pace)
         self._current_run = run
         try:
-            for index in range(len(tasks)):
+            index = 0
+            while index < len(tasks) or more is not None:
+                if index == len(tasks):
+                    assert more is not None
+                    tasks += more()
+                    more = None
+                    continue
                 while index not in run.reports:
                     self._dispatch(run)
+                    if more is not None and run.pace.seconds() is not None:
+                        tasks += more()
+                        more = None
+                        self._dispatch(run)
                     self._step(run)
                 run.yielded = index + 1
                 yield run.reports.pop(index)
+                index += 1
         finally:
             self._current_run = None
             self._abandon(run)

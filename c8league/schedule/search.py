@@ -28,12 +28,13 @@ import math
 import random
 from bisect import insort
 from collections.abc import Sequence
+from typing import Final
 
-SHORT_WEIGHT = 48
-OUTSIDE_WEIGHT = 4
-_START_TEMPERATURE = 2.0
-_END_TEMPERATURE = 0.05
-_TARGETED_MOVES = 0.7
+SHORT_WEIGHT: Final = 48
+OUTSIDE_WEIGHT: Final = 4
+_START_TEMPERATURE: Final = 2.0
+_END_TEMPERATURE: Final = 0.05
+_TARGETED_MOVES: Final = 0.7
 
 Grouping = list[list[list[int]]]
 """Rounds, each a list of tables, each a list of entrant indices."""

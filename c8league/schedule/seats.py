@@ -15,17 +15,18 @@ import math
 import random
 from collections.abc import Iterable, Sequence
 from itertools import permutations
+from typing import Final
 
 from c8league.schedule.ledger import Ledger, index_entrants, ledger_of
 from c8league.schedule.model import E, Round, Table
 
-_SEAT_WEIGHT = 4
-_REPEAT_SEAT_WEIGHT = 1
-_BEFORE_WEIGHT = 1
-_EXACT_UP_TO = 5
-_BALANCE_PASSES = 20
-_ANNEAL_STEPS = 200
-_MAX_ANNEAL_STEPS = 300_000
+_SEAT_WEIGHT: Final = 4
+_REPEAT_SEAT_WEIGHT: Final = 1
+_BEFORE_WEIGHT: Final = 1
+_EXACT_UP_TO: Final = 5
+_BALANCE_PASSES: Final = 20
+_ANNEAL_STEPS: Final = 200
+_MAX_ANNEAL_STEPS: Final = 300_000
 
 
 def assign_seats(
