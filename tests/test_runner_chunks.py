@@ -134,3 +134,21 @@ def test_the_last_matches_of_a_run_wait_here_for_the_first_worker_to_need_them()
     queue.append(pool._Job(1, run, tuple(range(10, 20))))
     run.size = 1
     assert MatchRunner._wants(queue, run)  # and a lone worker all it can queue
+
+
+def test_a_worker_is_sent_one_match_at_a_time_until_one_has_been_measured() -> None:
+    """Before the pace is known a worker has one chunk of one match queued at most: the
+    next chunk is sized by what that match took (a bot that plays matches at once would
+    otherwise play a second chunk of one alone, a request at a time)."""
+    run = pool._Run(tasks(100), 1, None, pool._Pace())
+    queue: pool.deque[pool._Job] = pool.deque()
+    assert MatchRunner._wants(queue, run) and run.take() == (0,)
+    queue.append(pool._Job(0, run, (0,)))
+    assert not MatchRunner._wants(queue, run)
+    queue[0].reported = 1.0  # reported: the worker is closing the match's players
+    assert MatchRunner._wants(queue, run)
+    spy = Spying()
+    with MatchRunner(1, spawn=spy) as runner:
+        assert len(list(runner.run(tasks(40)))) == 40
+    sizes = [len(job[1]) for job in spy.jobs]
+    assert sizes[0] == 1 and sizes[1] > 1

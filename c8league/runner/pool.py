@@ -387,10 +387,15 @@ class MatchRunner(ClosingRunner):
     @staticmethod
     def _wants(queue: deque[_Job], run: _Run) -> bool:
         """Whether a worker with ``queue`` should be sent another chunk (see
-        :data:`PREFETCH` and :data:`QUEUE_SECONDS`)."""
+        :data:`PREFETCH` and :data:`QUEUE_SECONDS`). Before any match has been
+        measured a worker is sent one chunk (of one match) at a time: the next is sized
+        by the pace that match gives, and a bot that plays matches at once would play a
+        second chunk of one alone too, a request at a time."""
+        pace = run.pace.seconds()
+        if pace is None:
+            return all(job.reported is not None for job in queue)
         if len(queue) < PREFETCH:
             return True
-        pace = run.pace.seconds()
         if len(queue) >= MAX_QUEUED or not pace:
             return False
         if run.size > 1 and (len(run.tasks) - run.fresh) * pace < QUEUE_SECONDS * run.size:
