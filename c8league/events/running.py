@@ -78,9 +78,11 @@ def run_event(
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
-    not depend on results, so they are paired ahead and played as one batch; a Swiss
-    round is paired when the one before it is complete. ``executor`` and ``address``
-    choose where the matches are played (see ``runner.dask_executor.make_runner``). A
+    not depend on results, so they are paired ahead and played as one batch (on worker
+    processes, the first rounds are paired and played while the rest are paired: see
+    :data:`FIRST_MATCHES`); a Swiss round is paired when the one before it is complete.
+    ``executor`` and ``address`` choose where the matches are played (see
+    ``runner.dask_executor.make_runner``). A
     player still deciding when its match passes ``match_seconds`` forfeits it (see
     ``runner.loop``), and one over ``move_seconds`` on a decision (``runner.clock``).
 
