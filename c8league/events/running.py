@@ -227,9 +227,10 @@ that do are paired first, and the rest while their matches are played."""
 
 
 def _first_rounds(planned: Schedule | None, paired: int, count: int) -> int:
-    """How many of the ``count`` rounds to pair first, after ``paired`` paired by this
-    run: those that reach :data:`FIRST_MATCHES` matches in the schedule computed ahead
-    (all of them without one)."""
+    """How many of the ``count`` rounds to pair first, after the ``paired`` this run has
+    paired: those that reach :data:`FIRST_MATCHES` matches in the schedule computed ahead
+    (all of them without one). A schedule is computed ahead only for an event with no
+    round paired before this run, so ``paired`` are its first rounds."""
     if planned is None:
         return count
     matches = 0
