@@ -195,6 +195,31 @@ def test_rounds_paired_while_the_first_are_played_store_what_pairing_all_first_d
     assert results(split) == results(whole)
 
 
+def test_a_run_stopped_before_its_later_rounds_are_paired_resumes_to_the_same_results(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ctrl-C while the first rounds are played and the rest not yet paired: the
+    first rounds stay paired, and a resume pairs the rest and stores what one whole run
+    does."""
+    league = write_league(tmp_path, table_size=3, cycles=6)
+    whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
+    for db in (whole, stopped):
+        assert run(db, "league", "import", str(league)) == 0
+    assert run(whole, "event", "run", "ev", "--workers", "1") == 0
+    monkeypatch.setattr(running, "FIRST_MATCHES", 4)
+
+    def interrupt(later: running._Later) -> list[MatchTask]:
+        raise KeyboardInterrupt
+
+    with monkeypatch.context() as patch:
+        patch.setattr(running._Later, "__call__", interrupt)
+        assert run(stopped, "event", "run", "ev", "--workers", "1") == 130
+    state = status(stopped)
+    assert (state.rounds_paired, state.matches_done) == (2, 0)
+    assert run(stopped, "event", "resume", "ev", "--workers", "1") == 0
+    assert results(stopped) == results(whole)
+
+
 def test_swiss_event_and_standings_json(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     league = write_league(tmp_path, format="swiss", rounds=3, table_size=2)
     db = tmp_path / "s.db"
