@@ -16,6 +16,7 @@ from typing import Any, Final
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit
 from c8league.engine.moves import Move
 from c8league.engine.observation import Observation, observed_state
+from c8league.engine.state import HandState
 
 FULL: Final = "full"
 NEW: Final = "new"
@@ -124,13 +125,19 @@ class ObservationEncoder:
         """(:data:`CHANGES`) The moves of this hand the bot has been shown (-1: no view
         of this hand yet)."""
 
-    def _read(self, obs: Observation) -> None:
-        """Read the fields' values from the hand behind ``obs``; the texts of those that
+    def _update(self, obs: Observation) -> int:
+        """Read the hand behind ``obs`` (its history, then its fields); returns where the
+        moves not shown before begin (see :meth:`_history`)."""
+        h = observed_state(obs)
+        start = self._history(h)
+        self._read(h, obs.seat)
+        return start
+
+    def _read(self, h: HandState, seat: int) -> None:
+        """Read the fields' values from ``seat``'s view of hand ``h``; the texts of those that
         changed are written again (``_texts``), and their indices kept (``_changed``).
         Each field is read as the engine keeps it (the hot path of every bot over
         pipes: no tuple is built for a field that has not changed)."""
-        h = observed_state(obs)
-        seat = obs.seat
         mine = h.current == seat
         self._changed = []
         self._int(0, seat)
@@ -179,10 +186,9 @@ class ObservationEncoder:
             self._texts[i] = _KEYS[i] + write(values)
             self._changed.append(i)
 
-    def _history(self, obs: Observation) -> int:
-        """Encode the moves of this hand not encoded yet; returns how many were (0 in a
+    def _history(self, h: HandState) -> int:
+        """Encode the moves of hand ``h`` not encoded yet; returns how many were (0 in a
         new hand)."""
-        h = observed_state(obs)
         moves = h.history_moves
         n = len(moves)
         if h.hand_number != self._hand or n < self._count:
@@ -198,8 +204,7 @@ class ObservationEncoder:
 
     def encode(self, obs: Observation) -> str:
         """The observation's JSON text, whole or (:data:`NEW`) with the new moves only."""
-        start = self._history(obs)
-        self._read(obs)
+        start = self._update(obs)
         head = ",".join(self._texts)
         if self.form == NEW:
             moves = ",".join(self._parts[start:])
@@ -212,8 +217,7 @@ class ObservationEncoder:
         ``whole``, or at the start of a hand)."""
         if self.form != CHANGES:
             return '"observation":' + self.encode(obs)
-        self._history(obs)
-        self._read(obs)
+        self._update(obs)
         start, self._sent = self._sent, self._count
         if whole or start < 0:
             head = ",".join(self._texts)
