@@ -30,6 +30,7 @@ import time
 import uuid
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dbs import matches_done_meanwhile, results
@@ -39,11 +40,12 @@ from c8league.cli.main import main
 from c8league.engine import Rules
 from c8league.interrupts import Stopped, exit_status, signal_of, stop_signals, stopped_by
 from c8league.players import registry
-from c8league.players.containment import Keeper
+from c8league.players.containment import Keeper, children, ready_moves
 from c8league.players.external import ExternalPlayer, keep
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.results import MatchReport
+from c8league.runner import starting
 from c8league.runner.loop import play_match
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
@@ -345,6 +347,56 @@ def test_a_worker_holds_only_once_a_bot_not_of_c8league_is_built() -> None:
             seen = json.loads(answer.read())
         os.waitpid(pid, 0)
     assert seen == [False, False, False, True, True]
+
+
+def test_readying_the_moves_leaves_no_process_and_this_one_where_it_was(
+    mode: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``ready_moves`` starts a shell that moves itself where it was born (``cgroup``
+    mode; elsewhere nothing): once its call has been made, no process of it is left,
+    not even one to be waited for, and this process is in its cgroup as before."""
+    started: list[subprocess.Popen[bytes]] = []
+    popen = subprocess.Popen
+
+    def noted(*args: Any, **kwargs: Any) -> subprocess.Popen[bytes]:
+        started.append(popen(*args, **kwargs))
+        return started[-1]
+
+    before = Path("/proc/self/cgroup").read_text()
+    monkeypatch.setattr(subprocess, "Popen", noted)
+    done = ready_moves()
+    assert len(started) == (1 if mode == "cgroup" else 0)
+    done()
+    assert [p.returncode for p in started] == [0] * len(started)
+    assert not set(children(os.getpid())) & {p.pid for p in started}
+    assert Path("/proc/self/cgroup").read_text() == before
+
+
+@pytest.mark.usefixtures("externals")
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_runner_readies_the_moves_for_bots_that_move_a_process(
+    workers: int, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Bots over the protocol (and Python bots not of c8league) move a process into a
+    cgroup as they start: the moves are readied once before, and the shell waited for
+    once they have started; c8league's own players move none."""
+    calls: list[str] = []
+
+    def ready() -> Callable[[], None]:
+        calls.append("ready")
+        return lambda: calls.append("done")
+
+    monkeypatch.setattr(starting, "ready_moves", ready)
+    rules = Rules.from_options("pagat").to_json()
+    own = [BotStart("greedy", SeatSpec("greedy"), rules, 2)]
+    bot = [BotStart("bot", external_spec("double_fork"), rules, 2)]
+    with MatchRunner(workers) as runner:
+        assert runner.start(own) is None
+        assert calls == []
+        waiting = runner.starting(bot + own)
+        assert calls == ["ready"]
+        assert waiting() is None
+        assert calls == ["ready", "done"]
 
 
 # -- external bots kept between matches (match_start) ------------------------------------------

@@ -51,7 +51,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
 from typing import ClassVar
@@ -437,6 +437,49 @@ def before_foreign_bot() -> None:
     keeper = Keeper._current
     if keeper is not None and keeper.pid == os.getpid() and keeper.deferred:
         keeper.hold()
+
+
+def ready_moves() -> Callable[[], None]:
+    """Ready the kernel to move processes between cgroups, ahead of bots about to start
+    (in ``cgroup`` mode; elsewhere nothing is done); the call returned waits for that
+    (a moment at most) and is to be made once they have started.
+
+    The first move of a process into a cgroup after a quiet while waits for an RCU grace
+    period, 5 to 30 ms, and each bot's process moves into its enclosure before its
+    program runs, so that each run of bots would wait for one. A shell is started here
+    that moves itself into the cgroup it was born in, a move in name only that starts
+    the grace period at once, while the workers start and load their bots: a move made
+    during the period, or soon after it, waits for what is left of it at most."""
+    keeper = Keeper.here()
+    if keeper.mode != "cgroup" or keeper.base is None or not os.path.exists(_SHELL):
+        return _nothing
+    try:
+        mover = subprocess.Popen(
+            [_SHELL, "-c", 'echo 0 > "$1"', "c8league-ready", str(keeper.base / "cgroup.procs")],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return _nothing
+
+    def done() -> None:
+        try:
+            mover.wait(READY_WAIT_SECONDS)
+        except subprocess.TimeoutExpired:
+            mover.kill()
+            mover.wait()
+
+    return done
+
+
+_SHELL = "/bin/sh"
+READY_WAIT_SECONDS = 1.0
+"""How long :func:`ready_moves`'s shell is waited for before it is killed."""
+
+
+def _nothing() -> None:
+    return None
 
 
 def released(pid: int) -> None:

@@ -46,7 +46,7 @@ from c8league.results import Forfeit, MatchReport
 from c8league.runner import tasks as _tasks
 from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.loop import Stop
-from c8league.runner.starting import BotStart, start_bots
+from c8league.runner.starting import BotStart, ready, start_bots
 from c8league.runner.tasks import (
     CLOSING,
     IDLE,
@@ -256,8 +256,9 @@ class MatchRunner(ClosingRunner):
         Meanwhile this process may do something else (but play no match)."""
         if not bots:
             return lambda: None
+        readied = ready(bots)
         if not self.isolated:
-            return lambda: start_bots(bots)
+            return lambda: _after(readied, lambda: start_bots(bots))
         while len(self._pool) < self.workers:
             worker = self._spawn()
             self._pool.append(worker)
@@ -267,7 +268,7 @@ class MatchRunner(ClosingRunner):
             key = next(self._keys)
             worker.send((key, (tuple(bots),), None, start_bots))
             sent.append((worker, key))
-        return lambda: self._await_starts(bots, seconds, sent)
+        return lambda: _after(readied, lambda: self._await_starts(bots, seconds, sent))
 
     def _await_starts(
         self, bots: Sequence[BotStart], seconds: float | None, sent: list[tuple[Worker, int]]
@@ -756,6 +757,14 @@ def _started(value: Any) -> str | None:
     """What a worker's start job sent back: its one report, why a bot cannot start."""
     problems = list(value or [None])
     return problems[0] if isinstance(problems[0], str) else None
+
+
+def _after(readied: Callable[[], None], starts: Callable[[], str | None]) -> str | None:
+    """``starts()``, then ``readied()`` (see ``runner.starting.ready``) whatever happens."""
+    try:
+        return starts()
+    finally:
+        readied()
 
 
 def _fork_matches() -> Worker:

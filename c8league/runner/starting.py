@@ -14,12 +14,14 @@ error and its log).
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c8league.engine import Match, Rules, derive_seed
 from c8league.errors import PlayerFault, PluginError
+from c8league.players import registry
 from c8league.players.base import Player
+from c8league.players.containment import ready_moves
 from c8league.runner.loop import describe, user_interrupt
 from c8league.runner.tasks import SeatSpec, create_player
 
@@ -43,6 +45,25 @@ def start_bots(bots: Sequence[BotStart]) -> str | None:
         problem = start_bot(bot)
         if problem is not None:
             return problem
+    return None
+
+
+def ready(bots: Sequence[BotStart]) -> Callable[[], None]:
+    """Ready this machine for ``bots`` about to be started (in other processes, or in
+    this one): where one of them moves a process into a cgroup, a bot over the protocol
+    into its enclosure or a Python bot not of c8league its worker into ``play``, the
+    kernel is readied for it (``containment.ready_moves``). The call returned is to be
+    made once they have started."""
+    if any(bot.seat.plugin == EXTERNAL or not registry.ours(bot.seat.plugin) for bot in bots):
+        return ready_moves()
+    return _nothing
+
+
+EXTERNAL = "external"
+"""The plugin of bots over the protocol."""
+
+
+def _nothing() -> None:
     return None
 
 
