@@ -18,7 +18,7 @@ from c8league.players.external.player import ExternalPlayer
 from c8league.results import MatchReport
 from c8league.runner import interleave
 from c8league.runner.pool import MatchRunner
-from c8league.runner.starting import BotStart
+from c8league.runner.starting import BotStart, start_here
 from c8league.runner.tasks import MatchTask, SeatSpec, create_player, play_task
 from c8league.runner.worker import Slot
 
@@ -192,9 +192,11 @@ def test_a_chunk_of_players_of_c8league_alone_is_played_one_at_a_time() -> None:
 
 def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> None:
     """Through the process pool, as a duel plays them: the same reports as the matches
-    alone, in chunks of at least three times the matches played at once (but the first
-    ones, sent before any pace is known); the last takes in what would be left after it,
-    rather than leave a few matches to be played with fewer beside them."""
+    alone, in chunks of at least three times the matches played at once, the first one
+    too (the bot's start said it plays matches at once: sent alone before any pace is
+    known, a match would be played a request at a time); the last takes in what would
+    be left after it, rather than leave a few matches to be played with fewer beside
+    them."""
     batch = tasks(bot(), 120)
     spy = Spying()
     with MatchRunner(1, spawn=spy) as runner:
@@ -203,8 +205,7 @@ def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> Non
     assert [facts(r) for r in reports] == [
         facts(r) for r in alone(tasks(bot("--one-at-a-time"), 120))
     ]
-    sizes = [len(job[1]) for job in spy.jobs]
-    assert sizes[0] == 1  # before any pace is known
-    later = [size for size in sizes if size > 1]
-    assert later and all(size >= 3 * interleave.WIDTH for size in later)
+    start, *chunks = spy.jobs
+    assert start[3] is start_here and len(chunks) > 1
+    assert all(len(job[1]) >= 3 * interleave.WIDTH for job in chunks)
     assert {r.together for r in reports} == {interleave.WIDTH}

@@ -152,3 +152,15 @@ def test_a_worker_is_sent_one_match_at_a_time_until_one_has_been_measured() -> N
         assert len(list(runner.run(tasks(40)))) == 40
     sizes = [len(job[1]) for job in spy.jobs]
     assert sizes[0] == 1 and sizes[1] > 1
+
+
+@pytest.mark.parametrize(("workers", "first"), [(1, 48), (2, 25)])
+def test_a_worker_whose_bots_play_matches_at_once_gets_many_from_the_first_chunk(
+    workers: int, first: int
+) -> None:
+    """Its bots' start said so: a chunk of one match would be played a request at a
+    time. The first chunk holds three times as many as it plays at once (16), as far as
+    the share of every worker allows (a quarter of the matches left, with two)."""
+    pace = pool._Pace(together=16)
+    run = pool._Run(tasks(100), workers, None, pace)
+    assert run.take() == tuple(range(first))

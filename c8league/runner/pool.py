@@ -46,7 +46,7 @@ from c8league.results import Forfeit, MatchReport
 from c8league.runner import tasks as _tasks
 from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.loop import Stop
-from c8league.runner.starting import BotStart, ready, start_bots
+from c8league.runner.starting import BotStart, Started, ready, start_bots, start_here
 from c8league.runner.tasks import (
     CLOSING,
     IDLE,
@@ -148,14 +148,14 @@ class _Run:
         """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play at the pace
         measured so far (one until a match has been measured), and few enough that
         every worker still gets a share of the matches left; but for a worker that plays
-        matches at once, :data:`TOGETHER_CHUNKS` times as many as it plays at once (as
-        far as the share allows, when there are other workers); a lone such worker also
-        takes what would be left after the chunk, if that is fewer (they would be played
-        with fewer beside them)."""
+        matches at once (as its bots' start or its reports said),
+        :data:`TOGETHER_CHUNKS` times as many as it plays at once (as far as the share
+        allows, when there are other workers), from the first chunk on: one match alone
+        would be played a request at a time; a lone such worker also takes what would be
+        left after the chunk, if that is fewer (they would be played with fewer beside
+        them)."""
         pace = self.pace.seconds()
-        if pace is None:
-            return 1
-        size = MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
+        size = 1 if pace is None else MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
         left = len(self.tasks) - self.fresh
         share = -(-left // (2 * self.size))
         size = min(size, share)
@@ -266,7 +266,7 @@ class MatchRunner(ClosingRunner):
         sent = []
         for worker in self._pool:
             key = next(self._keys)
-            worker.send((key, (tuple(bots),), None, start_bots))
+            worker.send((key, (tuple(bots),), None, start_here))
             sent.append((worker, key))
         return lambda: _after(readied, lambda: self._await_starts(bots, seconds, sent))
 
@@ -278,14 +278,14 @@ class MatchRunner(ClosingRunner):
         for worker, key in sent:
             result = supervise(worker, key, seconds)
             if result.kind == "done":
-                problem = problem or _started(result.value)
+                problem = problem or self._started(result.value)
                 continue
             self._pool.remove(worker)
             del self._jobs[worker]
             if result.kind in ("died", "machine"):  # perhaps not the bots' doing: again
                 result = self._start_alone(bots, seconds)
                 if result.kind == "done":
-                    problem = problem or _started(result.value)
+                    problem = problem or self._started(result.value)
                     continue
             names = ", ".join(bot.label for bot in bots)
             if result.kind == "failed":
@@ -299,11 +299,21 @@ class MatchRunner(ClosingRunner):
                 problem = problem or f"the process starting {names} {result.how}, twice"
         return problem
 
+    def _started(self, value: Any) -> str | None:
+        """What a worker's start job sent back (its one report, :class:`Started`): why a
+        bot cannot start; how many matches the worker may play at once is kept for the
+        size of the first chunks (see :meth:`_Run.chunk_size`)."""
+        started = next(iter(value or [None]))
+        if not isinstance(started, Started):
+            return None
+        self._pace.together = max(self._pace.together, started.together)
+        return started.problem
+
     def _start_alone(self, bots: Sequence[BotStart], seconds: float | None) -> JobEnd:
         """Start ``bots`` in a fresh worker of its own, which exits after."""
         worker = self._spawn()
         key = next(self._keys)
-        worker.send((key, (tuple(bots),), None, start_bots))
+        worker.send((key, (tuple(bots),), None, start_here))
         worker.send(None)
         result = supervise(worker, key, seconds)
         if result.kind == "done":
@@ -389,9 +399,9 @@ class MatchRunner(ClosingRunner):
     def _wants(queue: deque[_Job], run: _Run) -> bool:
         """Whether a worker with ``queue`` should be sent another chunk (see
         :data:`PREFETCH` and :data:`QUEUE_SECONDS`). Before any match has been
-        measured a worker is sent one chunk (of one match) at a time: the next is sized
-        by the pace that match gives, and a bot that plays matches at once would play a
-        second chunk of one alone too, a request at a time."""
+        measured a worker is sent one chunk at a time: the next is sized by the pace
+        that chunk gives, and a bot that plays matches at once would play a second
+        chunk of one match alone, a request at a time."""
         pace = run.pace.seconds()
         if pace is None:
             return all(job.reported is not None for job in queue)
@@ -751,12 +761,6 @@ class MatchRunner(ClosingRunner):
                 worker.kill()
                 self._pool.remove(worker)
                 del self._jobs[worker]
-
-
-def _started(value: Any) -> str | None:
-    """What a worker's start job sent back: its one report, why a bot cannot start."""
-    problems = list(value or [None])
-    return problems[0] if isinstance(problems[0], str) else None
 
 
 def _after(readied: Callable[[], None], starts: Callable[[], str | None]) -> str | None:

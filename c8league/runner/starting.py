@@ -22,6 +22,7 @@ from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.containment import ready_moves
+from c8league.runner.interleave import WIDTH
 from c8league.runner.loop import describe, user_interrupt
 from c8league.runner.tasks import SeatSpec, create_player
 
@@ -38,14 +39,34 @@ class BotStart:
     seat_number: int = 0
 
 
+@dataclass(frozen=True, slots=True)
+class Started:
+    """What came of starting a run's bots in a worker: why one cannot start (None: every
+    one started), and how many matches the worker may play at once with them (see
+    ``runner.interleave``): :data:`~c8league.runner.interleave.WIDTH` where one of them
+    plays several at once (its process kept for them), else 1."""
+
+    problem: str | None
+    together: int = 1
+
+
 def start_bots(bots: Sequence[BotStart]) -> str | None:
     """Start each bot in turn and close it (in the process that will play its matches);
     the first that fails, as one line, or None when every bot started."""
+    return start_here(bots).problem
+
+
+def start_here(bots: Sequence[BotStart]) -> Started:
+    """:func:`start_bots`, telling also how many matches this process may play at once
+    with them (see :class:`Started`)."""
+    together = 1
     for bot in bots:
-        problem = start_bot(bot)
+        problem, at_once = _start(bot)
         if problem is not None:
-            return problem
-    return None
+            return Started(problem)
+        if at_once:
+            together = WIDTH
+    return Started(None, together)
 
 
 def ready(bots: Sequence[BotStart]) -> Callable[[], None]:
@@ -69,23 +90,29 @@ def _nothing() -> None:
 
 def start_bot(bot: BotStart) -> str | None:
     """Start one bot (see the module); why it cannot start, or None."""
+    return _start(bot)[0]
+
+
+def _start(bot: BotStart) -> tuple[str | None, bool]:
+    """:func:`start_bot`, and whether the bot plays several matches at once."""
     try:
         player = create_player(bot.seat)
     except PluginError as exc:
-        return f"{bot.label} cannot start: {exc}"
+        return f"{bot.label} cannot start: {exc}", False
     try:
         warm = getattr(player, "warm", None)
         if warm is not None:
             warm(Rules.from_json(bot.rules), bot.players, bot.seat_number)
         else:
             _show_a_match(player, bot)
+        return None, getattr(player, "plays_at_once", False) is True
     except PlayerFault as fault:
         detail = fault.detail + _said(player, fault.detail)
-        return f"{bot.label} did not start ({fault.reason}): {detail}"
+        return f"{bot.label} did not start ({fault.reason}): {detail}", False
     except BaseException as exc:
         if user_interrupt(exc):
             raise
-        return f"{bot.label} did not start: {describe(exc)}"
+        return f"{bot.label} did not start: {describe(exc)}", False
     finally:
         close = getattr(player, "close", None)
         if close is not None:
@@ -94,7 +121,6 @@ def start_bot(bot: BotStart) -> str | None:
             except BaseException as exc:
                 if user_interrupt(exc):
                     raise
-    return None
 
 
 def _show_a_match(player: Player, bot: BotStart) -> None:

@@ -215,6 +215,13 @@ class ExternalPlayer(BasePlayer):
         """This match's number, for a bot that plays several matches at once."""
 
     @property
+    def plays_at_once(self) -> bool:
+        """Whether the bot's process, started (or taken up), plays several matches at once
+        (its hello announced ``concurrent``), where it may (not with ``restart =
+        "match"``)."""
+        return self.restart != "match" and self._concurrent()
+
+    @property
     def key(self) -> tuple[object, ...]:
         """What makes two bots' processes interchangeable between matches."""
         env = None if self.env is None else tuple(sorted(self.env.items()))
