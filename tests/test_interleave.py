@@ -197,13 +197,14 @@ def test_a_run_sends_a_worker_that_plays_matches_at_once_chunks_of_many() -> Non
     known, a match would be played a request at a time); the last takes in what would
     be left after it, rather than leave a few matches to be played with fewer beside
     them."""
-    batch = tasks(bot(), 120)
+    count = 6 * interleave.WIDTH + 8  # two chunks at least
+    batch = tasks(bot(), count)
     spy = Spying()
     with MatchRunner(1, spawn=spy) as runner:
         assert runner.start([BotStart("the bot", bot(), RULES, 2)]) is None  # as a run does
         reports = list(runner.run(batch))
     assert [facts(r) for r in reports] == [
-        facts(r) for r in alone(tasks(bot("--one-at-a-time"), 120))
+        facts(r) for r in alone(tasks(bot("--one-at-a-time"), count))
     ]
     start, *chunks = spy.jobs
     assert start[3] is start_here and len(chunks) > 1

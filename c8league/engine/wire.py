@@ -124,6 +124,11 @@ class ObservationEncoder:
         self._sent = -1
         """(:data:`CHANGES`) The moves of this hand the bot has been shown (-1: no view
         of this hand yet)."""
+        self._state: HandState | None = None
+        """The hand read at the last view, and its seat (the fields that no move changes,
+        the table's and the hand's number, are read again only for another hand or
+        seat)."""
+        self._seat = -1
 
     def _update(self, obs: Observation) -> int:
         """Read the hand behind ``obs`` (its history, then its fields); returns where the
@@ -140,9 +145,12 @@ class ObservationEncoder:
         pipes: no tuple is built for a field that has not changed)."""
         mine = h.current == seat
         self._changed = []
-        self._int(0, seat)
-        self._int(1, h.n)
-        self._int(2, h.dealer)
+        again = self._first or h is not self._state or seat != self._seat
+        if again:  # the fields that no move of a hand changes
+            self._state, self._seat = h, seat
+            self._int(0, seat)
+            self._int(1, h.n)
+            self._int(2, h.dealer)
         self._int(3, h.current)
         self._int(4, int(h.phase))
         self._list(5, h.hands[seat], _cards)
@@ -153,16 +161,17 @@ class ObservationEncoder:
         kind = h.pending_kind
         self._text(10, "null" if kind is None else '"' + kind + '"')
         self._int(11, h.direction)
-        self._list(12, [len(cards) for cards in h.hands], _ints)
+        self._sizes(h.hands)
         self._int(13, len(h.stock))
         self._int(14, len(h.discard))
         self._int(15, h.drawn if mine else 0)
         self._text(16, _card(h.drawn_card) if mine else "null")
         self._int(17, h.turns)
-        self._list(18, h.scores, _ints)
+        self._list(18, h.scores, _ints)  # (Countdown's change within a hand)
         self._list(19, h.wild_ranks, _wild_ranks)
-        self._int(20, h.target)
-        self._int(21, h.hand_number)
+        if again:
+            self._int(20, h.target)
+            self._int(21, h.hand_number)
         self._first = False
 
     def _int(self, i: int, value: int) -> None:
@@ -185,6 +194,18 @@ class ObservationEncoder:
             self._last[i] = list(values)
             self._texts[i] = _KEYS[i] + write(values)
             self._changed.append(i)
+
+    def _sizes(self, hands: list[list[Card]]) -> None:
+        """The field ``hand_sizes`` (12), compared size by size, its list built only when
+        one has changed."""
+        last = self._last[12]
+        if not self._first and isinstance(last, list) and len(last) == len(hands):
+            for i in range(len(hands)):
+                if last[i] != len(hands[i]):
+                    break
+            else:
+                return
+        self._list(12, [len(cards) for cards in hands], _ints)
 
     def _history(self, h: HandState) -> int:
         """Encode the moves of hand ``h`` not encoded yet; returns how many were (0 in a

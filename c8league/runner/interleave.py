@@ -34,9 +34,10 @@ from c8league.results import MatchReport
 from c8league.runner.loop import MatchOutcome, MatchSteps, MatchTimeout
 from c8league.runner.tasks import PLAYING, MatchTask, TaskWatch, create_player, task_report
 
-WIDTH = 16
-"""Matches played at once, at most."""
-FEED = WIDTH // 2
+WIDTH = 32
+"""Matches played at once, at most (more keep the bot and the worker busy while the
+other works: 16 cost the worker some 10% more CPU a game against a C bot)."""
+FEED = 8
 """While the answers of a batch are read, the requests that follow them are written as
 soon as this many wait and the bot has none left to answer: it works on those while
 the worker reads the rest."""
