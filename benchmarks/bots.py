@@ -20,7 +20,8 @@
 
 Every figure is measured ``--repeats`` times (3 by default) and printed as the range
 over the repeats: this machine is shared, and what others run moves the figures from
-minute to minute. Ratios are taken within one round, never across rounds.
+minute to minute. Ratios are taken within one round, never across rounds; a bot's
+ratio to the in-process player is also given as the median of the rounds'.
 
 Run: ``python benchmarks/bots.py [--games N] [--repeats N] [--cycles N] [--duel-games N]
 [--no-dask]``
@@ -40,6 +41,7 @@ import time
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from statistics import median
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -151,8 +153,8 @@ def bot_rows(args: argparse.Namespace, folder: Path) -> None:
             f"{span(loops, '.2f')}x one)"
         )
         print(
-            f"{'bot':<40} {'games/s':>13} {'× in-process':>13} {'CPU ms/game':>12} "
-            f"{'× by CPU':>12} {'bots':>5}"
+            f"{'bot':<40} {'games/s':>13} {'× in-process':>13} {'median':>7} "
+            f"{'CPU ms/game':>12} {'× by CPU':>12} {'bots':>5}"
         )
         runs: dict[str, list[Duel]] = {label: [] for label, _, _ in bots}
         for _ in range(args.repeats):
@@ -170,11 +172,12 @@ def bot_rows(args: argparse.Namespace, folder: Path) -> None:
             )
             print(
                 f"{label:<40} {span(rates, '.1f'):>13} {span(ratios, '.3f'):>13} "
-                f"{span([c * 1e3 for c in cpus], '.1f'):>12} {span(by_cpu, '.2f'):>12} "
-                f"{started:>5}"
+                f"{median(ratios):>7.3f} {span([c * 1e3 for c in cpus], '.1f'):>12} "
+                f"{span(by_cpu, '.2f'):>12} {started:>5}"
             )
         print(
-            "(CPU: of every process of the duel, the bots' included, per game; × by CPU: the "
+            "(median: of the rounds' ratios to the in-process player; CPU: of every process "
+            "of the duel, the bots' included, per game; × by CPU: the "
             "in-process player's CPU per game over the row's, what a machine with a core to "
             "spare for each process would give; bots: processes started per duel and worker)"
         )
