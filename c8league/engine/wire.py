@@ -10,8 +10,8 @@ they are.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from typing import Any, Final
+from collections.abc import Sequence
+from typing import Final
 
 from c8league.engine.cards import ALL_CARDS, Card, Rank, Suit
 from c8league.engine.moves import Move
@@ -116,7 +116,11 @@ class ObservationEncoder:
         self._first = True
         """No view yet: every field is new."""
         self._last: list[object] = [None] * len(_NAMES)
-        """The fields' values (or texts) at the last view."""
+        """The fields' texts or lists at the last view (see :meth:`_text`,
+        :meth:`_card_list`)."""
+        self._numbers: list[int] = [0] * len(_NAMES)
+        """The fields' numbers at the last view (see :meth:`_int`): typed, so that they
+        are compared as numbers, not as objects."""
         self._texts: list[str] = [""] * len(_NAMES)
         """Their JSON texts, each with its key."""
         self._changed: list[int] = []
@@ -153,7 +157,7 @@ class ObservationEncoder:
             self._int(2, h.dealer)
         self._int(3, h.current)
         self._int(4, int(h.phase))
-        self._list(5, h.hands[seat], _cards)
+        self._card_list(5, h.hands[seat])
         self._text(6, _card(h.discard[-1]))
         self._text(7, _suit(h.suit))
         self._text(8, "true" if h.wild_top else "false")
@@ -167,16 +171,16 @@ class ObservationEncoder:
         self._int(15, h.drawn if mine else 0)
         self._text(16, _card(h.drawn_card) if mine else "null")
         self._int(17, h.turns)
-        self._list(18, h.scores, _ints)  # (Countdown's change within a hand)
-        self._list(19, h.wild_ranks, _wild_ranks)
+        self._int_list(18, h.scores)  # (Countdown's change within a hand)
+        self._wild_list(19, h.wild_ranks)
         if again:
             self._int(20, h.target)
             self._int(21, h.hand_number)
         self._first = False
 
     def _int(self, i: int, value: int) -> None:
-        if self._first or self._last[i] != value:
-            self._last[i] = value
+        if self._first or self._numbers[i] != value:
+            self._numbers[i] = value
             self._texts[i] = _KEYS[i] + str(value)
             self._changed.append(i)
 
@@ -187,12 +191,26 @@ class ObservationEncoder:
             self._texts[i] = _KEYS[i] + text
             self._changed.append(i)
 
-    def _list(self, i: int, values: list[Any], write: Callable[[list[Any]], str]) -> None:
-        """A field kept by the engine as a list that it changes in place (a copy is
-        kept to compare with)."""
+    # The fields kept by the engine as lists that it changes in place (a copy is kept to
+    # compare with), one method for each kind of list: the text is written by a call
+    # the compiler makes direct.
+
+    def _card_list(self, i: int, cards: list[Card]) -> None:
+        if self._first or self._last[i] != cards:
+            self._last[i] = list(cards)
+            self._texts[i] = _KEYS[i] + _cards(cards)
+            self._changed.append(i)
+
+    def _int_list(self, i: int, values: list[int]) -> None:
         if self._first or self._last[i] != values:
             self._last[i] = list(values)
-            self._texts[i] = _KEYS[i] + write(values)
+            self._texts[i] = _KEYS[i] + _ints(values)
+            self._changed.append(i)
+
+    def _wild_list(self, i: int, values: list[int]) -> None:
+        if self._first or self._last[i] != values:
+            self._last[i] = list(values)
+            self._texts[i] = _KEYS[i] + _wild_ranks(values)
             self._changed.append(i)
 
     def _sizes(self, hands: list[list[Card]]) -> None:
@@ -205,7 +223,7 @@ class ObservationEncoder:
                     break
             else:
                 return
-        self._list(12, [len(cards) for cards in hands], _ints)
+        self._int_list(12, [len(cards) for cards in hands])
 
     def _history(self, h: HandState) -> int:
         """Encode the moves of hand ``h`` not encoded yet; returns how many were (0 in a
