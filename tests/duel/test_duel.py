@@ -358,6 +358,7 @@ def test_the_documented_duels_are_valid_as_written(
 ) -> None:
     """Each duel of docs/duels.md is accepted as written (checked and stored; the games of
     the Monte Carlo bot, minutes long, are not played here)."""
+    from c8league.cli import duel_cmd
     from c8league.duel import running
 
     try:
@@ -366,10 +367,17 @@ def test_the_documented_duels_are_valid_as_written(
         pytest.skip("the Monte Carlo plugin is not installed")
     commands = readme_duels()
     assert len(commands) == 2 and all(c[0] == "duel" for c in commands)
-    monkeypatch.setattr(running, "run_duel", lambda db, name, **_: running.RunSummary(name))
+    played: list[str] = []
+
+    def run_duel(db: object, name: str, **_: object) -> running.RunSummary:
+        played.append(name)
+        return running.RunSummary(name)
+
+    monkeypatch.setattr(duel_cmd, "run_duel", run_duel)
     for number, command in enumerate(commands, start=1):
         assert run_cli(tmp_path / "d.db", *command) == 0, capsys.readouterr().err
         assert f"duel-{number}" in capsys.readouterr().out
+    assert played == ["duel-1", "duel-2"]  # (stored, and not played)
 
 
 def test_a_duel_on_each_database(
