@@ -31,6 +31,7 @@ from c8league.players.external import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.results import MatchReport, Result
+from c8league.runner import dask_executor, interleave
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import make_runner
 from c8league.runner.pool import MatchRunner
@@ -174,6 +175,25 @@ def test_every_bot_is_started_on_every_worker_before_the_first_match(cluster: st
     assert problem is not None
     assert problem.startswith("A (cmd:/no/such/bot) did not start (crash): cannot start")
     assert "(on Dask worker tcp://127.0.0.1:" in problem
+
+
+def test_a_thread_whose_bots_play_matches_at_once_gets_many_from_its_first_batch(
+    cluster: str,
+) -> None:
+    """Its bots' start says how many matches a worker thread plays at once: before any
+    match is measured, a batch holds three times as many, as far as every thread's
+    share allows (one match alone would be played a request at a time)."""
+    rules = preset_rules("pagat").to_json()
+    options = {"command": [sys.executable, str(BOTS / "concurrent.py")]}
+    bot = BotStart("the bot", SeatSpec("external", json.dumps(options)), rules, 2)
+    with DaskRunner(cluster) as runner:
+        assert runner.start([BotStart("B", SeatSpec("greedy"), rules, 2)], 60.0) is None
+        assert runner._together == 1
+        assert runner.start([bot], 60.0) is None
+        assert runner._together == interleave.WIDTH
+    assert dask_executor._batch_size([], 200, 2, interleave.WIDTH) == 50
+    assert dask_executor._batch_size([], 1000, 1, interleave.WIDTH) == 3 * interleave.WIDTH
+    assert dask_executor._batch_size([], 200, 2) == 1
 
 
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:

@@ -37,7 +37,7 @@ from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.results import MatchReport
 from c8league.runner.base import ClosingRunner, default_workers
-from c8league.runner.pool import MatchRunner
+from c8league.runner.pool import TOGETHER_CHUNKS, MatchRunner
 from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask, play_task
 from c8league.runner.worker import exec_worker
@@ -101,6 +101,8 @@ class DaskRunner(ClosingRunner):
         self._checked: set[str] = set()
         self._pace: deque[float] = deque(maxlen=256)
         """The play time of the last matches reported, over runs."""
+        self._together = 1
+        """Up to how many matches a worker thread plays at once, as its bots' start said."""
         self._logs: list[tuple[logging.Logger, int]] = []
 
     @property
@@ -162,8 +164,9 @@ class DaskRunner(ClosingRunner):
                 )
                 for address in sorted(client.nthreads())
             ]
-            problems: list[str | None] = client.gather(futures)
-        return next((p for p in problems if p is not None), None)
+            started: list[tuple[str | None, int]] = client.gather(futures)
+        self._together = max([self._together, *(together for _, together in started)])
+        return next((problem for problem, _ in started if problem is not None), None)
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster
@@ -199,7 +202,9 @@ class DaskRunner(ClosingRunner):
                     limit = window if self._pace else threads
                     while submitted < len(tasks) and len(pending) < limit:
                         if self.batch is None:
-                            size = _batch_size(self._pace, len(tasks) - submitted, threads)
+                            size = _batch_size(
+                                self._pace, len(tasks) - submitted, threads, self._together
+                            )
                         chunk = tasks[submitted : submitted + size]
                         pending.append((chunk, self._submit(client, chunk)))
                         submitted += len(chunk)
@@ -345,18 +350,20 @@ def _quiet_logs() -> list[tuple[logging.Logger, int]]:
     return changed
 
 
-def _batch_size(pace: Sequence[float], remaining: int, threads: int) -> int:
+def _batch_size(pace: Sequence[float], remaining: int, threads: int, together: int = 1) -> int:
     """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the ``pace`` of
     the last matches (one before any was played), and few enough that every worker
     thread still gets a share of the ``remaining`` matches, but never fewer than about
     :data:`MIN_BATCH_SECONDS` of play (the last batches would cost the cluster more than
-    their matches take)."""
+    their matches take). Before any was played, where a thread's bots play ``together``
+    matches at once (they said so when they started), three times as many as that, as
+    far as the share allows: one match alone would be played a request at a time."""
+    share = -(-remaining // (2 * max(threads, 1)))
     if not pace:
-        return 1
+        return 1 if together <= 1 else max(1, min(TOGETHER_CHUNKS * together, share))
     seconds = sum(pace) / len(pace)
     if seconds <= 0:
         return MAX_BATCH
-    share = -(-remaining // (2 * max(threads, 1)))
     size = min(int(BATCH_SECONDS / seconds), max(share, int(MIN_BATCH_SECONDS / seconds)))
     return max(1, min(size, MAX_BATCH))
 
@@ -411,12 +418,15 @@ def _sandbox() -> MatchRunner:
     return runner
 
 
-def _start_on_worker(bots: Sequence[BotStart]) -> str | None:
-    problem = _sandbox().start(bots, START_SECONDS)
+def _start_on_worker(bots: Sequence[BotStart]) -> tuple[str | None, int]:
+    """Why a bot cannot start on this worker (None: every one started), and how many
+    matches this worker thread plays at once with them."""
+    sandbox = _sandbox()
+    problem = sandbox.start(bots, START_SECONDS)
     if problem is None:
-        return None
+        return None, sandbox.together
     worker = _distributed().get_worker().address
-    return f"{problem} (on Dask worker {worker}, started in {os.getcwd()})"
+    return f"{problem} (on Dask worker {worker}, started in {os.getcwd()})", 1
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

@@ -242,6 +242,12 @@ class MatchRunner(ClosingRunner):
         self._pool.clear()
         self._jobs.clear()
 
+    @property
+    def together(self) -> int:
+        """Up to how many matches a worker plays at once, as its bots' start or its reports
+        said (see ``runner.interleave``); 1 until then."""
+        return self._pace.together
+
     def start(self, bots: Sequence[BotStart], seconds: float | None = None) -> str | None:
         """Start every bot once on each worker of the pool (starting the workers), before
         the first match (see ``runner.starting``): why one cannot start, in one line, or
