@@ -38,7 +38,7 @@ from c8league.players import registry
 from c8league.results import MatchReport
 from c8league.runner.base import ClosingRunner, default_workers
 from c8league.runner.pool import TOGETHER_CHUNKS, MatchRunner
-from c8league.runner.starting import BotStart
+from c8league.runner.starting import BotStart, Started
 from c8league.runner.tasks import MatchTask, play_task
 from c8league.runner.worker import exec_worker
 
@@ -164,9 +164,9 @@ class DaskRunner(ClosingRunner):
                 )
                 for address in sorted(client.nthreads())
             ]
-            started: list[tuple[str | None, int]] = client.gather(futures)
-        self._together = max([self._together, *(together for _, together in started)])
-        return next((problem for problem, _ in started if problem is not None), None)
+            started: list[Started] = client.gather(futures)
+        self._together = max([self._together, *(s.together for s in started)])
+        return next((s.problem for s in started if s.problem is not None), None)
 
     def close(self) -> None:
         client, cluster = self._client, self._cluster
@@ -418,15 +418,15 @@ def _sandbox() -> MatchRunner:
     return runner
 
 
-def _start_on_worker(bots: Sequence[BotStart]) -> tuple[str | None, int]:
-    """Why a bot cannot start on this worker (None: every one started), and how many
+def _start_on_worker(bots: Sequence[BotStart]) -> Started:
+    """What came of starting ``bots`` on this worker: why one cannot start, or how many
     matches this worker thread plays at once with them."""
     sandbox = _sandbox()
     problem = sandbox.start(bots, START_SECONDS)
     if problem is None:
-        return None, sandbox.together
+        return Started(None, sandbox.together)
     worker = _distributed().get_worker().address
-    return f"{problem} (on Dask worker {worker}, started in {os.getcwd()})", 1
+    return Started(f"{problem} (on Dask worker {worker}, started in {os.getcwd()})")
 
 
 def _worker_plugins(names: Sequence[str]) -> dict[str, tuple[str | None, str | None]]:

@@ -22,6 +22,7 @@ from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.containment import ready_moves
+from c8league.players.external.player import ExternalPlayer
 from c8league.runner.interleave import WIDTH
 from c8league.runner.loop import describe, user_interrupt
 from c8league.runner.tasks import SeatSpec, create_player
@@ -61,7 +62,7 @@ def start_here(bots: Sequence[BotStart]) -> Started:
     with them (see :class:`Started`)."""
     together = 1
     for bot in bots:
-        problem, at_once = _start(bot)
+        problem, at_once = start_bot(bot)
         if problem is not None:
             return Started(problem)
         if at_once:
@@ -75,26 +76,15 @@ def ready(bots: Sequence[BotStart]) -> Callable[[], None]:
     into its enclosure or a Python bot not of c8league its worker into ``play``, the
     kernel is readied for it (``containment.ready_moves``). The call returned is to be
     made once they have started."""
-    if any(bot.seat.plugin == EXTERNAL or not registry.ours(bot.seat.plugin) for bot in bots):
+    external = ExternalPlayer.name
+    if any(bot.seat.plugin == external or not registry.ours(bot.seat.plugin) for bot in bots):
         return ready_moves()
-    return _nothing
+    return lambda: None
 
 
-EXTERNAL = "external"
-"""The plugin of bots over the protocol."""
-
-
-def _nothing() -> None:
-    return None
-
-
-def start_bot(bot: BotStart) -> str | None:
-    """Start one bot (see the module); why it cannot start, or None."""
-    return _start(bot)[0]
-
-
-def _start(bot: BotStart) -> tuple[str | None, bool]:
-    """:func:`start_bot`, and whether the bot plays several matches at once."""
+def start_bot(bot: BotStart) -> tuple[str | None, bool]:
+    """Start one bot (see the module): why it cannot start (None: it started), and
+    whether it plays several matches at once."""
     try:
         player = create_player(bot.seat)
     except PluginError as exc:
