@@ -15,6 +15,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from c8league.engine import HandResult, Match, MatchResult, Move, Rules, wire
 from c8league.players.external import ExternalOptions, ExternalPlayer
@@ -158,6 +160,45 @@ def test_move_answers() -> None:
         with pytest.raises(P.Violation) as caught:
             P.read_move(message, legal, texts)
         assert words in str(caught.value)
+
+
+@pytest.mark.parametrize(
+    ("line", "read"),
+    [
+        (b'{"type":"move","match":7,"index":3}', (7, 3)),
+        (b'{"type":"move","match":0,"index":0}\r', (0, 0)),
+        (
+            b'{"type":"move","match":123456789012345678,"index":999999999}',
+            (123456789012345678, 999999999),
+        ),
+        (b'{"type": "move", "match": 7, "index": 3}', (7, 3)),  # blanks: by the pattern
+        (b'{"type":"move","match":07,"index":3}', None),  # a leading zero is not JSON
+        (b'{"type":"move","match":7,"index":1234567890}', None),  # over 9 digits
+        (b'{"type":"move","match":7,"index":3} x', None),
+        (b'{"type":"move","match":7,"index":-3}', None),
+        (b'{"type":"move","index":3,"match":7}', None),  # another order: by the JSON parser
+    ],
+)
+def test_a_concurrent_bots_usual_answer(line: bytes, read: tuple[int, int] | None) -> None:
+    assert P.numbered_index(line) == read
+
+
+_ANSWER_PARTS = st.sampled_from(
+    [b'{"type":"move","match":', b',"index":', b"}", b"\r", b" ", b"0", b"7", b"12", b"-", b'"']
+)
+
+
+@given(st.lists(_ANSWER_PARTS, max_size=12), st.integers(0, 10**19), st.integers(0, 10**10))
+def test_the_compact_answer_reads_as_the_pattern_does(
+    parts: list[bytes], match: int, index: int
+) -> None:
+    usual = b'{"type":"move","match":%d,"index":%d}' % (match, index)
+    for line in (b"".join(parts), usual, usual + b"".join(parts)):
+        compact = wire.compact_answer(line)
+        by_pattern = P._NUMBERED_MOVE.fullmatch(line)
+        if compact is not None:
+            assert by_pattern is not None
+            assert compact == tuple(int(g) for g in by_pattern.groups())
 
 
 # -- framing ---------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """Observations as the bot protocol's JSON text (``docs/protocol.md``), written on the
 hot path of every bot over pipes, so compiled with the engine: a seat's view whole or
-as what changed since the last message (:class:`ObservationEncoder`), and the move
-request that carries it.
+as what changed since the last message (:class:`ObservationEncoder`), the move
+request that carries it, and the usual answer of a bot that plays several matches at
+once read back (:func:`compact_answer`).
 
 Every text is what ``json.dumps`` (compact, UTF-8 as is) gives of the same value:
 cards, ranks, suits and moves hold no character that JSON escapes, and are written as
@@ -32,8 +33,17 @@ _CARDS: Final = tuple(['"' + str(card) + '"' for card in ALL_CARDS])
 """Each card's JSON text, by its index."""
 
 
+_SMALL: Final = tuple([str(n) for n in range(256)])
+"""The text of each number below 256 (seats, sizes, turns and scores nearly always
+are), looked up where ``str`` would write it anew each time."""
+
+
+def _number(value: int) -> str:
+    return _SMALL[value] if 0 <= value < 256 else str(value)
+
+
 def _suit(value: Suit | None) -> str:
-    return "null" if value is None else _SUITS[int(value)]
+    return "null" if value is None else _SUITS[value]  # (an IntEnum: no int() call)
 
 
 def _card(card: Card | None) -> str:
@@ -45,7 +55,7 @@ def _cards(cards: list[Card]) -> str:
 
 
 def _ints(values: list[int]) -> str:
-    return "[" + ",".join([str(v) for v in values]) + "]"
+    return "[" + ",".join([_number(v) for v in values]) + "]"
 
 
 def _wild_ranks(values: list[int]) -> str:
@@ -85,6 +95,10 @@ _NAMES: Final = (
 """The fields of ``Observation.to_dict()`` but the history, in its order (read and
 written by :meth:`ObservationEncoder._read`)."""
 _KEYS: Final[list[str]] = ['"' + name + '":' for name in _NAMES]
+_KEYED: Final[list[list[str]]] = [[key + text for text in _SMALL[:128]] for key in _KEYS]
+"""A field's text with its key, for each number below 128, by the field's index: what
+:meth:`ObservationEncoder._int` would write (the numbers of a hand change at nearly
+every move)."""
 
 _OPEN: Final[list[str]] = [f'[{seat},"' for seat in range(8)]
 """A move of the history's text up to the move's, by seat."""
@@ -121,6 +135,8 @@ class ObservationEncoder:
         self._numbers: list[int] = [0] * len(_NAMES)
         """The fields' numbers at the last view (see :meth:`_int`): typed, so that they
         are compared as numbers, not as objects."""
+        self._hand_sizes: list[int] = []
+        """The seats' hand sizes at the last view (see :meth:`_sizes`)."""
         self._texts: list[str] = [""] * len(_NAMES)
         """Their JSON texts, each with its key."""
         self._changed: list[int] = []
@@ -156,7 +172,7 @@ class ObservationEncoder:
             self._int(1, h.n)
             self._int(2, h.dealer)
         self._int(3, h.current)
-        self._int(4, int(h.phase))
+        self._int(4, h.phase)  # (an IntEnum: no int() call)
         self._card_list(5, h.hands[seat])
         self._text(6, _card(h.discard[-1]))
         self._text(7, _suit(h.suit))
@@ -181,7 +197,7 @@ class ObservationEncoder:
     def _int(self, i: int, value: int) -> None:
         if self._first or self._numbers[i] != value:
             self._numbers[i] = value
-            self._texts[i] = _KEYS[i] + str(value)
+            self._texts[i] = _KEYED[i][value] if 0 <= value < 128 else _KEYS[i] + str(value)
             self._changed.append(i)
 
     def _text(self, i: int, text: str) -> None:
@@ -214,16 +230,19 @@ class ObservationEncoder:
             self._changed.append(i)
 
     def _sizes(self, hands: list[list[Card]]) -> None:
-        """The field ``hand_sizes`` (12), compared size by size, its list built only when
-        one has changed."""
-        last = self._last[12]
-        if not self._first and isinstance(last, list) and len(last) == len(hands):
+        """The field ``hand_sizes`` (12), compared size by size with the sizes kept (a
+        typed list: compared as numbers), its text written only when one has changed."""
+        kept = self._hand_sizes
+        if not self._first and len(kept) == len(hands):
             for i in range(len(hands)):
-                if last[i] != len(hands[i]):
+                if kept[i] != len(hands[i]):
                     break
             else:
                 return
-        self._int_list(12, [len(cards) for cards in hands])
+        sizes = [len(cards) for cards in hands]
+        self._hand_sizes = sizes
+        self._texts[12] = _KEYS[12] + _ints(sizes)
+        self._changed.append(12)
 
     def _history(self, h: HandState) -> int:
         """Encode the moves of hand ``h`` not encoded yet; returns how many were (0 in a
@@ -237,7 +256,7 @@ class ObservationEncoder:
             seats = h.history_seats
             parts = self._parts
             for i in range(start, n):
-                parts.append(_OPEN[seats[i]] + str(moves[i]) + '"]')
+                parts.append(_OPEN[seats[i]] + moves[i]._text + '"]')  # (str() without its call)
             self._count = n
         return start
 
@@ -282,5 +301,50 @@ def move_request(view: str, legal: list[str], match: int | None = None) -> str:
 
 
 def texts(moves: Sequence[Move]) -> list[str]:
-    """The moves' texts."""
-    return [str(m) for m in moves]
+    """The moves' texts (as ``str`` gives them, read here without its call)."""
+    return [m._text for m in moves]
+
+
+_ANSWER: Final = b'{"type":"move","match":'
+_INDEX: Final = b',"index":'
+
+
+def compact_answer(line: bytes) -> tuple[int, int] | None:
+    """The match and index of a move answer written compact, as c8league writes its own
+    messages (``{"type":"move","match":7,"index":3}``, a carriage return at its end
+    allowed); None for any other line (``players.external.protocol`` reads those). Read
+    byte by byte: what it gives is what the protocol's pattern of that answer gives."""
+    end = len(line)
+    if end > 0 and line[end - 1] == 13:  # "\r"
+        end -= 1
+    if end < len(_ANSWER) + len(_INDEX) + 3 or not _starts(line, 0, _ANSWER):
+        return None
+    match, at = _digits(line, len(_ANSWER), end, 18)
+    if match < 0 or not _starts(line, at, _INDEX):
+        return None
+    index, at = _digits(line, at + len(_INDEX), end, 9)
+    if index < 0 or at != end - 1 or line[at] != 125:  # "}"
+        return None
+    return match, index
+
+
+def _starts(line: bytes, at: int, text: bytes) -> bool:
+    """Whether ``line`` has ``text`` at ``at``."""
+    return line[at : at + len(text)] == text
+
+
+def _digits(line: bytes, at: int, end: int, most: int) -> tuple[int, int]:
+    """The number written in decimal at ``at`` of ``line`` (before ``end``: ``most``
+    digits at most, no leading zero) and where its digits end; (-1, at) if there is
+    none."""
+    value = 0
+    i = at
+    while i < end and i - at < most:
+        byte = line[i]
+        if byte < 48 or byte > 57:
+            break
+        value = value * 10 + byte - 48
+        i += 1
+    if i == at or (line[at] == 48 and i - at > 1):
+        return -1, at
+    return value, i

@@ -185,13 +185,14 @@ def _play(chunk: _Chunk) -> None:
         except BotFailed as failed:
             _failed(chunk, failed)
             continue
+        shared = _tick(chunk)  # (the answers read together arrived together)
         for session, message in answers:
             flight = chunk.asking.pop(session, None)
             if flight is None:  # its match was played out meanwhile (a fault)
                 continue
             steps = flight.steps
             limit = steps.match_seconds
-            if limit is not None and _tick(chunk) - flight.began > limit:
+            if limit is not None and shared - flight.began > limit:
                 _step(chunk, flight, steps.fail(MatchTimeout()))
             else:
                 _step(chunk, flight, steps.advance(message))

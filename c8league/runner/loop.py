@@ -237,23 +237,20 @@ class _Turns:
             raise PlayerFault("illegal", f"{chosen!s} is not a legal move")
         return chosen
 
-    def ask_later(
-        self, seat: int, view: Observation, legal: list[Move]
-    ) -> Generator[AnswersLater, Any, Move]:
-        """Ask ``seat``, which answers later (:class:`AnswersLater`): yield it until
-        its answer is sent in. No watch, stop or timer here: a match played so is
-        limited from outside (:class:`MatchSteps`)."""
-        decisions = self.decisions
-        decisions[seat] += 1
+    def ask_later(self, seat: int, view: Observation, legal: list[Move]) -> Move | None:
+        """Ask ``seat``, which answers later (:class:`AnswersLater`): its move if there
+        is no need to ask (a forced move), else None: the player is to be yielded until
+        its answer is sent in, and the answer given to :meth:`reply`. No watch, stop or
+        timer here: a match played so is limited from outside (:class:`MatchSteps`).
+        Not a generator of its own: it runs once for every move of such a player."""
+        self.decisions[seat] += 1
         self.calls += 1
         player: AnswersLater = self.players[seat]  # type: ignore[assignment]
-        self.seat = seat
-        try:
-            chosen = player.request(view, legal)
-            if chosen is None:
-                chosen = player.reply((yield player))
-        finally:
-            self.seat = -1
+        return player.request(view, legal)
+
+    def reply(self, player: AnswersLater, answer: object, legal: list[Move]) -> Move:
+        """The move of ``player``'s ``answer`` to :meth:`ask_later`."""
+        chosen = player.reply(answer)
         if chosen not in legal:
             raise PlayerFault("illegal", f"{chosen!s} is not a legal move")
         return chosen
@@ -605,7 +602,10 @@ def _steps(
             seat = hand.current
             legal = hand.legal_moves()
             if later[seat]:
-                move = yield from turns.ask_later(seat, hand.observation(seat), legal)
+                move = turns.ask_later(seat, hand.observation(seat), legal)
+                if move is None:  # asked: it answers when its answer is sent in
+                    asked: AnswersLater = turns.players[seat]  # type: ignore[assignment]
+                    move = turns.reply(asked, (yield asked), legal)
             else:
                 move = turns.ask(seat, hand.observation(seat), legal)
             ended = match.apply(move)

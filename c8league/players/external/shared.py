@@ -83,7 +83,7 @@ class SharedBot:
         self.run.channel.hold(line.encode())
 
     def ask(self, session: Session, line: str) -> None:
-        self.hold(line)
+        self.run.channel.hold(line.encode())  # (as hold() does: once for every request)
         self.waiting.append(session)
 
     def flush(self) -> None:
