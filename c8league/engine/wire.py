@@ -296,8 +296,10 @@ def move_request(view: str, legal: list[str], match: int | None = None) -> str:
     """The ``move`` request: the seat's view and the legal moves' texts (which hold no
     character that JSON escapes: they are written as they are), naming its ``match``
     if given (see :func:`numbered`)."""
-    head = '{"type":"move",' if match is None else f'{{"type":"move","match":{match},'
-    return head + view + ',"legal":["' + '","'.join(legal) + '"]}\n'
+    moves = '","'.join(legal)
+    if match is None:
+        return f'{{"type":"move",{view},"legal":["{moves}"]}}\n'
+    return f'{{"type":"move","match":{_number(match)},{view},"legal":["{moves}"]}}\n'
 
 
 def texts(moves: Sequence[Move]) -> list[str]:

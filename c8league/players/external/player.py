@@ -7,6 +7,7 @@ process playing them allows it (:mod:`.keep`)."""
 from __future__ import annotations
 
 import contextlib
+import functools
 import os
 import shlex
 import subprocess
@@ -36,6 +37,13 @@ _SECONDS_MAX = 86_400.0
 _MEMORY_MB_MAX = 1 << 20  # 1 TiB
 
 
+@functools.lru_cache(maxsize=64)
+def split_command(command: str) -> tuple[str, ...]:
+    """``command``'s words as a shell splits them (``shlex.split``; ``ValueError`` if it
+    cannot), kept: a bot's player is made again for each of its matches."""
+    return tuple(shlex.split(command))
+
+
 class ExternalOptions(PlayerOptions):
     """The options of the ``external`` player (:class:`ExternalPlayer`)."""
 
@@ -53,7 +61,7 @@ class ExternalOptions(PlayerOptions):
     @classmethod
     def _command(cls, value: str | list[str]) -> str | list[str]:
         try:
-            argv = shlex.split(value) if isinstance(value, str) else value
+            argv = split_command(value) if isinstance(value, str) else value
         except ValueError as exc:
             raise ValueError(f"cannot split the command: {exc}") from None
         if not argv or not argv[0]:
@@ -169,7 +177,9 @@ class ExternalPlayer(BasePlayer):
         env: dict[str, str] | None = None,
         restart: str = "fault",
     ) -> None:
-        argv = shlex.split(command) if isinstance(command, str) else [str(a) for a in command]
+        argv = (
+            list(split_command(command)) if isinstance(command, str) else [str(a) for a in command]
+        )
         if not argv:
             raise PluginError("external player: the command is empty")
         if move_time <= 0 or startup_time <= 0:
