@@ -129,7 +129,13 @@ def _anneal(
         if size > 2:
             # The edges "s plays before s + 1" that the exchange changes: those that
             # start at x - 1, x, y - 1 and y (fewer when x and y sit side by side).
-            starts = {(x - 1) % size, x, (y - 1) % size, y}
+            # (A list, each position once: a set costs more than the step.)
+            before_x, before_y = (x - 1) % size, (y - 1) % size
+            starts = [before_x, x]
+            if before_y != x:
+                starts.append(before_y)
+            if y != before_x:
+                starts.append(y)
             swapped = list(table)
             swapped[x], swapped[y] = q, p
             old_edges = [table[s] * n + table[(s + 1) % size] for s in starts]
