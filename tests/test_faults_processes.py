@@ -28,7 +28,7 @@ import sys
 import threading
 import time
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 import pytest
@@ -36,14 +36,14 @@ from dbs import event_state, games, results
 
 import c8league
 from c8league.cli.main import main
-from c8league.engine import Rules
+from c8league.engine import Move, Observation, Rules
 from c8league.engine import match as engine_match
 from c8league.players import registry
 from c8league.players.external import LOG_HEAD, LOG_TAIL, ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.executors import max_workers
-from c8league.runner.loop import play_match
+from c8league.runner.loop import MatchTimeout, play_match
 from c8league.runner.pool import MatchRunner
 from c8league.runner.tasks import MatchTask, SeatSpec
 
@@ -723,6 +723,34 @@ def test_the_match_limit_never_interrupts_the_engine(
     assert len(outcomes) == 40
     for outcome in outcomes:
         _consistent(outcome)
+
+
+class _RaisesTimeoutWhenFreed:
+    """Its finalizer raises the match timer's timeout, as the timer's signal does when it
+    lands in a finalizer (or a weak reference's callback) run in the middle of a call."""
+
+    def __del__(self) -> None:
+        raise MatchTimeout
+
+
+class _FreesInItsCall(RandomPlayer):
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        _RaisesTimeoutWhenFreed()  # (freed at once: its finalizer runs here)
+        return super().choose(observation, legal)
+
+
+def test_a_timeout_raised_where_it_cannot_be_passed_on_prints_nothing() -> None:
+    rules = Rules.from_options("pagat")
+    printed: list[object] = []  # what Python would print as "Exception ignored in ..."
+    previous = sys.unraisablehook
+    sys.unraisablehook = printed.append
+    try:
+        outcome = play_match(rules, [_FreesInItsCall(), RandomPlayer()], 1, match_seconds=60.0)
+        assert outcome.forfeit is None and printed == []
+        _RaisesTimeoutWhenFreed()  # outside a timed match: as before
+        assert [type(what.exc_value) for what in printed] == [MatchTimeout]  # type: ignore[attr-defined]
+    finally:
+        sys.unraisablehook = previous
 
 
 def test_tiny_match_limits_over_many_matches_give_whole_outcomes() -> None:

@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import ctypes
 import signal
+import sys
 import threading
 from collections.abc import Callable, Generator, Sequence
 from dataclasses import dataclass, field
@@ -368,11 +369,15 @@ class _Deadline:
         self._done = False
         self._timer: threading.Timer | None = None
         self._clock: Clock | None = None
+        self._unraisable: Callable[[Any], object] | None = None
+        self._quiet: Callable[[Any], object] | None = None
 
     def __enter__(self) -> None:
         if self.seconds is None:
             return
         seconds = max(self.seconds, 1e-3)
+        self._unraisable = sys.unraisablehook
+        sys.unraisablehook = self._quiet = _without_timeouts(self._unraisable)
         if self.mode == "signal":
             self._clock = Clock(self.turns.watch).__enter__()
             self._previous = signal.signal(signal.SIGALRM, self._on_alarm)
@@ -415,6 +420,8 @@ class _Deadline:
         value: BaseException | None,
         trace: TracebackType | None,
     ) -> None:
+        if self._unraisable is not None and sys.unraisablehook is self._quiet:
+            sys.unraisablehook = self._unraisable  # (unless another has been put in since)
         if self.mode == "signal":
             try:
                 signal.setitimer(signal.ITIMER_REAL, 0)
@@ -429,6 +436,21 @@ class _Deadline:
                 self._done = True
             if self.turns.fired:
                 _set_async_exception(self.turns.target, None)  # drop one not yet raised
+
+
+def _without_timeouts(hook: Callable[[Any], object]) -> Callable[[Any], object]:
+    """``sys.unraisablehook`` while a match is timed: the timer's :class:`MatchTimeout`
+    raised where Python cannot pass it on (a finalizer, or a weak reference's callback,
+    run by the garbage collector in the middle of the player's call) is dropped, not
+    printed as a traceback: the timer raises it again (the signal's next tick, or the
+    call's end), and everything else goes to ``hook``."""
+
+    def unraisable(what: Any) -> object:
+        if what.exc_type is MatchTimeout:
+            return None
+        return hook(what)
+
+    return unraisable
 
 
 def _set_async_exception(thread_id: int, exception: type[BaseException] | None) -> None:
