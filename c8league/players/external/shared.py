@@ -83,7 +83,7 @@ class SharedBot:
         self.run.channel.hold(line.encode())
 
     def ask(self, session: Session, line: str) -> None:
-        self.run.channel.hold(line.encode())  # (as hold() does: once for every request)
+        self.hold(line)
         self.waiting.append(session)
 
     def flush(self) -> None:
