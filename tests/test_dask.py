@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import pickle
 import signal
 import subprocess
 import sys
@@ -209,6 +210,55 @@ def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
         assert [r.match_id for r in reports] == list(range(1, 30))
     with DaskRunner(cluster, play=slow_first) as runner:  # fast matches: sent in batches
         assert [r.match_id for r in runner.run(tasks)] == list(range(30))
+
+
+class _Future:
+    def __init__(self, done: bool = False) -> None:
+        self._done = done
+
+    def done(self) -> bool:
+        return self._done
+
+
+def test_batches_are_placed_on_the_workers_with_room_for_them() -> None:
+    """Each worker holds a batch per thread before any match is measured, two after (one
+    playing, the next waiting there), the least loaded first; batches done, or placed on
+    a worker that has left, take no room."""
+    flight = dask_executor._Flight(DaskRunner(), None, [], {"tcp://b": 2, "tcp://a": 1})
+
+    def place(done: bool = False) -> str | None:
+        worker = flight.place()
+        if worker is not None:
+            flight.pending.append(dask_executor._Batch([], _Future(done), worker))
+        return worker
+
+    assert [place() for _ in range(4)] == ["tcp://a", "tcp://b", "tcp://b", None]
+    flight.runner._pace.append(0.01)  # a match measured: two a thread
+    assert [place() for _ in range(4)] == ["tcp://a", "tcp://b", "tcp://b", None]
+    flight.pending[0].future = _Future(done=True)  # a's first batch is played
+    assert place() == "tcp://a"
+    assert place() is None
+    flight.workers = {"tcp://b": 2, "tcp://c": 1}  # a left, c joined
+    assert [place() for _ in range(3)] == ["tcp://c", "tcp://c", None]
+
+
+def test_a_batch_goes_to_the_worker_chosen_or_another_if_it_is_gone(cluster: str) -> None:
+    def tagged(task: MatchTask) -> MatchReport:
+        return MatchReport(task.match_id, Result((), (), "test"))
+
+    tasks = [MatchTask(i, "{}", (), seed=i) for i in range(6)]
+    with DaskRunner(cluster, batch=2, play=tagged) as runner:
+        client = runner.connect()
+        workers = sorted(client.nthreads())
+        futures = [
+            runner._submit(client, tasks[:2], workers[1]),
+            runner._submit(client, tasks[2:4], workers[1]),
+            runner._submit(client, tasks[4:], "tcp://127.0.0.1:9"),  # no such worker
+        ]
+        played = [pickle.loads(f.result()) for f in futures]
+        where = client.who_has(futures)
+    assert [r.match_id for batch in played for r in batch] == list(range(6))
+    assert [where[f.key] for f in futures[:2]] == [(workers[1],), (workers[1],)]
 
 
 def test_choosing_an_executor() -> None:

@@ -4,7 +4,9 @@
 order, exactly as :class:`~c8league.runner.pool.MatchRunner` does, so an event gives
 the same results on a laptop and on a cluster: the workers only play, and the one
 process that runs the event writes every result. A bounded window of matches is in
-flight at a time, sent in batches when matches are fast. A match whose worker dies is
+flight at a time, sent in batches when matches are fast, each batch to a worker this
+runner chooses, as the process pool chooses (see :class:`_Flight`). A match whose
+worker dies is
 played again on another worker (Dask reschedules it; after repeated deaths it is
 submitted afresh), and each match's report is taken once, so nothing is lost or
 counted twice. On each worker the matches are played in a process of their own,
@@ -24,12 +26,13 @@ import contextlib
 import importlib
 import logging
 import os
+import pickle
 import threading
 import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from importlib import metadata
 from typing import Any
 
@@ -54,9 +57,11 @@ the cluster a few milliseconds (tens on a busy machine) however many matches it 
 MIN_BATCH_SECONDS = 0.1
 """The least play time of a batch (when the matches left are shared out)."""
 MAX_BATCH = 512
-WINDOW_PER_THREAD = 3
-"""Batches in flight per worker thread (at least 4 in all): one playing, one waiting
-on the worker to start at once, one on its way."""
+QUEUED_PER_THREAD = 2
+"""Batches placed on a worker per thread: one playing, the next waiting there."""
+WINDOW_PER_THREAD = 4
+"""Batches sent and not yet handed back per worker thread (at least 4 in all): those
+placed, and those played while an older one is still being played."""
 START_SECONDS = 600.0
 """How long starting the players may take on a worker."""
 
@@ -72,10 +77,11 @@ class DaskRunner(ClosingRunner):
 
     Consecutive matches go to a worker together, as many as take about
     :data:`BATCH_SECONDS` (measured on the matches played so far; ``batch`` fixes the
-    number), so that fast matches do not pay the cluster's per-task cost each; at most
-    ``window`` batches (default: :data:`WINDOW_PER_THREAD` per worker thread) are in
-    flight. ``play`` is what
-    a worker runs for each task (:func:`~c8league.runner.tasks.play_task` by default).
+    number), so that fast matches do not pay the cluster's per-task cost each; each
+    worker holds :data:`QUEUED_PER_THREAD` batches per thread, and at most ``window``
+    batches (default: :data:`WINDOW_PER_THREAD` per worker thread) are sent and not yet
+    handed back. ``play`` is what a worker runs for each task
+    (:func:`~c8league.runner.tasks.play_task` by default).
     """
 
     def __init__(
@@ -189,33 +195,17 @@ class DaskRunner(ClosingRunner):
         client = self.connect(len(tasks))
         with self._watching():
             self._check_workers(client, tasks)
-            threads = self._wait_for_workers(client)
-        window = self.window or max(WINDOW_PER_THREAD * threads, 4)
-        size = self.batch or 1
-        pending: deque[tuple[Sequence[MatchTask], Any]] = deque()
-        submitted = 0
+            flight = _Flight(self, client, tasks, self._wait_for_workers(client))
         try:
-            while pending or submitted < len(tasks):
+            while flight.pending or flight.submitted < len(tasks):
                 with self._watching():
-                    # Before any match is measured, one match a worker thread: a window
-                    # of single matches would pay the cluster's cost per task for each.
-                    limit = window if self._pace else threads
-                    while submitted < len(tasks) and len(pending) < limit:
-                        if self.batch is None:
-                            size = _batch_size(
-                                self._pace, len(tasks) - submitted, threads, self._together
-                            )
-                        chunk = tasks[submitted : submitted + size]
-                        pending.append((chunk, self._submit(client, chunk)))
-                        submitted += len(chunk)
-                    chunk, future = pending.popleft()
-                    reports = self._result(client, chunk, future)
+                    reports = flight.next_batch()
                 yield from reports
                 self._pace.extend(r.seconds for r in reports if r.error is None)
         finally:
-            if pending:
+            if flight.pending:
                 with contextlib.suppress(Exception):
-                    client.cancel([future for _, future in pending])
+                    client.cancel([batch.future for batch in flight.pending])
 
     @contextlib.contextmanager
     def _watching(self) -> Iterator[None]:
@@ -229,61 +219,34 @@ class DaskRunner(ClosingRunner):
 
     # -- one batch of matches -------------------------------------------------------------
 
-    def _submit(self, client: Any, chunk: Sequence[MatchTask]) -> Any:
+    def _submit(self, client: Any, chunk: Sequence[MatchTask], worker: str | None) -> Any:
+        """Send ``chunk`` to ``worker`` (or where the scheduler likes): if the worker is
+        gone before playing it, another plays it."""
         first, last = chunk[0].match_id, chunk[-1].match_id
         return client.submit(
             _play_on_worker,
             self.play,
-            list(chunk),
+            _pack(list(chunk)),
             key=f"c8league-matches-{first}-{last}-{uuid.uuid4().hex[:12]}",
             pure=False,
             retries=self.retries,
+            workers=None if worker is None else [worker],
+            allow_other_workers=True,
         )
-
-    def _result(self, client: Any, chunk: Sequence[MatchTask], future: Any) -> list[MatchReport]:
-        dask = _distributed()
-        attempts = 0
-        idle_since: float | None = None
-        while True:
-            try:
-                reports: list[MatchReport] = future.result(timeout=POLL_SECONDS)
-                return reports
-            except TimeoutError:
-                if _threads(client):
-                    idle_since = None
-                elif idle_since is None:
-                    idle_since = time.monotonic()
-                elif time.monotonic() - idle_since > NO_WORKERS_SECONDS:
-                    raise C8LeagueError(
-                        f"{self.where} has had no workers for {NO_WORKERS_SECONDS:.0f} s; "
-                        "start workers, then resume the event"
-                    ) from None
-            except dask.KilledWorker as exc:
-                attempts += 1
-                if attempts > self.retries:
-                    raise C8LeagueError(
-                        f"match {chunk[0].match_id} killed every Dask worker that played it "
-                        f"({exc}); the matches before it are stored"
-                    ) from None
-                future = self._submit(client, chunk)
-            except dask.CancelledError:
-                raise ExecutorLost(
-                    f"match {chunk[0].match_id} was cancelled by {self.where} (was the "
-                    "scheduler stopped or restarted?)"
-                ) from None
 
     # -- before playing -------------------------------------------------------------------
 
-    def _wait_for_workers(self, client: Any) -> int:
+    def _wait_for_workers(self, client: Any) -> dict[str, int]:
+        """The cluster's workers and their threads, once it has any."""
         deadline = time.monotonic() + NO_WORKERS_SECONDS
         while True:
-            count = _threads(client)
-            if count or time.monotonic() > deadline:
+            workers = _workers(client)
+            if workers or time.monotonic() > deadline:
                 break
             time.sleep(0.2)
-        if not count:
+        if not workers:
             raise C8LeagueError(f"{self.where} has no workers: start some (dask worker ADDRESS)")
-        return count
+        return workers
 
     def _check_workers(self, client: Any, tasks: Sequence[MatchTask]) -> None:
         """Ask every connected worker for the event's plugins: a missing one, or one of
@@ -331,6 +294,144 @@ class DaskRunner(ClosingRunner):
         self._checked.update(names)
 
 
+@dataclass(eq=False)
+class _Batch:
+    """Consecutive tasks sent to a Dask worker as one task of the cluster."""
+
+    tasks: Sequence[MatchTask]
+    future: Any
+    worker: str | None
+    """Where it was sent (it may be played elsewhere if that worker goes)."""
+    attempts: int = 0
+    """How often it was submitted again after killing its workers."""
+
+
+class _Flight:
+    """The batches of one :meth:`DaskRunner.run` on their way, placed as the process
+    pool places its chunks: each worker holds :data:`QUEUED_PER_THREAD` batches per
+    thread (one before any match is measured), one playing and the next waiting
+    there, so that it goes on at once without asking the scheduler, and the last ones
+    go to whichever worker frees up first. Left to the scheduler, a batch could wait
+    behind another on a busy worker while another worker idles, until the scheduler
+    moves it (work stealing, once a second at best). A batch goes to a worker the
+    run chose, but any other may play it if that one leaves the cluster."""
+
+    def __init__(
+        self,
+        runner: DaskRunner,
+        client: Any,
+        tasks: Sequence[MatchTask],
+        workers: dict[str, int],
+    ) -> None:
+        self.runner, self.client, self.tasks = runner, client, tasks
+        self.pending: deque[_Batch] = deque()
+        """Batches sent and not yet handed back, in task order."""
+        self.submitted = 0
+        self.workers = workers
+        """Each worker's threads, as the scheduler last said."""
+        self.looked = time.monotonic()
+        self.idle_since: float | None = None
+        self.woken = threading.Event()
+        """Set when a batch is done (by Dask's thread for callbacks)."""
+
+    def look(self) -> None:
+        """Ask the scheduler for its workers again (joined, or lost)."""
+        self.workers = _workers(self.client)
+        self.looked = time.monotonic()
+        if self.workers:
+            self.idle_since = None
+        elif self.idle_since is None:
+            self.idle_since = time.monotonic()
+        elif time.monotonic() - self.idle_since > NO_WORKERS_SECONDS:
+            raise C8LeagueError(
+                f"{self.runner.where} has had no workers for {NO_WORKERS_SECONDS:.0f} s; "
+                "start workers, then resume the event"
+            )
+
+    @property
+    def threads(self) -> int:
+        return sum(self.workers.values())
+
+    def next_batch(self) -> list[MatchReport]:
+        """The reports of the oldest batch, sending more while waiting for it."""
+        while True:
+            if time.monotonic() - self.looked > POLL_SECONDS:
+                self.look()
+            self.fill()
+            if not self.pending:  # no worker to send the next batch to
+                time.sleep(0.2)
+                self.look()
+                continue
+            head = self.pending[0]
+            if head.future.done():
+                reports = self.result(head)
+                if reports is not None:
+                    self.pending.popleft()
+                    return reports
+                continue
+            if not self.woken.wait(POLL_SECONDS):
+                self.look()
+            self.woken.clear()  # (before looking at the batches again: none is missed)
+
+    def fill(self) -> None:
+        """Send batches to the workers that want one, within the window."""
+        runner = self.runner
+        threads = max(self.threads, 1)
+        window = runner.window or max(WINDOW_PER_THREAD * threads, 4)
+        while self.submitted < len(self.tasks) and len(self.pending) < window:
+            worker = self.place()
+            if worker is None:
+                return
+            size = runner.batch or _batch_size(
+                runner._pace, len(self.tasks) - self.submitted, threads, runner._together
+            )
+            chunk = self.tasks[self.submitted : self.submitted + size]
+            self.pending.append(_Batch(chunk, self.submit(chunk, worker), worker))
+            self.submitted += len(chunk)
+
+    def submit(self, chunk: Sequence[MatchTask], worker: str | None) -> Any:
+        future = self.runner._submit(self.client, chunk, worker)
+        future.add_done_callback(self.done)
+        return future
+
+    def done(self, _future: Any) -> None:
+        self.woken.set()
+
+    def place(self) -> str | None:
+        """The worker with the fewest batches placed per thread, if it wants another."""
+        if not self.workers:
+            return None
+        placed: dict[str, int] = dict.fromkeys(self.workers, 0)
+        for batch in self.pending:
+            if batch.worker in placed and not batch.future.done():
+                placed[batch.worker] += 1
+        worker = min(placed, key=lambda w: (placed[w] / self.workers[w], w))
+        per_thread = QUEUED_PER_THREAD if self.runner._pace else 1
+        return worker if placed[worker] < per_thread * self.workers[worker] else None
+
+    def result(self, batch: _Batch) -> list[MatchReport] | None:
+        """The reports of ``batch`` (done), or None if it was sent again."""
+        dask = _distributed()
+        try:
+            reports: list[MatchReport] = pickle.loads(batch.future.result())
+            return reports
+        except dask.KilledWorker as exc:
+            batch.attempts += 1
+            if batch.attempts > self.runner.retries:
+                raise C8LeagueError(
+                    f"match {batch.tasks[0].match_id} killed every Dask worker that played it "
+                    f"({exc}); the matches before it are stored"
+                ) from None
+            batch.worker = self.place()
+            batch.future = self.submit(batch.tasks, batch.worker)
+            return None
+        except dask.CancelledError:
+            raise ExecutorLost(
+                f"match {batch.tasks[0].match_id} was cancelled by {self.runner.where} (was "
+                "the scheduler stopped or restarted?)"
+            ) from None
+
+
 def _distributed() -> Any:
     """The ``distributed`` package, imported on first use (its API is not fully typed)."""
     try:
@@ -368,8 +469,9 @@ def _batch_size(pace: Sequence[float], remaining: int, threads: int, together: i
     return max(1, min(size, MAX_BATCH))
 
 
-def _threads(client: Any) -> int:
-    return sum(int(n) for n in client.nthreads().values())
+def _workers(client: Any) -> dict[str, int]:
+    """Each worker of the cluster (its address) and its threads, as the scheduler says."""
+    return {str(w): int(n) for w, n in client.nthreads().items() if int(n) > 0}
 
 
 def _local_versions(names: Sequence[str]) -> dict[str, str]:
@@ -390,17 +492,26 @@ def _local_versions(names: Sequence[str]) -> dict[str, str]:
 # -- run on the workers ---------------------------------------------------------------------
 
 
-def _play_on_worker(play: Play, tasks: Sequence[MatchTask]) -> list[MatchReport]:
+def _pack(value: Any) -> bytes:
+    """A batch's tasks or reports as one pickle: Dask would pickle a list's items one by
+    one, with its bookkeeping for each (a third of a worker's own CPU time in a duel
+    of fast matches), where one pickle of the list takes a few milliseconds."""
+    return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
+
+
+def _play_on_worker(play: Play, packed: bytes) -> bytes:
+    """Play the tasks ``packed`` (see :func:`_pack`): their reports, packed."""
+    tasks: list[MatchTask] = pickle.loads(packed)
     # In a watched process; a custom play (simulated matches in benchmarks) is trusted.
     watched = play is play_task
     reports = list(_sandbox().run(tasks)) if watched else [play(task) for task in tasks]
-    if all(report.error is None for report in reports):
-        return reports
-    worker = _distributed().get_worker().address
-    return [
-        r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
-        for r in reports
-    ]
+    if any(report.error is not None for report in reports):
+        worker = _distributed().get_worker().address
+        reports = [
+            r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
+            for r in reports
+        ]
+    return _pack(reports)
 
 
 _here = threading.local()
