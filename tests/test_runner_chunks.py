@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 from collections.abc import Iterator
 from typing import Any
 
@@ -18,6 +19,7 @@ from c8league.players.random_player import RandomPlayer
 from c8league.results import MatchReport
 from c8league.runner import pool
 from c8league.runner.pool import MatchRunner
+from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask, SeatSpec, play_task
 from c8league.runner.worker import Worker, fork_worker, play_match_job
 
@@ -164,3 +166,30 @@ def test_a_worker_whose_bots_play_matches_at_once_gets_many_from_the_first_chunk
     pace = pool._Pace(together=16)
     run = pool._Run(tasks(100), workers, None, pace)
     assert run.take() == tuple(range(first))
+
+
+class SlowToClose(GreedyPlayer):
+    """Its match's report is sent before it is closed: the run is over before the
+    worker says the job is."""
+
+    def close(self) -> None:
+        time.sleep(0.05)
+
+
+def test_a_runner_whose_bots_are_started_before_each_run_keeps_its_workers() -> None:
+    """A Dask worker's runner is asked to start the bots before each event or duel: the
+    jobs of the runs before are over by then (a worker runs its jobs in order), and
+    none of them may be left counting against the worker's queue, which, once full,
+    would have the next run wait for the worker to be killed as hung."""
+    seats = (SeatSpec("slow-to-close"), SeatSpec("greedy"))
+    start = [BotStart("slow", seats[0], RULES, 2)]
+    spy = Spying()
+    with (
+        registry.only_registered({"greedy": GreedyPlayer, "slow-to-close": SlowToClose}),
+        MatchRunner(1, spawn=spy) as runner,
+    ):
+        for run in range(pool.MAX_QUEUED + 2):
+            assert runner.start(start, 60.0) is None
+            played = runner.run([MatchTask(run, RULES, seats, seed=run)])
+            assert [r.match_id for r in played] == [run]
+        assert len(spy.workers) == 1  # never killed as hung, never replaced

@@ -284,6 +284,10 @@ class MatchRunner(ClosingRunner):
         for worker, key in sent:
             result = supervise(worker, key, seconds)
             if result.kind == "done":
+                # A worker runs its jobs in order: those sent before the start are over,
+                # their last messages read (and passed over) while waiting for it. Left
+                # queued, they would count against the worker's queue for good.
+                self._jobs[worker].clear()
                 problem = problem or self._started(result.value)
                 continue
             self._pool.remove(worker)
