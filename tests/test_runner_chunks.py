@@ -193,3 +193,14 @@ def test_a_runner_whose_bots_are_started_before_each_run_keeps_its_workers() -> 
             played = runner.run([MatchTask(run, RULES, seats, seed=run)])
             assert [r.match_id for r in played] == [run]
         assert len(spy.workers) == 1  # never killed as hung, never replaced
+
+
+def test_a_runner_may_take_longer_chunks() -> None:
+    """A Dask worker's runner takes chunks as long as a Dask batch: each chunk wakes the
+    Dask worker's process, which the matches share their processor with."""
+    pace = pool._Pace()
+    pace.times.extend([1 / 1024] * 10)  # (a tenth of a second is 102.4 matches)
+    assert pool._Run(tasks(5000), 1, None, pace).chunk_size() == 102
+    assert pool._Run(tasks(5000), 1, None, pace, chunks=(0.25, 512)).chunk_size() == 256
+    assert pool._Run(tasks(5000), 1, None, pace, chunks=(1.0, 512)).chunk_size() == 512
+    assert pool._Run(tasks(600), 1, None, pace, chunks=(1.0, 512)).chunk_size() == 300

@@ -143,6 +143,9 @@ class _Run:
     retry: list[int] = field(default_factory=list)
     fresh: int = 0
     yielded: int = 0
+    chunks: tuple[float, int] | None = None
+    """The play time and the number of matches a chunk holds at most (None: the
+    module's :data:`CHUNK_SECONDS` and :data:`MAX_CHUNK`)."""
 
     def chunk_size(self) -> int:
         """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play at the pace
@@ -154,8 +157,9 @@ class _Run:
         would be played a request at a time; a lone such worker also takes what would be
         left after the chunk, if that is fewer (they would be played with fewer beside
         them)."""
+        seconds, most = self.chunks or (CHUNK_SECONDS, MAX_CHUNK)
         pace = self.pace.seconds()
-        size = 1 if pace is None else MAX_CHUNK if pace <= 0 else int(CHUNK_SECONDS / pace)
+        size = 1 if pace is None else most if pace <= 0 else int(seconds / pace)
         left = len(self.tasks) - self.fresh
         share = -(-left // (2 * self.size))
         size = min(size, share)
@@ -167,7 +171,7 @@ class _Run:
                 size = left
             else:
                 size = max(size, least)
-        return max(1, min(size, MAX_CHUNK))
+        return max(1, min(size, most))
 
     def take(self) -> tuple[int, ...]:
         """The next chunk to send (a task to play again goes alone), if any may be sent:
@@ -214,12 +218,19 @@ class MatchRunner(ClosingRunner):
     ``spawn`` starts a worker (default: a fork of this process, see
     :func:`~c8league.runner.worker.fork_worker`). Where processes cannot be forked (not
     POSIX) and no ``spawn`` is given, tasks are played in this process, without the
-    protection of the module docstring."""
+    protection of the module docstring. ``chunks`` is the play time and the number of
+    matches a chunk holds at most (default :data:`CHUNK_SECONDS` and
+    :data:`MAX_CHUNK`)."""
 
     def __init__(
-        self, workers: int | None = None, *, spawn: Callable[[], Worker] | None = None
+        self,
+        workers: int | None = None,
+        *,
+        spawn: Callable[[], Worker] | None = None,
+        chunks: tuple[float, int] | None = None,
     ) -> None:
         self.workers = default_workers() if workers is None else max(1, workers)
+        self.chunks = chunks
         self.isolated = spawn is not None or can_fork()
         self._spawn = spawn or _fork_matches
         self._pool: list[Worker] = []
@@ -355,7 +366,7 @@ class MatchRunner(ClosingRunner):
             return
         size = self.workers if more is not None else min(self.workers, len(tasks))
         play = None if play_task is _tasks.play_task else play_task  # benchmarks swap it
-        run = _Run(tasks, size, play, self._pace)
+        run = _Run(tasks, size, play, self._pace, chunks=self.chunks)
         self._current_run = run
         try:
             index = 0
