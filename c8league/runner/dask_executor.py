@@ -6,13 +6,12 @@ the same results on a laptop and on a cluster: the workers only play, and the on
 process that runs the event writes every result. A bounded window of matches is in
 flight at a time, sent in batches when matches are fast, each batch to a worker this
 runner chooses, as the process pool chooses (see :class:`_Flight`). A match whose
-worker dies is
-played again on another worker (Dask reschedules it; after repeated deaths it is
-submitted afresh), and each match's report is taken once, so nothing is lost or
-counted twice. On each worker the matches are played in a process of their own,
-watched as the process pool watches its workers (``runner.pool``): a player that ends
-its process or hangs forfeits there with the same result as on the process pool, and
-the Dask worker never notices.
+worker dies is played again on another worker (Dask reschedules it; after repeated
+deaths it is submitted afresh), and each match's report is taken once, so nothing is
+lost or counted twice. On each worker the matches are played in a process of their
+own, watched as the process pool watches its workers (``runner.pool``): a player that
+ends its process or hangs forfeits there with the same result as on the process pool,
+and the Dask worker never notices.
 
 Workers need c8league and every player plugin of the event installed; before playing,
 the runner asks each connected worker, and a missing or different plugin is an error
@@ -504,8 +503,8 @@ def _local_versions(names: Sequence[str]) -> dict[str, str]:
 
 def _pack(value: Any) -> bytes:
     """A batch's tasks or reports as one pickle: Dask would pickle a list's items one by
-    one, with its bookkeeping for each (a third of a worker's own CPU time in a duel
-    of fast matches), where one pickle of the list takes a few milliseconds."""
+    one, with its bookkeeping for each (370 reports of a duel: 2.0 ms to pickle, 5.1 to
+    unpickle, against 1.4 and 1.6 for one pickle of the list)."""
     return pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL)
 
 
