@@ -256,7 +256,8 @@ def share_rows(args: argparse.Namespace) -> None:
     print(
         f"event, {runs[0].matches} matches of built-in bots at 4-player tables, 1 worker: "
         f"{span([r.matches / r.wall for r in runs], '.0f')} matches/s; inside matches "
-        f"{span(inside, '.0%')} of the wall time; outside: the schedule (computed once) "
+        f"{span(inside, '.0%')} of the wall time (median {median(inside):.1%}); outside: "
+        "the schedule (computed once) "
         f"{span(schedule, '.0%')}, the rest {span(rest, '.0%')}; the main process's CPU "
         f"{span([r.cpu / r.wall for r in runs], '.0%')} of the wall time, "
         f"{span([r.cpu / r.matches * 1e3 for r in runs], '.2f')} ms a match"
@@ -264,10 +265,11 @@ def share_rows(args: argparse.Namespace) -> None:
     a, b = "greedy", IN_PROCESS
     loops = [duel_bench.busy_loop_speedup()[1] for _ in range(args.repeats)]
     duels = [play_duel(a, 2, args.duel_games, b=b) for _ in range(args.repeats)]
+    shares = [d.play / (2 * d.wall) for d in duels]
     print(
         f"duel of {args.duel_games} games, {a} against {b}, 2 workers (two busy loops ran "
         f"{span(loops, '.2f')}x one): {span([d.games / d.wall for d in duels], '.0f')} "
-        f"games/s; inside matches {span([d.play / (2 * d.wall) for d in duels], '.0%')}; "
+        f"games/s; inside matches {span(shares, '.0%')} (median {median(shares):.1%}); "
         f"the main process's CPU {span([d.cpu / d.wall for d in duels], '.0%')} of the wall time"
     )
     if args.no_dask:
