@@ -148,10 +148,11 @@ class _Run:
     module's :data:`CHUNK_SECONDS` and :data:`MAX_CHUNK`)."""
 
     def chunk_size(self) -> int:
-        """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play at the pace
-        measured so far (one until a match has been measured), and few enough that
-        every worker still gets a share of the matches left; but for a worker that plays
-        matches at once (as its bots' start or its reports said),
+        """Matches in the next chunk: about :data:`CHUNK_SECONDS` of play (or what the
+        runner's ``chunks`` says) at the pace measured so far (one until a match has
+        been measured), and few enough that every worker still gets a share of the
+        matches left; but for a worker that plays matches at once (as its bots' start
+        or its reports said),
         :data:`TOGETHER_CHUNKS` times as many as it plays at once (as far as the share
         allows, when there are other workers), from the first chunk on: one match alone
         would be played a request at a time; a lone such worker also takes what would be
