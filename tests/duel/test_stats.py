@@ -304,10 +304,12 @@ def test_a_better_pair_never_lowers_the_llr(
     counts: list[int], cell: int, data: st.DataObject
 ) -> None:
     """Turning one pair into one a step better for A (e.g. a DL pair into a DW pair)
-    never lowers the LLR, as long as the pair does not leave its outcome empty: an
-    emptied count becomes fishtest's 1e-3 and can move the LLR by about 1e-6 either
-    way (e.g. (1, 1, 0, 0, 0) -> (0, 2, 0, 0, 0) with bounds 0, 1)."""
+    never lowers the LLR, as long as the pair neither leaves its outcome empty nor
+    joins an empty one: an empty count is fishtest's 1e-3, and emptying or filling one
+    can move the LLR by about 1e-6 either way (e.g. (1, 1, 0, 0, 0) -> (0, 2, 0, 0, 0),
+    or (0, 0, 2, 0, 3) -> (0, 0, 1, 1, 3), with bounds 0, 1)."""
     counts[cell] += 2
+    counts[cell + 1] += 1
     better = list(counts)
     better[cell] -= 1
     better[cell + 1] += 1
