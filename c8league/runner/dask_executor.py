@@ -379,8 +379,7 @@ class _Flight:
         failed is left to its turn: what went wrong is said in the order of the tasks.)"""
         for batch in self.pending:
             if batch.reports is None and batch.future.status == "finished":
-                batch.reports = pickle.loads(batch.future.result())
-                self.runner._pace.extend(r.seconds for r in batch.reports if r.error is None)
+                batch.reports = self.result(batch)
 
     def fill(self) -> None:
         """Send batches to the workers that want one, within the window."""
@@ -419,10 +418,12 @@ class _Flight:
         return worker if placed[worker] < per_thread * self.workers[worker] else None
 
     def result(self, batch: _Batch) -> list[MatchReport] | None:
-        """The reports of ``batch`` (done), or None if it was sent again."""
+        """The reports of ``batch`` (done), their play times kept for the pace; or None
+        if it was sent again."""
         dask = _distributed()
         try:
             reports: list[MatchReport] = pickle.loads(batch.future.result())
+            self.runner._pace.extend(r.seconds for r in reports if r.error is None)
             return reports
         except dask.KilledWorker as exc:
             batch.attempts += 1
