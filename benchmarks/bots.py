@@ -224,23 +224,15 @@ def play_event(cycles: int) -> EventRun:
 
 @contextlib.contextmanager
 def local_cluster(workers: int) -> Iterator[str | None]:
-    """The address of a local Dask cluster of ``workers`` single-threaded processes
-    (None without Dask)."""
+    """The address of the local Dask cluster c8league starts (``workers``
+    single-threaded processes, Dask's settings of ``dask_executor.QUIET``), started here
+    once so that its start is not counted in the duels (None without Dask)."""
     if importlib.util.find_spec("distributed") is None:
         yield None
         return
-    import logging
+    from c8league.runner import dask_executor
 
-    import distributed
-
-    cluster = distributed.LocalCluster(
-        n_workers=workers,
-        threads_per_worker=1,
-        processes=True,
-        host="127.0.0.1",
-        dashboard_address=":0",
-        silence_logs=logging.ERROR,
-    )
+    cluster = dask_executor.local_cluster(workers)
     try:
         yield cluster.scheduler_address
     finally:

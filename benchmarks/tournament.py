@@ -25,7 +25,7 @@ Run: ``python benchmarks/tournament.py [--cycles N] [--simulated N] [--match-sec
 from __future__ import annotations
 
 import argparse
-import importlib
+import importlib.util
 import multiprocessing
 import tempfile
 import time
@@ -38,7 +38,7 @@ from c8league.events.running import run_event
 from c8league.league.files import load_league_file, parse_league
 from c8league.league.leagues import import_league
 from c8league.results import MatchReport, Result
-from c8league.runner import pool
+from c8league.runner import dask_executor, pool
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.executors import Runner
 from c8league.runner.tasks import MatchTask, play_task
@@ -191,19 +191,11 @@ def main() -> None:
     cluster: Any = None
     address: str | None = None
     if not args.no_dask:
-        try:
-            distributed: Any = importlib.import_module("distributed")
-        except ImportError:
+        if importlib.util.find_spec("distributed") is None:
             print("Dask not installed (pip install -e '.[dask]'): process pool only")
         else:
             start = time.perf_counter()
-            cluster = distributed.LocalCluster(
-                n_workers=WORKERS,
-                threads_per_worker=1,
-                processes=True,
-                host="127.0.0.1",
-                dashboard_address=":0",
-            )
+            cluster = dask_executor.local_cluster(WORKERS)
             address = cluster.scheduler_address
             print(
                 f"local Dask cluster of {WORKERS} workers started in "

@@ -287,6 +287,23 @@ def test_without_dask_the_error_names_the_extra(monkeypatch: pytest.MonkeyPatch)
         DaskRunner().connect()
 
 
+def test_the_local_cluster_does_not_profile_its_workers() -> None:
+    """Dask's profiler (every thread's stack every 10 ms) takes CPU from the matches."""
+
+    def watching(dask_worker: Any) -> dict[str, Any]:  # (a local function travels by value)
+        import dask
+
+        return {
+            "profile": "profile" in dask_worker.periodic_callbacks,
+            "tick": dask_worker.periodic_callbacks["tick"].callback_time,
+            "memory": dask.config.get("distributed.worker.memory.monitor-interval"),
+        }
+
+    with DaskRunner(None, 1) as runner:
+        (found,) = runner.connect(1).run(watching).values()
+    assert found == {"profile": False, "tick": 500.0, "memory": "500ms"}
+
+
 def test_dask_is_imported_only_when_used() -> None:
     code = (
         "import sys, c8league.cli.main, c8league.events.running, c8league.runner.dask_executor; "
