@@ -224,9 +224,9 @@ def play_event(cycles: int) -> EventRun:
 
 @contextlib.contextmanager
 def local_cluster(workers: int) -> Iterator[str | None]:
-    """The address of the local Dask cluster c8league starts (``workers``
-    single-threaded processes, Dask's settings of ``dask_executor.QUIET``), started here
-    once so that its start is not counted in the duels (None without Dask)."""
+    """The address of the local Dask cluster c8league starts (``workers`` workers of one
+    thread, see ``dask_executor.local_cluster``), started here once so that its start is
+    not counted in the duels (None without Dask)."""
     if importlib.util.find_spec("distributed") is None:
         yield None
         return
@@ -236,7 +236,7 @@ def local_cluster(workers: int) -> Iterator[str | None]:
     try:
         yield cluster.scheduler_address
     finally:
-        cluster.close()
+        dask_executor.close_cluster(cluster)
 
 
 def share_rows(args: argparse.Namespace) -> None:

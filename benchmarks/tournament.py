@@ -237,7 +237,7 @@ def main() -> None:
                 rate, worker, dispatch = overheads(dask, args.simulated)
             figures["dask"] = worker, dispatch
             print(f"{label:<22} {rate:>10.1f} {worker * 1e3:>9.2f} ms {dispatch * 1e3:>7.3f} ms")
-        cluster.close()
+        dask_executor.close_cluster(cluster)
 
     if args.match_seconds is not None:
         length = args.match_seconds

@@ -8,6 +8,7 @@ would find installed plugins.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import pickle
@@ -291,17 +292,76 @@ def test_the_local_cluster_does_not_profile_its_workers() -> None:
     """Dask's profiler (every thread's stack every 10 ms) takes CPU from the matches."""
 
     def watching(dask_worker: Any) -> dict[str, Any]:  # (a local function travels by value)
-        import dask
-
+        watches = dask_worker.periodic_callbacks
         return {
-            "profile": "profile" in dask_worker.periodic_callbacks,
-            "tick": dask_worker.periodic_callbacks["tick"].callback_time,
-            "memory": dask.config.get("distributed.worker.memory.monitor-interval"),
+            name: watches[name].callback_time for name in ("profile", "tick") if name in watches
         }
 
     with DaskRunner(None, 1) as runner:
         (found,) = runner.connect(1).run(watching).values()
-    assert found == {"profile": False, "tick": 500.0, "memory": "500ms"}
+    assert found == {"tick": 500.0}
+
+
+@pytest.mark.skipif(os.name != "posix", reason="worker processes elsewhere")
+def test_the_local_cluster_plays_in_processes_of_its_own_beside_worker_threads() -> None:
+    """The local cluster's workers are threads of this process (a worker process would
+    only pass the matches on), each playing its matches in a watched process of its own
+    that ends with the cluster."""
+    rules = preset_rules("pagat").to_json()
+    tasks = [MatchTask(i, rules, (SeatSpec("greedy"), SeatSpec("random")), i) for i in range(9)]
+    before = _children()
+    with DaskRunner(None, 2) as runner:
+        assert set(runner.connect().run(os.getpid).values()) == {os.getpid()}
+        reports = list(runner.run(tasks))
+        assert len(_children() - before) == 2
+    assert [(r.match_id, r.error) for r in reports] == [(i, None) for i in range(9)]
+    assert _children() <= before
+
+
+@pytest.mark.skipif(os.name != "posix", reason="worker processes elsewhere")
+def test_closing_the_local_cluster_stops_a_match_in_play_at_once() -> None:
+    """Dask waits for its worker threads' tasks when it closes (up to 30 s): a batch in
+    play is stopped, its processes killed, rather than played to its end."""
+    rules = preset_rules("pagat").to_json()
+    options = {"command": [sys.executable, str(BOTS / "slow_move.py")], "move_time": 60}
+    slow = MatchTask(1, rules, (SeatSpec("external", json.dumps(options)), SeatSpec("greedy")), 3)
+    before = _children()
+    runner = DaskRunner(None, 1)
+    client = runner.connect()
+    (worker,) = client.nthreads()
+    future = runner._submit(client, [slow], worker)
+    deadline = time.monotonic() + 60
+    while not _bots("slow_move.py"):  # its third move takes a minute
+        assert time.monotonic() < deadline and not future.done()
+        time.sleep(0.05)
+    time.sleep(0.5)
+    start = time.monotonic()
+    runner.close()
+    assert time.monotonic() - start < 10
+    assert _children() <= before
+    deadline = time.monotonic() + 10
+    while _bots("slow_move.py"):  # ended by its reaper
+        assert time.monotonic() < deadline
+        time.sleep(0.05)
+
+
+def _children() -> set[int]:
+    """This process's children."""
+    pids: set[int] = set()
+    for thread in Path(f"/proc/{os.getpid()}/task").iterdir():
+        with contextlib.suppress(OSError):
+            pids.update(int(pid) for pid in (thread / "children").read_text().split())
+    return pids
+
+
+def _bots(name: str) -> list[int]:
+    """The processes running the bot ``name``."""
+    found = []
+    for proc in Path("/proc").iterdir():
+        with contextlib.suppress(OSError):
+            if proc.name.isdigit() and name.encode() in (proc / "cmdline").read_bytes():
+                found.append(int(proc.name))
+    return found
 
 
 def test_dask_is_imported_only_when_used() -> None:

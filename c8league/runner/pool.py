@@ -33,7 +33,10 @@ results are the same with any number of workers, on any executor.
 
 from __future__ import annotations
 
+import contextlib
 import itertools
+import os
+import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -94,6 +97,10 @@ this many quick ones."""
 MAX_REPLAYS = 3
 """A match whose process died (or was held up by the machine) is played again alone at
 most this many times before it is an error."""
+
+
+class Interrupted(Exception):
+    """A run stopped by :meth:`MatchRunner.interrupt`."""
 
 
 @dataclass(eq=False)
@@ -242,6 +249,7 @@ class MatchRunner(ClosingRunner):
         self._keys = itertools.count(1)
         self._pace = _Pace()
         self._current_run: _Run | None = None
+        self._interrupted = False
 
     def close(self) -> None:
         for worker in list(self._single):
@@ -253,6 +261,17 @@ class MatchRunner(ClosingRunner):
             worker.stop()
         self._pool.clear()
         self._jobs.clear()
+
+    def interrupt(self) -> None:
+        """Stop the run in progress from another thread, the one that closes this runner's
+        owner: its worker processes are killed, and the run raises :class:`Interrupted`
+        in its own thread instead of playing their matches again (their reports would go
+        nowhere). The runner plays no more matches; close it."""
+        self._interrupted = True
+        for worker in [*self._pool, *self._single]:
+            if worker.returncode is None:  # (reaped by the run's thread, not this one)
+                with contextlib.suppress(OSError):
+                    os.kill(worker.pid, signal.SIGKILL)
 
     @property
     def together(self) -> int:
@@ -469,7 +488,9 @@ class MatchRunner(ClosingRunner):
             raise RuntimeError("no worker process is playing the matches still waiting")
         deadline = self._deadline()
         timeout = None if deadline is None else max(0.0, deadline - time.monotonic())
+        self._check_interrupted()  # (its workers may be killed before this wait)
         ready = {id(workers[w]): workers[w] for w in wait(list(workers), timeout)}
+        self._check_interrupted()
         for worker in ready.values():
             messages, dead = worker.receive()
             for message in messages:
@@ -477,6 +498,10 @@ class MatchRunner(ClosingRunner):
             if dead:
                 self._died(worker)
         self._check_deadlines()
+
+    def _check_interrupted(self) -> None:
+        if self._interrupted:
+            raise Interrupted("the run was stopped from another thread")
 
     def _job(self, worker: Worker, key: int) -> _Job | None:
         if worker in self._single:
