@@ -198,6 +198,16 @@ def test_a_thread_whose_bots_play_matches_at_once_gets_many_from_its_first_batch
     assert dask_executor._batch_size([], 200, 2) == 1
 
 
+def test_a_batch_keeps_to_its_share_until_the_pace_is_measured_enough() -> None:
+    """One fast match measured (two random bots, the rest Monte Carlo ones) must not send
+    every match left to one worker: a batch holds at most its share of them until
+    TRUSTED_PACE matches are measured; then at least 0.1 s of play."""
+    fast = [0.002]
+    assert dask_executor._batch_size(fast, 46, 2) == 12  # ceil(46 / (2 * 2))
+    assert dask_executor._batch_size(fast * dask_executor.TRUSTED_PACE, 46, 2) == 50
+    assert dask_executor._batch_size([0.5], 46, 2) == 2  # about a second of play
+
+
 def test_reports_come_in_task_order_with_a_bounded_window(cluster: str) -> None:
     def slow_first(task: MatchTask) -> MatchReport:
         time.sleep(0.3 if task.match_id == 0 else 0.0)

@@ -56,6 +56,11 @@ the cluster a few milliseconds (tens on a busy machine) however many matches it 
 MIN_BATCH_SECONDS = 0.1
 """The least play time of a batch (when the matches left are shared out)."""
 MAX_BATCH = 512
+TRUSTED_PACE = 8
+"""Matches measured before a batch may exceed its share of the matches left to reach
+:data:`MIN_BATCH_SECONDS`: the first match played may be far faster than the rest (two
+random bots, where the others are Monte Carlo ones), and all the matches left would
+then go to one worker."""
 QUEUED_PER_THREAD = 2
 """Batches placed on a worker per thread: one playing, the next waiting there."""
 WINDOW_PER_THREAD = 4
@@ -507,17 +512,19 @@ def _batch_size(pace: Sequence[float], remaining: int, threads: int, together: i
     """Matches in the next batch: about :data:`BATCH_SECONDS` of play at the ``pace`` of
     the last matches (one before any was played), and few enough that every worker
     thread still gets a share of the ``remaining`` matches, but never fewer than about
-    :data:`MIN_BATCH_SECONDS` of play (the last batches would cost the cluster more than
-    their matches take). Before any was played, where a thread's bots play ``together``
-    matches at once (they said so when they started), three times as many as that, as
-    far as the share allows: one match alone would be played a request at a time."""
+    :data:`MIN_BATCH_SECONDS` of play once :data:`TRUSTED_PACE` matches are measured
+    (the last batches would cost the cluster more than their matches take). Before any
+    was played, where a thread's bots play ``together`` matches at once (they said so
+    when they started), three times as many as that, as far as the share allows: one
+    match alone would be played a request at a time."""
     share = -(-remaining // (2 * max(threads, 1)))
     if not pace:
         return 1 if together <= 1 else max(1, min(TOGETHER_CHUNKS * together, share))
     seconds = sum(pace) / len(pace)
     if seconds <= 0:
         return MAX_BATCH
-    size = min(int(BATCH_SECONDS / seconds), max(share, int(MIN_BATCH_SECONDS / seconds)))
+    least = int(MIN_BATCH_SECONDS / seconds) if len(pace) >= TRUSTED_PACE else 0
+    size = min(int(BATCH_SECONDS / seconds), max(share, least))
     return max(1, min(size, MAX_BATCH))
 
 
