@@ -156,7 +156,9 @@ def drain(runner: Runner, tasks: Sequence[MatchTask]) -> float:
 def overheads(runner: Runner, large: int) -> tuple[float, float, float]:
     """(matches/s of sleeping matches, worker seconds over the match length a match,
     dispatch seconds a match from a simulated large event of instant matches)."""
-    drain(runner, simulated(WORKERS * 8, 0.0))  # workers started and warm
+    # Workers started and warm, and the pace the batches are sized by (kept between runs)
+    # that of the matches measured next.
+    drain(runner, simulated(WORKERS * 8, SLEEP_MATCH_SECONDS))
     wall = drain(runner, simulated(SLEEP_MATCHES, SLEEP_MATCH_SECONDS))
     worker = wall * WORKERS / SLEEP_MATCHES - SLEEP_MATCH_SECONDS
     dispatch = drain(runner, simulated(large, 0.0)) / large

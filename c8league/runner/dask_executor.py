@@ -125,8 +125,8 @@ class DaskRunner(ClosingRunner):
     """Plays batches of match tasks on a Dask cluster and yields reports in task order.
 
     ``address`` is a running scheduler (``tcp://host:8786``); without one, a local
-    cluster of ``workers`` single-threaded processes (default: all cores) is started on
-    the first batch and closed with the runner.
+    cluster of ``workers`` single-threaded workers (default: all cores; see
+    :func:`local_cluster`) is started on the first batch and closed with the runner.
 
     Consecutive matches go to a worker together, as many as take about
     :data:`BATCH_SECONDS` (measured on the matches played so far; ``batch`` fixes the
