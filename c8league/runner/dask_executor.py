@@ -94,23 +94,18 @@ def local_cluster(workers: int) -> Any:
     process pool's games/s against 0.90 with worker processes, medians of 14 rounds in
     one run). Elsewhere they are processes."""
     distributed = _distributed()
+    where: dict[str, Any] = (
+        {"processes": False, "memory_limit": 0}  # (the matches' processes have their own)
+        if os.name == "posix"
+        else {"processes": True, "host": "127.0.0.1"}
+    )
     with importlib.import_module("dask.config").set(QUIET):
-        if os.name == "posix":
-            return distributed.LocalCluster(
-                n_workers=workers,
-                threads_per_worker=1,
-                processes=False,
-                memory_limit=0,  # (the matches' processes have limits of their own)
-                dashboard_address=":0",
-                silence_logs=logging.ERROR,
-            )
         return distributed.LocalCluster(
             n_workers=workers,
             threads_per_worker=1,
-            processes=True,
-            host="127.0.0.1",
             dashboard_address=":0",
             silence_logs=logging.ERROR,
+            **where,
         )
 
 

@@ -33,10 +33,7 @@ results are the same with any number of workers, on any executor.
 
 from __future__ import annotations
 
-import contextlib
 import itertools
-import os
-import signal
 import time
 from collections import deque
 from collections.abc import Callable, Iterator, Sequence
@@ -269,9 +266,7 @@ class MatchRunner(ClosingRunner):
         nowhere). The runner plays no more matches; close it."""
         self._interrupted = True
         for worker in [*self._pool, *self._single]:
-            if worker.returncode is None:  # (reaped by the run's thread, not this one)
-                with contextlib.suppress(OSError):
-                    os.kill(worker.pid, signal.SIGKILL)
+            worker.signal_kill()  # (reaped by the run's thread, not this one)
 
     @property
     def together(self) -> int:

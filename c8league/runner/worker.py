@@ -269,10 +269,15 @@ class Worker:
 
     def kill(self) -> None:
         """Kill the worker (its players' processes are killed by their reaper) and reap it."""
+        self.signal_kill()
+        self.reap()
+
+    def signal_kill(self) -> None:
+        """Send the worker SIGKILL, not waiting for it to exit: from a thread other than
+        the one that reaps it."""
         if self.returncode is None:
             with contextlib.suppress(OSError):
                 os.kill(self.pid, signal.SIGKILL)
-        self.reap()
 
     def reap(self, timeout: float | None = None) -> bool:
         """Wait up to ``timeout`` seconds (None: for ever) for the worker to exit."""
