@@ -4,10 +4,14 @@
    row, all with the same policy (a random playable card, else a random legal move,
    which is a draw): the built-in ``random:playable_first=true`` played in-process,
    the same policy in Python over the bot protocol (``benchmarks/random_bot.py``), and
-   in C (``benchmarks/random_bot.c``, compiled here with the machine's ``cc``). For
-   each: games/s, the ratio to the in-process player measured in the same round, and
-   the bot processes started per duel and worker. On 1 and 2 workers, beside what the
-   machine gives: the speed-up of two bare busy loops side by side over one.
+   in C (``benchmarks/random_bot.c``, compiled here with the machine's ``cc``), each
+   without a sandbox and in its sandbox (where this machine has one: bubblewrap), and
+   the Python bot given a process a match (``restart = "match"``: a bot without
+   ``match_start``), without and in its sandbox. For each: games/s, the ratio to the
+   in-process player measured in the same round, a sandboxed bot's ratio to the same
+   bot without a sandbox in the same round (the median of the rounds'), and the bot
+   processes started per duel and worker. On 1 and 2 workers, beside what the machine
+   gives: the speed-up of two bare busy loops side by side over one.
 2. The main process's share: a fast event of built-in bots (``--cycles`` 60: 360
    matches at 4-player tables) on 1 worker, and a duel of built-in bots
    (``--duel-games``) on 2 workers: the share of the workers' time inside matches
@@ -49,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import duel as duel_bench
 import tournament
 
-from c8league import about
+from c8league import about, sandbox
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.events import pairing
 from c8league.events import running as event_running
@@ -101,9 +105,11 @@ def play_duel(
     executor: str = "processes",
     address: str | None = None,
 ) -> Duel:
-    """One fresh duel of ``a`` against ``b``."""
+    """One fresh duel of ``a`` against ``b``; the bot processes started are counted in
+    the folder of logs ``starts`` (each writes ``started`` to its standard error)."""
     if starts is not None:
-        starts.write_text("")
+        shutil.rmtree(starts, ignore_errors=True)
+        starts.mkdir()
     with tempfile.TemporaryDirectory() as tmp:
         db = open_database(str(Path(tmp) / "duel.db"))
         name = create_duel(db, DuelRequest(a, b, games=games, seed=1))
@@ -114,7 +120,9 @@ def play_duel(
         wall, cpu = time.perf_counter() - start, cpu_seconds() - cpu
         every = all_cpu_seconds() - every
         db.close()
-    counted = len(starts.read_text().splitlines()) if starts is not None else 0
+    counted = 0
+    if starts is not None:
+        counted = sum(log.read_text().count("started") for log in starts.glob("*.log"))
     return Duel(2 * summary.pairs, wall, summary.play_seconds, cpu, every, counted)
 
 
@@ -135,16 +143,29 @@ def span(values: Sequence[float], form: str) -> str:
 
 
 def bot_rows(args: argparse.Namespace, folder: Path) -> None:
+    folder.chmod(0o755)  # (run by root, a sandboxed bot runs as a user of its own)
     c_bot = compile_c_bot(folder)
     starts = folder / "starts"
-    bots: list[tuple[str, str, Path | None]] = [
-        (f"in-process {IN_PROCESS}", IN_PROCESS, None),
-        ("external Python", f"cmd:{sys.executable} {HERE / 'random_bot.py'} {starts}", starts),
-    ]
+    sandboxed = sandbox.support().available
+    if not sandboxed:
+        print(f"(no sandbox here, {sandbox.support().problem}: its rows are left out)")
+    python = f"{sys.executable} {HERE / 'random_bot.py'} --count"
+    commands = [("Python", python, "")]
     if c_bot is not None:
-        bots.append(("external C", f"cmd:{c_bot} {starts}", starts))
+        commands.append(("C", f"{c_bot} --count", ""))
     else:
         print("(no C compiler found: the C bot's rows are left out)")
+    commands.append(("Python, restart=match", python, "restart=match,"))
+    bots: list[tuple[str, str, Path | None]] = [(f"in-process {IN_PROCESS}", IN_PROCESS, None)]
+    bare: dict[str, str] = {}
+    """A sandboxed bot's row: the row of the same bot without a sandbox."""
+    for name, command, options in commands:
+        base = f"cmd[{options}log_dir={starts}"
+        bots.append((f"external {name}", f"{base},sandbox=off]:{command}", starts))
+        if sandboxed:
+            label = f"external {name}, sandboxed"
+            bots.append((label, f"{base},sandbox=required]:{command}", starts))
+            bare[label] = f"external {name}"
     for workers in (1, 2):
         loops = [duel_bench.busy_loop_speedup()[1] for _ in range(args.repeats)]
         print(
@@ -154,7 +175,7 @@ def bot_rows(args: argparse.Namespace, folder: Path) -> None:
         )
         print(
             f"{'bot':<40} {'games/s':>13} {'× in-process':>13} {'median':>7} "
-            f"{'CPU ms/game':>12} {'× by CPU':>12} {'bots':>5}"
+            f"{'× bare':>6} {'CPU ms/game':>12} {'× by CPU':>12} {'bots':>5}"
         )
         runs: dict[str, list[Duel]] = {label: [] for label, _, _ in bots}
         for _ in range(args.repeats):
@@ -170,14 +191,22 @@ def bot_rows(args: argparse.Namespace, folder: Path) -> None:
             started = (
                 "" if counter is None else span([d.starts / workers for d in runs[label]], ".0f")
             )
+            versus = ""
+            if label in bare:
+                without = [d.games / d.wall for d in runs[bare[label]]]
+                versus = format(median(r / w for r, w in zip(rates, without, strict=True)), ".3f")
+            cpu, by = span([c * 1e3 for c in cpus], ".1f"), span(by_cpu, ".2f")
+            if label in bare:  # (a sandbox's processes are not all waited for: not counted)
+                cpu = by = "—"
             print(
                 f"{label:<40} {span(rates, '.1f'):>13} {span(ratios, '.3f'):>13} "
-                f"{median(ratios):>7.3f} {span([c * 1e3 for c in cpus], '.1f'):>12} "
-                f"{span(by_cpu, '.2f'):>12} {started:>5}"
+                f"{median(ratios):>7.3f} {versus:>6} {cpu:>12} {by:>12} {started:>5}"
             )
         print(
-            "(median: of the rounds' ratios to the in-process player; CPU: of every process "
-            "of the duel, the bots' included, per game; × by CPU: the "
+            "(median: of the rounds' ratios to the in-process player; × bare: a sandboxed "
+            "bot's games/s over the same bot's without a sandbox, the median of the rounds'; "
+            "CPU: of every process of the duel, the bots' included, per game (not measured "
+            "for sandboxed bots, whose processes end killed, unwaited); × by CPU: the "
             "in-process player's CPU per game over the row's, what a machine with a core to "
             "spare for each process would give; bots: processes started per duel and worker)"
         )

@@ -18,8 +18,8 @@
  * written in one go, before the bot waits for input again.
  *
  * Built by benchmarks/bots.py with the machine's C compiler (cc -O2 -o random_bot random_bot.c).
- * An optional argument names a file to which the bot appends a line when it starts
- * (the benchmark counts the processes started).
+ * With the argument --count it writes "started" to its standard error when it starts
+ * (the benchmark counts the processes started in their logs).
  */
 #include <errno.h>
 #include <stdint.h>
@@ -136,12 +136,9 @@ int main(int argc, char **argv) {
     if (input == NULL) {
         return 1;
     }
-    if (argc > 1) {
-        FILE *starts = fopen(argv[1], "a");
-        if (starts != NULL) {
-            fputs("started\n", starts);
-            fclose(starts);
-        }
+    if (argc > 1 && strcmp(argv[1], "--count") == 0) { /* counted in its log */
+        fputs("started\n", stderr);
+        fflush(stderr);
     }
     while ((line = next_line()) != NULL) {
         if (strncmp(line, "{\"type\":\"move\"", 14) == 0) {

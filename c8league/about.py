@@ -1,5 +1,5 @@
-"""What runs: the version, the engine (compiled or source, and why), Python, and the
-player plugins installed. ``c8league --version`` prints ``report()``.
+"""What runs: the version, the engine (compiled or source, and why), Python, the sandbox
+of external bots, and the player plugins installed. ``c8league --version`` prints ``report()``.
 
 Kept light: it reads package metadata and the engine's build record, and imports
 nothing of the storage, the reports or the terminal UI, so that ``--version`` is quick.
@@ -57,10 +57,13 @@ def plugins() -> list[tuple[str, str, list[str]]]:
 
 def report() -> str:
     """The lines ``c8league --version`` prints."""
+    from c8league import sandbox  # (its import, and a sandbox made: --version alone)
+
     lines = [
         f"c8league {version()}",
         f"engine: {engine()}",
         f"python: {python()}",
+        f"sandbox: {sandbox.describe()}",
     ]
     found = plugins()
     if not found:

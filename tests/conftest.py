@@ -117,3 +117,12 @@ def db_url(db_kind: str, new_database: Callable[[str], str]) -> str:
 def pg_url(new_database: Callable[[str], str]) -> str:
     """A fresh, empty PostgreSQL database for this test."""
     return new_database("postgresql")
+
+
+@pytest.fixture
+def tmp_path(tmp_path: Path) -> Path:
+    """pytest's folder for the test, readable by all (pytest makes it for its owner
+    alone): external bots written there run sandboxed, and run by root, a sandboxed bot
+    runs as a user of its own, who reads only what all may read."""
+    tmp_path.chmod(0o755)
+    return tmp_path

@@ -504,9 +504,11 @@ def external() -> Iterator[None]:
         yield
 
 
-def _external_league(tmp_path: Path, command: list[str], cycles: int = 2) -> Path:
+def _external_league(
+    tmp_path: Path, command: list[str], cycles: int = 2, sandbox: str = "auto"
+) -> Path:
     words = ", ".join(json.dumps(word) for word in command)
-    bot = f"{{ command = [{words}], move_time = 5 }}"
+    bot = f"{{ command = [{words}], move_time = 5, sandbox = {json.dumps(sandbox)} }}"
     entrants = (
         '[[entrants]]\nname = "G"\nbot = "greedy"\n'
         '[[entrants]]\nname = "R"\nbot = "random"\n'
@@ -545,7 +547,7 @@ def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
 ) -> None:
     starts = tmp_path / "starts"
     command = [sys.executable, str(BOTS / "keeper.py"), "--starts", str(starts)]
-    league = _external_league(tmp_path, command, cycles=6)
+    league = _external_league(tmp_path, command, cycles=6, sandbox="off")  # (writes `starts`)
     url = imported(tmp_path, "kept.db", league)
     pool = imported(tmp_path, "kept-pool.db", league)
     with registry.only_registered({**_PLAYERS, "external": ExternalPlayer}):

@@ -265,7 +265,7 @@ def test_missing_program_forfeits_at_once() -> None:
 
 
 def test_a_bot_that_will_not_leave_is_killed_with_its_children(tmp_path: Path) -> None:
-    player = bot("lingers.py", log_dir=str(tmp_path))
+    player = bot("lingers.py", log_dir=str(tmp_path), sandbox="off")  # (host process ids)
     player.grace_time = 0.2
     outcome = play_match(Rules.from_options("basic"), [player, GreedyPlayer()], 2)
     assert outcome.forfeit is None

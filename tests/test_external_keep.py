@@ -38,7 +38,8 @@ def players() -> Iterator[None]:
 
 def keeper(starts: Path, *flags: str, **options: Any) -> SeatSpec:
     command = [sys.executable, str(BOTS / "keeper.py"), "--starts", str(starts), *flags]
-    return SeatSpec("external", json.dumps({"command": command, "move_time": 5, **options}))
+    options = {"command": command, "move_time": 5, "sandbox": "off", **options}
+    return SeatSpec("external", json.dumps(options))
 
 
 def tasks(bot: SeatSpec, count: int, seconds: float | None = 60.0) -> list[MatchTask]:

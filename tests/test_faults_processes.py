@@ -470,7 +470,8 @@ class Run:
         for i in range(3):
             lines.append(
                 f'[[entrants]]\nname = "S{i}"\nbot = "external"\n'
-                f"options = {{ command = [{str(sys.executable)!r}, {str(bot)!r}] }}\n"
+                f"options = {{ command = [{str(sys.executable)!r}, {str(bot)!r}], "
+                'sandbox = "off" }\n'  # (its processes are found by their environment)
             )
         lines.append('[[entrants]]\nname = "E"\nbot = "explodes"\n')
         lines.append(f'[[events]]\nname = "ev"\nformat = "round_robin"\ncycles = {cycles}\n')

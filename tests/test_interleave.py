@@ -34,8 +34,12 @@ def kept() -> Iterator[None]:
 
 
 def bot(*args: str, move_time: float = 5.0) -> SeatSpec:
+    """The concurrent test bot, sandboxed unless it counts its starts in a file."""
     command = [sys.executable, str(BOT), *args]
-    return SeatSpec("external", json.dumps({"command": command, "move_time": move_time}))
+    options = {"command": command, "move_time": move_time}
+    if "--starts" in args:
+        options["sandbox"] = "off"  # (it writes to the file)
+    return SeatSpec("external", json.dumps(options))
 
 
 def tasks(seat: SeatSpec, count: int = 12, other: SeatSpec | None = None) -> list[MatchTask]:

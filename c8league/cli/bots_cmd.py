@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import inspect
 import json
+import os
 import re
 import shlex
 from dataclasses import replace
@@ -12,18 +13,21 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.text import Text
 
-from c8league import about
+from c8league import about, sandbox
 from c8league.cli.db import database
+from c8league.cli.options import SandboxOpt
 from c8league.cli.output import err, out, print_json
+from c8league.cli.playing import sandbox_mode
 from c8league.duel.specs import parse_spec, resolve
 from c8league.errors import UsageError
 from c8league.players import registry
+from c8league.players.external import ExternalPlayer
 from c8league.runner.conformance import check_player, game_seed, game_table
 from c8league.runner.conformance_defaults import DEFAULT_GAMES, DEFAULT_PRESETS
 from c8league.tables import Column, draw_table
 
 if TYPE_CHECKING:
-    from c8league.runner.conformance import ConformanceReport, PresetReport
+    from c8league.runner.conformance import ConformanceReport, Isolation, PresetReport
 
 app = typer.Typer(
     help="Player plugins: list, show options, check conformance.", no_args_is_help=True
@@ -34,8 +38,11 @@ app = typer.Typer(
 def list_bots(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
-    """Every installed player plugin; broken ones are listed with the reason."""
+    """Every installed player plugin, and where its code runs: in c8league's own process
+    (a Python plugin: trusted code) or, for an external bot, in a process of its own,
+    sandboxed. Broken ones are listed with the reason."""
     players = registry.discover()
+    external = ExternalPlayer.name
     if as_json:
         print_json(
             [
@@ -47,16 +54,20 @@ def list_bots(
                     "broken": info.broken,
                     "error": info.error,
                     "entry_point": info.value,
+                    "in_process": info.name != external,
+                    "ours": registry.ours(info.name),
                 }
                 for info in players.values()
             ]
         )
         return
+    sandboxed = sandbox.support().available
     table = draw_table(
         (
             Column("name", style="bold", no_wrap=True),
             Column("distribution", no_wrap=True),
             Column("version", no_wrap=True),
+            Column("runs", no_wrap=True),
             "description",
         ),
         (
@@ -64,6 +75,7 @@ def list_bots(
                 Text(info.name),
                 Text(info.distribution),
                 Text(info.version),
+                _runs(info.name == external, registry.ours(info.name), sandboxed),
                 Text(f"broken: {info.error}", style="red")
                 if info.broken
                 else Text(info.description),
@@ -71,11 +83,23 @@ def list_bots(
             for info in players.values()
         ),
         title="Player plugins",
+        caption="runs: c8league = c8league's own code, in its process; in process = a "
+        "Python plugin's code in c8league's process, trusted; sandboxed = a process of "
+        "its own (docs/faults.md)",
     )
     out.print(table)
     if not players:
         out.print("No player plugins are installed.")
     out.print(Text(f"Engine: {about.engine()}", style="dim"))
+
+
+def _runs(external: bool, ours: bool, sandboxed: bool) -> Text:
+    """Where a player's code runs, in a word (see ``bots list``)."""
+    if external:
+        return Text("sandboxed" if sandboxed else "own process", style="green")
+    if ours:
+        return Text("c8league")
+    return Text("in process", style="yellow")
 
 
 @app.command("show")
@@ -156,12 +180,14 @@ def check(
             help="Stop a game still running after this long: the player is stuck (fails).",
         ),
     ] = 60.0,
+    sandbox: SandboxOpt = None,
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play a player through seeded matches under each preset and check that it makes
     legal moves only, never crashes, makes the same choices from the same seed and
     answers in time. Each failure names its game and seed, and the demo command that
-    plays that game again. Exits with 1 if any check fails."""
+    plays that game again. An external bot runs in the sandbox a run gives it, so that
+    what it lacks there shows here. Exits with 1 if any check fails."""
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")
@@ -180,6 +206,7 @@ def check(
         "seed": seed,
         "time_limit": time_limit,
         "match_seconds": match_seconds,
+        "sandbox": sandbox_mode(sandbox),
     }
     if as_json:
         report = check_player(bot.plugin, options, **kwargs)
@@ -240,6 +267,8 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
         )
     if report.log_dir is not None:
         out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
+    if report.isolation is not None:
+        out.print(Text(_isolation(report.isolation, label)), soft_wrap=True)
     faults = report.faults
     if not faults:
         out.print(Text(f"{label}: all checks passed.", style="bold green"), soft_wrap=True)
@@ -262,7 +291,52 @@ def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
             out.print(Text(f"    replay: {shlex.join(words)}"), soft_wrap=True)
     if len(faults) > 20:
         out.print(Text(f"  … and {len(faults) - 20} more", style="red"))
+    if report.isolation is not None and report.isolation.sandboxed:
+        lacked = next((n for f in faults if (n := sandbox.needs(f.detail)) is not None), None)
+        if lacked is not None:
+            out.print(Text(_advice(lacked), style="yellow"), soft_wrap=True)
     out.print(Text(f"{label}: {len(faults)} check(s) failed.", style="bold red"), soft_wrap=True)
+
+
+def _isolation(where: Isolation, label: str) -> str:
+    """Where the checked player ran, in one line."""
+    if where.in_process:
+        return (
+            f"{label} runs in c8league's own process, as Python code that c8league trusts; "
+            "a bot you did not write runs as an external bot, sandboxed (docs/bots.md)"
+        )
+    if not where.sandboxed:
+        if where.why == "off":
+            return f"{label} ran without a sandbox (sandbox off)."
+        return f"{label} ran without a sandbox: {where.why} ({where.hint})."
+    shown = [f"its folder {where.folder} (read-only)"] if where.folder else []
+    shown += [f"/tmp ({where.scratch_mb} MB, writable, its HOME)"]
+    shown += [f"{path} (read-only)" for path in where.ro_paths]
+    network = "the network" if where.network else "no network"
+    return (
+        f"{label} ran sandboxed, as every run gives it: {where.tool}. It sees the system's "
+        f"programs, {', '.join(shown)}, {network}."
+    )
+
+
+def _advice(lacked: sandbox.Need) -> str:
+    """What to change when a sandboxed bot failed for want of ``lacked``."""
+    if lacked.kind == "network":
+        return (
+            "The bot wanted the network, which its sandbox has not: the option "
+            "network=true gives it."
+        )
+    if lacked.kind == "write":
+        where = f" ({lacked.path})" if lacked.path else ""
+        return (
+            f"The bot wrote where its sandbox is read-only{where}: it may write to /tmp (its "
+            "HOME), up to the option scratch_mb."
+        )
+    folder = lacked.path if os.path.isdir(lacked.path) else os.path.dirname(lacked.path)
+    return (
+        f"The bot looked for {lacked.path}, outside its sandbox: the option "
+        f"ro_paths='[\"{folder}\"]' shows it (read-only), or put it in the bot's folder."
+    )
 
 
 def _cell(preset: PresetReport, check: str) -> Text:

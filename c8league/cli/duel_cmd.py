@@ -24,10 +24,18 @@ from c8league.cli.options import (
     MaxForfeitsOpt,
     MoveSecondsOpt,
     ProgressEveryOpt,
+    Sandbox,
+    SandboxOpt,
     WorkersOpt,
 )
 from c8league.cli.output import err, out, print_json
-from c8league.cli.playing import RunProgress, where_played
+from c8league.cli.playing import (
+    RunProgress,
+    hide_from_bots,
+    sandbox_mode,
+    say_unsandboxed,
+    where_played,
+)
 from c8league.duel.reading import duel_report, list_duels
 from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.runner.executors import check_workers
@@ -137,6 +145,7 @@ def run(
     move_seconds: MoveSecondsOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
+    sandbox: SandboxOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     check_workers(workers)
@@ -158,7 +167,7 @@ def run(
         move_seconds=move_seconds,
     )
     duel = create_duel(db, request)
-    _play(duel, workers, executor, address, as_json, max_forfeits, every)
+    _play(duel, workers, executor, address, as_json, max_forfeits, every, sandbox)
 
 
 @app.command("resume")
@@ -169,11 +178,12 @@ def resume(
     address: AddressOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
+    sandbox: SandboxOpt = None,
     as_json: JsonOpt = False,
 ) -> None:
     """Go on with a stopped duel: plays on from the first deal not stored, which gives
     exactly the figures of an uninterrupted run."""
-    _play(name, workers, executor, address, as_json, max_forfeits, Every(progress_every))
+    _play(name, workers, executor, address, as_json, max_forfeits, Every(progress_every), sandbox)
 
 
 @app.command("show")
@@ -239,9 +249,10 @@ def _play(
     as_json: bool,
     max_forfeits: int,
     every: Every,
+    sandbox: Sandbox | None = None,
 ) -> None:
-
     db = database()
+    hide_from_bots(db)
     where = where_played(workers, executor, address)
     columns = (
         TextColumn("[bold]{task.description}"),
@@ -278,6 +289,8 @@ def _play(
             address=address,
             progress=progress,
             max_forfeits=max_forfeits,
+            sandbox=sandbox_mode(sandbox),
+            unsandboxed=say_unsandboxed,
         )
         if announced and summary.tally is not None and summary.settings is not None:
             progress(summary.tally, summary.settings, last=True)  # the last pair

@@ -24,6 +24,12 @@ class Executor(StrEnum):
     dask = "dask"
 
 
+class Sandbox(StrEnum):
+    auto = "auto"
+    required = "required"
+    off = "off"
+
+
 WorkersOpt = Annotated[
     int | None, typer.Option(help="Worker processes (default: all cores).", min=1)
 ]
@@ -57,6 +63,15 @@ MoveSecondsOpt = Annotated[
         "bot's move_time is lowered to it). Default: the bots' own limits.",
         min=0.001,
         max=86_400.0,
+    ),
+]
+SandboxOpt = Annotated[
+    Sandbox | None,
+    typer.Option(
+        "--sandbox",
+        help="Run every external bot in a sandbox (auto: where this machine can; required: "
+        "refuse bots that cannot be sandboxed, Python plugins not of c8league among them; "
+        "off: none), in place of each bot's own sandbox option (docs/faults.md).",
     ),
 ]
 MaxForfeitsOpt = Annotated[

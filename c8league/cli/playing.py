@@ -1,5 +1,6 @@
 """What the commands that play matches (``event run``, ``duel``) show while they play:
-where the matches are played, in words, and their progress on stderr."""
+where the matches are played, in words, the sandbox of their bots, and their progress on
+stderr."""
 
 from __future__ import annotations
 
@@ -10,9 +11,12 @@ from typing import Any
 
 from rich.progress import Progress, ProgressColumn
 
-from c8league.cli.options import Every, Executor
+from c8league import sandbox
+from c8league.cli.options import Every, Executor, Sandbox
 from c8league.cli.output import err
 from c8league.runner.base import default_workers
+from c8league.sandbox import Mode, Support
+from c8league.storage.database import Database, sqlite_path
 
 REDRAW_SECONDS = 0.1
 """The bar is updated at most this often (rich redraws it ten times a second)."""
@@ -26,6 +30,30 @@ def where_played(workers: int | None, executor: Executor, address: str | None) -
     if executor is Executor.dask:
         where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     return where
+
+
+def sandbox_mode(option: Sandbox | None) -> Mode | None:
+    """The run's ``--sandbox`` as the library takes it."""
+    return None if option is None else sandbox.check_mode(option.value)
+
+
+def say_unsandboxed(found: Support) -> None:
+    """The one line a run prints when its external bots, which would be sandboxed where
+    this machine allowed it, run without one."""
+    how = f" ({found.hint})" if found.hint else ""
+    err.print(
+        f"[yellow]warning:[/] external bots run without a sandbox: {found.problem}{how}; "
+        "--sandbox off runs them so without this warning",
+        highlight=False,
+    )
+
+
+def hide_from_bots(db: Database) -> None:
+    """Keep the database's files (its journal, copies kept by ``restore``…) out of every
+    sandbox this command starts: they are hidden where a bot's folder holds them."""
+    path = sqlite_path(db.url)
+    if path is not None:
+        sandbox.hide(path)
 
 
 class RunProgress:

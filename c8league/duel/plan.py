@@ -23,6 +23,7 @@ from c8league.duel.specs import Bot
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import derive_seed
 from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.sandbox import Mode
 
 MAX_GAMES = 10_000_000
 """The most games ``--games`` and ``--max-games`` accept (five million deals)."""
@@ -49,6 +50,9 @@ class DuelSettings:
     match_seconds: float | None
     move_seconds: float | None = None
     """The limit on each decision (``--move-seconds``; None: the players' own)."""
+    sandbox: Mode | None = None
+    """The run's sandbox for every bot (``--sandbox``; None: each bot's own option). Not
+    stored: it is the run's, like where the matches are played."""
 
     @property
     def spec(self) -> SprtSpec | None:
@@ -90,7 +94,7 @@ class DuelSettings:
             MatchTask(
                 match_id=2 * deal,
                 rules=self.rules,
-                seats=_seats(a_seats),
+                seats=_seats(a_seats, self.sandbox),
                 seed=seed,
                 match_seconds=self.match_seconds,
                 hands=False,
@@ -99,7 +103,7 @@ class DuelSettings:
             MatchTask(
                 match_id=2 * deal + 1,
                 rules=self.rules,
-                seats=_seats(b_seats),
+                seats=_seats(b_seats, self.sandbox),
                 seed=seed,
                 match_seconds=self.match_seconds,
                 hands=False,
@@ -172,5 +176,5 @@ def match_id(duel: str, deal: int, side: str) -> str:
     return f"{duel}:{deal}{side}"
 
 
-def _seats(bots: tuple[Bot, ...]) -> tuple[SeatSpec, ...]:
-    return tuple(SeatSpec(bot.plugin, bot.options) for bot in bots)
+def _seats(bots: tuple[Bot, ...], sandbox: Mode | None) -> tuple[SeatSpec, ...]:
+    return tuple(SeatSpec(bot.plugin, bot.options, sandbox) for bot in bots)

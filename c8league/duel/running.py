@@ -20,7 +20,7 @@ import math
 import time
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from c8league.duel.plan import MAX_GAMES, DuelSettings, match_id
 from c8league.duel.specs import parse_spec, resolve
@@ -41,8 +41,10 @@ from c8league.players import registry
 from c8league.results import MatchReport
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.starting import BotStart
+from c8league.runner.starting import unsandboxed as runner_unsandboxed
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks, Streak
 from c8league.runner.tasks import SeatSpec
+from c8league.sandbox import Mode, Support
 from c8league.standings import match_points
 from c8league.storage import duels as stored_duels
 from c8league.storage.database import Database
@@ -223,6 +225,8 @@ def run_duel(
     address: str | None = None,
     progress: Progress | None = None,
     max_forfeits: int | None = MAX_FORFEITS,
+    sandbox: Mode | None = None,
+    unsandboxed: Callable[[Support], None] | None = None,
 ) -> RunSummary:
     """Play the duel ``name`` until it is finished, from where an earlier run stopped.
 
@@ -230,12 +234,13 @@ def run_duel(
     cannot start stops the run before its first game. A bot that forfeits
     ``max_forfeits`` matches in a row (None or 0: never) stops it after the pair of that
     match. Either way the duel is kept without a verdict, with why it stopped, and
-    :class:`BotStopped` says so in one line."""
+    :class:`BotStopped` says so in one line. ``sandbox`` and ``unsandboxed`` are as for
+    ``events.running.run_event``."""
     started = time.perf_counter()
     with db.session() as session:
         duel = stored_duels.get(session, name)
         duel_id, duel_name = duel.id, duel.name
-        settings = DuelSettings.from_json(duel.settings)
+        settings = replace(DuelSettings.from_json(duel.settings), sandbox=sandbox)
     assert duel_id is not None
     summary = RunSummary(duel_name)
     _check_plugins(settings)
@@ -243,8 +248,8 @@ def run_duel(
         run_kept(
             lambda: f"{summary.pairs} pairs stored by this run",
             goes_on="the duel goes on with",
-            again=f"c8league duel resume {duel_name}",
-            elsewhere=resume_command("duel", duel_name, executor, address),
+            again=resume_command("duel", duel_name, "processes", None, sandbox),
+            elsewhere=resume_command("duel", duel_name, executor, address, sandbox),
         ),
         event_run_lock(db, duel_id, duel_name, kind="duel"),
         make_runner(executor, workers, address) as runner,
@@ -260,6 +265,9 @@ def run_duel(
                 _store(db, duel_id, [], finished=True)
         else:
             runner.prepare()
+            missing = runner_unsandboxed(_starts(settings))
+            if missing is not None and unsandboxed is not None:
+                unsandboxed(missing)
             _start_bots(db, duel_id, name=duel_name, settings=settings, runner=runner)
             streaks = ForfeitStreaks(max_forfeits)
             _play(
@@ -300,17 +308,22 @@ def _start_bots(
 ) -> None:
     """Start every bot once on every worker before the first game (see
     ``runner.starting``): one that cannot start stops the duel, kept without a verdict."""
-    players, rules = settings.players, settings.rules
-    starts = [
-        BotStart(label, SeatSpec(bot.plugin, bot.options), rules, players)
-        for label, bot in settings.bots()
-    ]
-    problem = runner.start(starts, settings.match_seconds)
+    problem = runner.start(_starts(settings), settings.match_seconds)
     if problem is not None:
         _stop(db, duel_id, problem)
-        raise BotStopped(f"{problem}; duel {name} has no verdict (c8league duel resume {name})")
+        again = resume_command("duel", name, "processes", None, settings.sandbox)
+        raise BotStopped(f"{problem}; duel {name} has no verdict ({again})")
     with db.writing(wait=None) as session:
         stored_duels.set_stopped(session, duel_id, None)
+
+
+def _starts(settings: DuelSettings) -> list[BotStart]:
+    """The duel's bots, each once, to be started before its first game."""
+    players, rules = settings.players, settings.rules
+    return [
+        BotStart(label, SeatSpec(bot.plugin, bot.options, settings.sandbox), rules, players)
+        for label, bot in settings.bots()
+    ]
 
 
 def _stop(db: Database, duel_id: int, why: str) -> None:

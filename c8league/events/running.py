@@ -24,8 +24,10 @@ from c8league.results import MatchReport
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
+from c8league.runner.starting import unsandboxed as runner_unsandboxed
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks
 from c8league.runner.tasks import MatchTask, SeatSpec
+from c8league.sandbox import Mode, Support
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
@@ -46,11 +48,13 @@ Progress = Callable[[int, int], None]
 @dataclass(frozen=True)
 class RunOptions:
     """How a run plays its matches, beyond where: the limits on a match and on each
-    decision, and how many forfeits in a row of one bot stop it."""
+    decision, how many forfeits in a row of one bot stop it, and the sandbox of its bots
+    (None: each bot's own ``sandbox`` option)."""
 
     match_seconds: float | None = MATCH_SECONDS
     move_seconds: float | None = None
     max_forfeits: int | None = MAX_FORFEITS
+    sandbox: Mode | None = None
 
 
 @dataclass
@@ -75,6 +79,8 @@ def run_event(
     match_seconds: float | None = MATCH_SECONDS,
     move_seconds: float | None = None,
     max_forfeits: int | None = MAX_FORFEITS,
+    sandbox: Mode | None = None,
+    unsandboxed: Callable[[Support], None] | None = None,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
@@ -89,12 +95,16 @@ def run_event(
     Every bot that may be seated is first started once on every worker
     (``runner.starting``): one that cannot start stops the run before any match, and
     one that forfeits ``max_forfeits`` matches in a row (None or 0: never) stops it
-    after that match, each with :class:`BotStopped` naming the bot."""
+    after that match, each with :class:`BotStopped` naming the bot.
+
+    ``sandbox`` (the run's ``--sandbox``) takes the place of each bot's own ``sandbox``
+    option; ``unsandboxed`` is told, once, why external bots that would be sandboxed
+    where this machine allowed it run without one (``runner.starting.unsandboxed``)."""
     summary = RunSummary()
     started = time.perf_counter()
     check_match_seconds(match_seconds)
     check_match_seconds(move_seconds, "move_seconds")
-    options = RunOptions(match_seconds, move_seconds, max_forfeits)
+    options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox)
     with db.session() as session:
         lg, ev = get_event(session, name, league)
         event_id, event_name = ev.id, ev.name
@@ -102,13 +112,16 @@ def run_event(
             raise UsageError(
                 f"event {ev.name!r} is played by people: pair rounds and enter results"
             )
-        starts = _check_players(session, lg, ev)
+        starts = _check_players(session, lg, ev, sandbox)
     assert event_id is not None
+    missing = runner_unsandboxed(starts)
+    if missing is not None and unsandboxed is not None:
+        unsandboxed(missing)
     with run_kept(
         lambda: f"{summary.played} matches stored by this run",
         goes_on="the rest are played by",
-        again=f"c8league event resume {event_name}",
-        elsewhere=resume_command("event", event_name, executor, address),
+        again=resume_command("event", event_name, "processes", None, sandbox),
+        elsewhere=resume_command("event", event_name, executor, address, sandbox),
     ):
         _run_rounds(
             db,
@@ -291,7 +304,9 @@ def check_match_seconds(seconds: float | None, param: str = "match_seconds") -> 
         )
 
 
-def _check_players(session: Session, league: League, event: Event) -> list[BotStart]:
+def _check_players(
+    session: Session, league: League, event: Event, sandbox: Mode | None = None
+) -> list[BotStart]:
     """Every bot that may be seated (the league's active members, and whoever sits at a
     match still to play) has its plugin installed and valid options: checked before a
     round is paired, so that a run that cannot play writes nothing. Returns them, to be
@@ -308,7 +323,7 @@ def _check_players(session: Session, league: League, event: Event) -> list[BotSt
             registry.validate_options(info, json.loads(entrant.options or "{}"))
         except PluginError as exc:
             raise PluginError(f"entrant {entrant.name!r}: {exc}") from None
-        seat = SeatSpec(entrant.plugin, entrant.options or "{}")
+        seat = SeatSpec(entrant.plugin, entrant.options or "{}", sandbox)
         starts.append(BotStart(f"entrant {entrant.name!r}", seat, league.rules, event.table_size))
     return starts
 
@@ -328,7 +343,7 @@ def _pending_tasks(
                     f"match {match.match_id} seats {entrant.name!r}, a person: enter its "
                     "result by hand"
                 )
-            seats.append(SeatSpec(entrant.plugin, entrant.options))
+            seats.append(SeatSpec(entrant.plugin, entrant.options, options.sandbox))
         names[match.match_id] = [f"entrant {e.name!r}" for e in match.seats]
         tasks.append(
             MatchTask(

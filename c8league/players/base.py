@@ -112,9 +112,10 @@ class PlayerOptions(BaseModel):
     is entered and before each match: an unknown option, a wrong type (strictly: ``1.0``
     is not a whole number, ``1`` is not a boolean) or a value out of bounds is one line
     naming the player, the option and why. Options typed on a command line are text and
-    are converted to the declared type first. Only the options given are passed to the
-    factory, so its own defaults apply to the others. A plugin without a model is
-    checked by its factory's signature, then built once and closed.
+    are converted to the declared type first (a list or a table written as JSON). Only
+    the options given are passed to the factory, so its own defaults apply to the
+    others. A plugin without a model is checked by its factory's signature, then built
+    once and closed.
     """
 
     model_config = ConfigDict(extra="forbid", frozen=True, strict=True, allow_inf_nan=False)
@@ -131,8 +132,12 @@ class PlayerOptions(BaseModel):
                 valid = ", ".join(fields) or "none"
                 raise PluginError(f"player {player!r} has no option {key!r}; options: {valid}")
             if isinstance(value, str) and not _takes_text(field.annotation):
+                adapter = _adapter(field.annotation)
                 try:
-                    value = _adapter(field.annotation).validate_strings(value)
+                    if value.lstrip()[:1] in ("[", "{"):  # a list or a table, as JSON
+                        value = adapter.validate_json(value, strict=True)
+                    else:
+                        value = adapter.validate_strings(value)
                 except ValidationError as exc:
                     raise _option_error(
                         player, key, value=value, annotation=field.annotation, exc=exc

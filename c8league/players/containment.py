@@ -293,6 +293,8 @@ class Enclosure:
     def __init__(self, keeper: Keeper, cgroup: Path | None, number: int) -> None:
         self.keeper = keeper
         self.cgroup = cgroup
+        self.number = number
+        """This bot process's number among those of its keeper."""
         self.token = f"{keeper.pid}-{number}"
         self.pid = 0
         self._marked: set[int] = set()
@@ -355,13 +357,14 @@ class Enclosure:
         """A match begins: what runs now is the bot's own, spared by :meth:`sweep`."""
         self._marked = set(self.processes())
 
-    def sweep(self) -> int:
+    def sweep(self, own: Iterable[int] = ()) -> int:
         """End what the bot started since :meth:`mark` and left running, but not the bot's
-        process, and wait (up to :data:`KILL_WAIT_SECONDS`) until it is gone; returns how
-        many processes were ended."""
+        process (nor ``own``: the processes of its sandbox, say), and wait (up to
+        :data:`KILL_WAIT_SECONDS`) until it is gone; returns how many processes were
+        ended."""
         if not self.pid:
             return 0
-        spare = self._marked | {self.pid}
+        spare = self._marked | {self.pid, *own}
         if self.cgroup is not None:
             strays = self._sweep_cgroup(spare)
         else:
@@ -765,6 +768,19 @@ def _carries(pid: int, token: str) -> bool:
 
 def _zombie(pid: int) -> bool:
     return process_state(pid) in ("Z", "X", "")
+
+
+def oldest(pids: Iterable[int]) -> int | None:
+    """The process of ``pids`` started first (Linux ``/proc``), None if none is found."""
+    found: list[tuple[int, int]] = []
+    for pid in pids:
+        try:
+            with open(f"/proc/{pid}/stat", "rb") as file:
+                fields = file.read().rsplit(b")", 1)[-1].split()
+            found.append((int(fields[19]), pid))  # field 22, its start time
+        except (OSError, IndexError, ValueError):
+            continue
+    return min(found)[1] if found else None
 
 
 def process_state(pid: int) -> str:

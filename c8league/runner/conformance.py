@@ -44,18 +44,21 @@ from dataclasses import dataclass, field
 from types import TracebackType
 from typing import Any
 
+from c8league import sandbox
 from c8league.engine import Move, Observation, Rules, derive_seed
 from c8league.players import registry
 from c8league.players.base import Player, PlayerWrapper
 from c8league.players.containment import Keeper, before_foreign_bot
+from c8league.players.external.player import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.runner.conformance_defaults import CHECK_MATCH_SECONDS as CHECK_MATCH_SECONDS
 from c8league.runner.conformance_defaults import DEFAULT_GAMES as DEFAULT_GAMES
 from c8league.runner.conformance_defaults import DEFAULT_PRESETS as DEFAULT_PRESETS
 from c8league.runner.loop import MatchOutcome, describe, play_match, user_interrupt
-from c8league.runner.tasks import PLAYING, STARTING
+from c8league.runner.tasks import PLAYING, STARTING, refuse_unsandboxable
 from c8league.runner.worker import Slot, Worker, can_fork, fork_worker, supervise
+from c8league.sandbox import Mode, run_mode
 
 MACHINE_RETRIES = 3
 """A game the machine held up (its process found stopped) is played again this often."""
@@ -132,6 +135,8 @@ class ConformanceReport:
     time_limit: float | None = None
     log_dir: str | None = None
     """The folder of the logs the player wrote during the check, if any were kept."""
+    isolation: Isolation | None = None
+    """Where the player ran: in a sandbox or not (see :func:`isolation`)."""
 
     @property
     def passed(self) -> bool:
@@ -152,6 +157,7 @@ class ConformanceReport:
             "time_limit": self.time_limit,
             "passed": self.passed,
             "log_dir": self.log_dir,
+            "isolation": None if self.isolation is None else self.isolation.to_dict(),
             "presets": [
                 {
                     "preset": p.preset,
@@ -186,6 +192,7 @@ def check_player(
     time_limit: float | None = None,
     match_seconds: float | None = CHECK_MATCH_SECONDS,
     progress: Callable[[str, int], None] | None = None,
+    sandbox: Mode | None = None,
 ) -> ConformanceReport:
     """Play ``player`` through ``games`` seeded matches per preset and check it.
 
@@ -196,6 +203,8 @@ def check_player(
     is reported as a :class:`Fault`. ``progress(preset, game)`` is called before each
     game. A game still running after ``match_seconds`` is a ``time`` fault, and the
     check stops there (a player stuck in a loop would hold up every game after it).
+    ``sandbox`` takes the place of an external bot's own ``sandbox`` option (as a run's
+    ``--sandbox`` does); ``required`` refuses a Python plugin not of c8league.
     """
     if games < 1:
         raise ValueError("games must be at least 1")
@@ -205,16 +214,19 @@ def check_player(
         info = registry.get(name)
         registry.validate_options(info, opts)
         params = set(info.options())
+        refuse_unsandboxable(name, sandbox)
 
         def make() -> Player:
-            return registry.create(name, opts)
+            with run_mode(sandbox):
+                return registry.create(name, opts)
     else:
         name = getattr(player, "__name__", type(player).__name__)
         factory = player
         params = _parameters(factory)
 
         def make() -> Player:
-            return factory(**opts)
+            with run_mode(sandbox):
+                return factory(**opts)
 
     rule_sets = [(preset, Rules.from_options(preset)) for preset in presets]
     logs = None
@@ -224,6 +236,7 @@ def check_player(
         opts["log_dir"] = logs
     reports = []
     stuck = False
+    isolated = isolation(make)
     try:
         with _Games([rules for _, rules in rule_sets], make, match_seconds) as play:
             for index, (preset, _) in enumerate(rule_sets):
@@ -248,8 +261,87 @@ def check_player(
         named = " ".join(f.detail for r in reports for f in r.faults)
         kept = _tidy(logs, named)
     return ConformanceReport(
-        player=name, games=games, presets=tuple(reports), time_limit=time_limit, log_dir=kept
+        player=name,
+        games=games,
+        presets=tuple(reports),
+        time_limit=time_limit,
+        log_dir=kept,
+        isolation=isolated,
     )
+
+
+@dataclass(frozen=True)
+class Isolation:
+    """Where a checked player runs: ``in_process`` (Python code in c8league's own process,
+    trusted), or an external bot's process, ``sandboxed`` or not (then ``why``: the
+    sandbox is off, or this machine's :class:`~c8league.sandbox.Support` has
+    none), with what its sandbox shows."""
+
+    in_process: bool
+    sandboxed: bool = False
+    why: str = ""
+    """Why an external bot runs without a sandbox: ``off``, or this machine's problem."""
+    hint: str = ""
+    tool: str = ""
+    """How it is sandboxed (``Support.text()``)."""
+    folder: str = ""
+    """Its folder, read-only in the sandbox."""
+    scratch_mb: int = 0
+    network: bool = False
+    ro_paths: tuple[str, ...] = ()
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "in_process": self.in_process,
+            "sandboxed": self.sandboxed,
+            "why": self.why,
+            "tool": self.tool,
+            "folder": self.folder,
+            "scratch_mb": self.scratch_mb,
+            "network": self.network,
+            "ro_paths": list(self.ro_paths),
+        }
+
+
+def isolation(make: Callable[[], Player]) -> Isolation | None:
+    """Where the players ``make()`` builds run (None if it cannot build one: the check
+    reports why)."""
+    try:
+        player = make()
+    except Exception:
+        return None
+    try:
+        while isinstance(player, PlayerWrapper):
+            player = player.inner
+        if not isinstance(player, ExternalPlayer):
+            return Isolation(in_process=True)
+        settings = player.sandboxed
+        if settings is None:
+            found = sandbox.support()
+            off = not found.available and player.sandbox_mode != "off"
+            return Isolation(
+                in_process=False,
+                why=found.problem if off else "off",
+                hint=found.hint if off else "",
+            )
+        try:
+            _, folder, _ = sandbox.locate(player.command, cwd=player.cwd, env=player.env)
+        except (OSError, sandbox.SandboxError):
+            folder = ""
+        return Isolation(
+            in_process=False,
+            sandboxed=True,
+            tool=sandbox.support().text(),
+            folder=folder,
+            scratch_mb=settings.scratch_mb,
+            network=settings.network,
+            ro_paths=settings.ro_paths,
+        )
+    finally:
+        close = getattr(player, "close", None)
+        if close is not None:
+            with contextlib.suppress(Exception):
+                close()
 
 
 def _parameters(factory: Callable[..., Player]) -> set[str]:

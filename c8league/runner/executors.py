@@ -67,14 +67,18 @@ def check_workers(workers: int | None) -> None:
         )
 
 
-def resume_command(kind: str, name: str, executor: str, address: str | None) -> str:
+def resume_command(
+    kind: str, name: str, executor: str, address: str | None, sandbox: str | None = None
+) -> str:
     """The command that goes on with an event or duel (``kind``) where it stopped, on the
-    same executor."""
+    same executor, with the same sandbox."""
     words = [f"c8league {kind} resume {name}"]
     if executor != "processes":
         words.append(f"--executor {executor}")
     if address is not None:
         words.append(f"--address {address}")
+    if sandbox is not None:
+        words.append(f"--sandbox {sandbox}")
     return " ".join(words)
 
 

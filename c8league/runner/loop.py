@@ -14,9 +14,9 @@ between two player calls, so a match cut short is always a consistent position (
 :class:`_Deadline` for how, and its limits). The limit is on the match's clock
 (:class:`~c8league.runner.clock.Clock`), which counts only time in which the process
 could run: not time it was stopped (``SIGSTOP``, a suspended machine) or waited for a
-processor. A player whose own process is found stopped when its time runs out (see
-:func:`held_up`) does not forfeit: :class:`~c8league.errors.MachineFault` goes
-through, and the runner plays the match again. A process that supervises the match
+processor; the machine holding the match up that way is a
+:class:`~c8league.errors.MachineFault`, which goes through, and the runner plays the
+match again. A process that supervises the match
 from outside (``runner.worker``) reads its progress from a :class:`Watch`, and can
 replay it to a given player call with a :class:`Stop`.
 """
@@ -267,9 +267,6 @@ class _Turns:
             try:
                 self.call(seat, hook, self.decisions[seat], method, *args(seat))
             except MatchTimeout:
-                why = held_up(player)
-                if why:
-                    raise MachineFault(why) from None
                 raise _SeatFault(
                     seat, "timeout", f"{name}: still running at the time limit"
                 ) from None
@@ -288,9 +285,6 @@ class _Turns:
         Ctrl-C."""
         decisions = self.decisions
         if isinstance(exc, MatchTimeout):
-            why = held_up(self.players[seat])
-            if why:
-                raise MachineFault(why) from None
             detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
             return Forfeit(seat, "timeout", decisions[seat], detail)
         if isinstance(exc, _SeatFault):  # from a hook told to every seat
@@ -323,18 +317,6 @@ class _Turns:
                 _set_async_exception(self.target, None)
         if self.watch is not None:
             self.watch.turn = -1 - seat
-
-
-def held_up(player: object) -> str:
-    """Why ``player``'s own process cannot run now (a bot's process found stopped), if
-    it says so (an optional ``held_up()`` method); ``""`` otherwise."""
-    method = getattr(player, "held_up", None)
-    if method is None:
-        return ""
-    try:
-        return str(method() or "")
-    except Exception:
-        return ""
 
 
 class _Deadline:

@@ -13,10 +13,12 @@ error and its log).
 
 from __future__ import annotations
 
+import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from c8league import sandbox
 from c8league.engine import Match, Rules, derive_seed
 from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
@@ -26,6 +28,7 @@ from c8league.players.external.player import ExternalPlayer
 from c8league.runner.interleave import WIDTH
 from c8league.runner.loop import describe, user_interrupt
 from c8league.runner.tasks import SeatSpec, create_player
+from c8league.sandbox import Support
 
 
 @dataclass(frozen=True, slots=True)
@@ -80,6 +83,27 @@ def ready(bots: Sequence[BotStart]) -> Callable[[], None]:
     if any(bot.seat.plugin == external or not registry.ours(bot.seat.plugin) for bot in bots):
         return ready_moves()
     return lambda: None
+
+
+def unsandboxed(bots: Sequence[BotStart]) -> Support | None:
+    """Why the external bots of ``bots`` that would run sandboxed where this machine
+    allowed it (their mode ``auto``) run without one here; None if none does."""
+    found = sandbox.support()
+    if found.available:
+        return None
+    for bot in bots:
+        if bot.seat.plugin != ExternalPlayer.name:
+            continue
+        mode = bot.seat.sandbox
+        if mode is None:
+            try:
+                own = json.loads(bot.seat.options or "{}").get("sandbox", "auto")
+            except (ValueError, AttributeError):
+                own = "auto"
+            mode = own if own in sandbox.MODES else "auto"
+        if mode == "auto":
+            return found
+    return None
 
 
 def start_bot(bot: BotStart) -> tuple[str | None, bool]:

@@ -30,6 +30,7 @@ from c8league.runner.loop import (
     play_match,
     user_interrupt,
 )
+from c8league.sandbox import Mode, run_mode
 
 IDLE, STARTING, PLAYING, CLOSING = 0, 1, 2, 3
 """The phases of a task, as a :class:`TaskWatch` records them: building the players
@@ -46,10 +47,13 @@ class TaskWatch(Watch, Protocol):
 
 @dataclass(frozen=True, slots=True)
 class SeatSpec:
-    """Who sits in a seat: a player plugin and its options (JSON)."""
+    """Who sits in a seat: a player plugin and its options (JSON), and the run's
+    ``--sandbox`` (None: the bot's own ``sandbox`` option; see
+    :func:`c8league.sandbox.run_mode`)."""
 
     plugin: str
     options: str = "{}"
+    sandbox: Mode | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -158,15 +162,20 @@ def create_player(
     """A seat's player, given to ``wrap`` if given (a guard, see ``runner.guard``), then
     held to ``move_seconds`` a decision if given (see ``runner.clock``); a factory that
     fails in any way (``SystemExit`` included) is a
-    :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions."""
+    :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions.
+
+    With the run's sandbox required, a Python plugin not of c8league is refused: its code
+    would run in this process, which no sandbox holds."""
     if not registry.ours(spec.plugin):
+        refuse_unsandboxable(spec.plugin, spec.sandbox)
         before_foreign_bot()  # a worker keeps what the bot starts from its first line on
     try:
         options = _options(spec.options)
         timed = move_seconds is not None and not with_move_limit(
             options, list(registry.get(spec.plugin).options()), move_seconds
         )
-        player = registry.create(spec.plugin, options)
+        with run_mode(spec.sandbox):
+            player = registry.create(spec.plugin, options)
         if wrap is not None:
             player = wrap(player)
         if timed:
@@ -180,6 +189,18 @@ def create_player(
             raise
         detail = f"{type(exc).__name__}: {exc}" if str(exc) else type(exc).__name__
         raise PluginError(f"player {spec.plugin!r} failed to start: {detail}") from None
+
+
+def refuse_unsandboxable(plugin: str, sandbox: Mode | None) -> None:
+    """With the run's sandbox ``required``, refuse the player ``plugin`` if it is a Python
+    plugin not of c8league: its code would run in c8league's own process, which no
+    sandbox holds."""
+    if sandbox == "required" and not registry.ours(plugin):
+        raise PluginError(
+            f"player {plugin!r} is a Python plugin: its code runs in c8league's own process, "
+            "which no sandbox holds; with the sandbox required, run it as an external bot "
+            "(docs/bots.md)"
+        )
 
 
 def _guard(seat: int, watch: TaskWatch) -> Callable[[Player], Player]:

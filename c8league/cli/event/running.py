@@ -25,10 +25,18 @@ from c8league.cli.options import (
     MaxForfeitsOpt,
     MoveSecondsOpt,
     ProgressEveryOpt,
+    Sandbox,
+    SandboxOpt,
     WorkersOpt,
 )
 from c8league.cli.output import err
-from c8league.cli.playing import RunProgress, where_played
+from c8league.cli.playing import (
+    RunProgress,
+    hide_from_bots,
+    sandbox_mode,
+    say_unsandboxed,
+    where_played,
+)
 from c8league.events.running import run_event
 from c8league.events.status import event_status
 
@@ -44,9 +52,11 @@ def _run(
     move_seconds: float | None = None,
     max_forfeits: int = 5,
     progress_every: str = "30s",
+    sandbox: Sandbox | None = None,
 ) -> None:
     every = Every(progress_every)
     db = database()
+    hide_from_bots(db)
     columns = (
         TextColumn("[bold]{task.description}"),
         BarColumn(),
@@ -82,6 +92,8 @@ def _run(
             match_seconds=match_seconds,
             move_seconds=move_seconds,
             max_forfeits=max_forfeits,
+            sandbox=sandbox_mode(sandbox),
+            unsandboxed=say_unsandboxed,
         )
     status = event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
@@ -107,6 +119,7 @@ def run(
     move_seconds: MoveSecondsOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
+    sandbox: SandboxOpt = None,
 ) -> None:
     """Play an event's bot matches in parallel until it is complete (resumes if stopped).
     Every bot is started once on every worker first: one that cannot start stops the run
@@ -122,6 +135,7 @@ def run(
         move_seconds,
         max_forfeits,
         progress_every,
+        sandbox,
     )
 
 
@@ -135,6 +149,7 @@ def resume(
     move_seconds: MoveSecondsOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
+    sandbox: SandboxOpt = None,
 ) -> None:
     """Continue an interrupted event: plays exactly the matches without a result."""
     _run(
@@ -148,4 +163,5 @@ def resume(
         move_seconds,
         max_forfeits,
         progress_every,
+        sandbox,
     )

@@ -17,8 +17,9 @@ from typing import Any, Literal, NoReturn
 
 from pydantic import Field, field_validator
 
+from c8league import sandbox
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, wire
-from c8league.errors import MachineFault, PlayerFault, PluginError
+from c8league.errors import PlayerFault, PluginError
 from c8league.players.base import BasePlayer, PlayerOptions
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import (
@@ -32,6 +33,7 @@ from c8league.players.external.framing import (
 )
 from c8league.players.external.process import LIMITED, BotProcess, exit_fault
 from c8league.players.external.protocol import Violation
+from c8league.sandbox import Mode
 
 _SECONDS_MAX = 86_400.0
 _MEMORY_MB_MAX = 1 << 20  # 1 TiB
@@ -56,6 +58,11 @@ class ExternalOptions(PlayerOptions):
     log_dir: str | None = None
     env: dict[str, str] | None = None
     restart: Literal["fault", "match"] = "fault"
+    sandbox: Mode = "auto"
+    scratch_mb: int = Field(64, ge=1, le=1 << 20)
+    network: bool = False
+    ro_paths: list[str] | None = None
+    max_processes: int = Field(256, ge=1, le=1 << 22)
 
     @field_validator("command")
     @classmethod
@@ -153,10 +160,17 @@ class ExternalPlayer(BasePlayer):
     (seconds of wall-clock time per answer and for starting up), ``memory_mb`` (limit
     on the bot's data memory; 0 for none), ``cwd``, ``log_dir`` (where the bot's
     standard error is logged; default a temporary file, removed when empty), ``env``
-    (variables added to the environment) and ``restart``: ``fault`` (the default: a
-    bot that announces ``match_start`` keeps its process from match to match, where
-    matches are played one after another, until it faults) or ``match`` (a new process
-    for every match).
+    (variables added to the environment; in a sandbox, the only ones besides ``PATH``,
+    ``HOME`` and ``LANG``) and ``restart``: ``fault`` (the default: a bot that announces
+    ``match_start`` keeps its process from match to match, where matches are played one
+    after another, until it faults) or ``match`` (a new process for every match).
+
+    The sandbox (:mod:`c8league.sandbox`): ``sandbox`` (``auto``: where this
+    machine can, ``required``: never without, ``off``: never; a run's ``--sandbox`` takes
+    its place), ``scratch_mb`` (the size of its writable ``/tmp``), ``network`` (allowed
+    or not), ``ro_paths`` (more paths it may read) and ``max_processes`` (processes and
+    threads of its own at once). A sandbox that is required but cannot be had raises
+    :class:`~c8league.sandbox.SandboxError` here, before any match.
     """
 
     name = "external"
@@ -176,6 +190,11 @@ class ExternalPlayer(BasePlayer):
         log_dir: str | None = None,
         env: dict[str, str] | None = None,
         restart: str = "fault",
+        sandbox: str = "auto",
+        scratch_mb: int = 64,
+        network: bool = False,
+        ro_paths: Sequence[str] | None = None,
+        max_processes: int = 256,
     ) -> None:
         argv = (
             list(split_command(command)) if isinstance(command, str) else [str(a) for a in command]
@@ -190,6 +209,11 @@ class ExternalPlayer(BasePlayer):
             raise PluginError(
                 f'external player: restart must be "fault" or "match", not {restart!r}'
             )
+        self.sandbox_mode, self.sandboxed = _sandboxed(
+            sandbox, scratch_mb, network, ro_paths, max_processes
+        )
+        """The bot's sandbox, as its option and the run's ``--sandbox`` choose, and its
+        settings (None: it runs without one)."""
         self.command = argv
         self.name = name or "external"
         self.move_time = float(move_time)
@@ -235,7 +259,14 @@ class ExternalPlayer(BasePlayer):
     def key(self) -> tuple[object, ...]:
         """What makes two bots' processes interchangeable between matches."""
         env = None if self.env is None else tuple(sorted(self.env.items()))
-        return (tuple(self.command), self.cwd, env, self.memory_mb, self.log_dir)
+        return (
+            tuple(self.command),
+            self.cwd,
+            env,
+            self.memory_mb,
+            self.log_dir,
+            self.sandboxed,
+        )
 
     # -- the player hooks -------------------------------------------------------------
 
@@ -294,14 +325,6 @@ class ExternalPlayer(BasePlayer):
             self._write_now(protocol.QUIT)
             self._close_input()
 
-    def held_up(self) -> str:
-        """Why the bot cannot run now, not by its own doing: its process is stopped
-        (``SIGSTOP``, a debugger). Its time then is not its own (see ``runner.loop``)."""
-        run = self._run
-        if run is not None and run.process.stopped():
-            return f"the process of bot {self.name!r} was found stopped from outside"
-        return ""
-
     def close(self) -> None:
         """Keep the bot for another match if it may be kept (see :mod:`.keep`); else end
         it: ``quit``, close its input, kill it (and anything it started) if it has not
@@ -345,13 +368,22 @@ class ExternalPlayer(BasePlayer):
         self.kept = self._skip_forced = False
         self.stderr_path = log_path(self.name, self._seat, self.log_dir)
         log = StderrLog(self.stderr_path)
-        env = None if self.env is None else {**os.environ, **self.env}
+        settings = self.sandboxed
+        if settings is not None:
+            env = self.env
+        else:
+            env = None if self.env is None else {**os.environ, **self.env}
         errors, errors_in = os.pipe()
         try:
             process = BotProcess(
-                self.command, stderr=errors_in, memory_mb=self.memory_mb, cwd=self.cwd, env=env
+                self.command,
+                stderr=errors_in,
+                memory_mb=self.memory_mb,
+                cwd=self.cwd,
+                env=env,
+                sandboxed=settings,
             )
-        except (OSError, subprocess.SubprocessError) as exc:
+        except (OSError, subprocess.SubprocessError, sandbox.SandboxError) as exc:
             os.close(errors)
             log.close()
             self._fault = PlayerFault("crash", f"cannot start {shlex.join(self.command)}: {exc}")
@@ -551,8 +583,7 @@ class ExternalPlayer(BasePlayer):
         except PipeClosed:
             self._ended_early(f"while sending {what}")
         except Overdue:
-            self._not_held_up()
-            self._fail("timeout", f"the bot did not read {what} in time")
+            self._fail("timeout", f"the bot did not read {what} in time" + self._stopped_note())
 
     def _write_now(self, data: bytes) -> None:
         """Best effort, never waiting: a bot that does not read misses the message."""
@@ -577,8 +608,7 @@ class ExternalPlayer(BasePlayer):
         except Overdue as overdue:
             if self._reap(0):
                 self._ended_early(when)
-            self._not_held_up()
-            self._fail("timeout", late + overdue.hint)
+            self._fail("timeout", late + overdue.hint + self._stopped_note())
         try:
             message = protocol.answer(line, *kinds)
             if self._number is not None and protocol.match_of(message) != self._number:
@@ -604,13 +634,8 @@ class ExternalPlayer(BasePlayer):
 
     # -- faults ----------------------------------------------------------------------
 
-    def _not_held_up(self) -> None:
-        """Before a timeout: a bot whose process is stopped is not out of time by its own
-        doing; the match is to be played again."""
-        why = self.held_up()
-        if why:
-            self._stop(0.0)
-            raise MachineFault(why)
+    def _stopped_note(self) -> str:
+        return "" if self._run is None else self._run.process.stopped_note()
 
     def _fail(self, reason: str, detail: str, *, stop: bool = False) -> NoReturn:
         """Record the fault, tell the bot, and raise; a bot that is stuck (or already
@@ -639,6 +664,36 @@ class ExternalPlayer(BasePlayer):
 
     def _log_note(self) -> str:
         return f" (stderr log: {self.stderr_path})" if self.stderr_path else ""
+
+
+def _sandboxed(
+    mode: str,
+    scratch_mb: int,
+    network: bool,
+    ro_paths: Sequence[str] | None,
+    max_processes: int,
+) -> tuple[Mode, sandbox.Settings | None]:
+    """The mode of a bot's sandbox, as its option and the run's ``--sandbox`` choose, and
+    the sandbox it runs in, as this machine allows (None: none); a required one that
+    cannot be had is a :class:`~c8league.sandbox.SandboxError`."""
+    chosen = sandbox.effective(sandbox.check_mode(mode))
+    if chosen == "off":
+        return chosen, None
+    found = sandbox.support()
+    if not found.available:
+        if chosen == "required":
+            raise sandbox.SandboxError(
+                f"external player: the sandbox is required, but {found.problem}",
+                hint=found.hint,
+            )
+        return chosen, None
+    return chosen, sandbox.Settings(
+        mode=chosen,
+        scratch_mb=int(scratch_mb),
+        network=bool(network),
+        ro_paths=tuple(str(p) for p in ro_paths or ()),
+        max_processes=int(max_processes),
+    )
 
 
 def forget_log(path: str) -> None:

@@ -28,7 +28,15 @@ import time
 from collections.abc import Callable, Mapping, Sequence
 from typing import IO, Any
 
-from c8league.players.containment import Enclosure, Keeper, Reaper, process_state
+from c8league import sandbox
+from c8league.players.containment import (
+    Enclosure,
+    Keeper,
+    Reaper,
+    children,
+    oldest,
+    process_state,
+)
 from c8league.players.external import windows
 
 try:
@@ -53,10 +61,13 @@ _MEMORY_MARKERS = re.compile(
 class BotProcess:
     """A bot's running process, in a process group and an enclosure of its own registered
     with this process's reaper, its data memory limited to ``memory_mb`` MiB (0: no
-    limit) and no core dumps. Its standard input and output are pipes (:attr:`stdin`,
+    limit) and no core dumps; with ``sandboxed`` settings, in a sandbox
+    (:mod:`c8league.sandbox`; ``env`` is then what the bot is given, not added to
+    c8league's environment). Its standard input and output are pipes (:attr:`stdin`,
     :attr:`stdout`); its standard error goes to the descriptor ``stderr``.
 
-    Raises :class:`OSError` or :class:`subprocess.SubprocessError` if it cannot start.
+    Raises :class:`OSError` or :class:`subprocess.SubprocessError` if it cannot start,
+    :class:`~c8league.sandbox.SandboxError` if it cannot be sandboxed.
     """
 
     def __init__(
@@ -67,15 +78,42 @@ class BotProcess:
         memory_mb: int,
         cwd: str | None = None,
         env: Mapping[str, str] | None = None,
+        sandboxed: sandbox.Settings | None = None,
     ) -> None:
         keeper = None if sys.platform == "win32" else Keeper.here()
         self.enclosure: Enclosure | None = None
         """Where the bot and what it starts are kept (None on Windows: a job object)."""
+        self.sandbox: sandbox.Wrapped | None = None
+        """How the bot is sandboxed (None: it is not)."""
+        self._core: set[int] | None = None
         reaper = None
         if keeper is not None:
             self.enclosure = keeper.enclosure()
             reaper = keeper.reaper()
+        options: list[int] = []
+        if sandboxed is not None:
+            try:
+                self.sandbox = sandbox.wrap(
+                    command,
+                    settings=sandboxed,
+                    cwd=cwd,
+                    env=env,
+                    number=0 if self.enclosure is None else self.enclosure.number,
+                )
+            except BaseException:
+                if self.enclosure is not None:
+                    self.enclosure.close()
+                raise
+            read, write = os.pipe()
+            try:
+                os.write(write, self.sandbox.options)
+            finally:
+                os.close(write)
+            options.append(read)
+            command, cwd, env = self.sandbox.argv(read), None, {}
+        if self.enclosure is not None:
             env = {**(os.environ if env is None else env), **self.enclosure.environment}
+        nproc = 0 if self.sandbox is None else self.sandbox.max_processes
         try:
             self._popen = subprocess.Popen(
                 command,
@@ -85,12 +123,16 @@ class BotProcess:
                 cwd=cwd,
                 env=env,
                 bufsize=0,
-                **_process_options(memory_mb, reaper, self.enclosure),
+                pass_fds=options,
+                **_process_options(memory_mb, reaper, self.enclosure, nproc),
             )
         except BaseException:
             if self.enclosure is not None:
                 self.enclosure.close()
             raise
+        finally:
+            for fd in options:
+                os.close(fd)
         popen = self._popen
         if self.enclosure is not None:
             self.enclosure.started(popen.pid)
@@ -154,7 +196,25 @@ class BotProcess:
         bot's end, when its job or group is ended whole."""
         if self.enclosure is None:
             return 0
-        return self.enclosure.sweep()
+        return self.enclosure.sweep(self._sandbox_core())
+
+    def _sandbox_core(self) -> set[int]:
+        """A sandboxed bot's processes that are the sandbox itself, not what the bot
+        started: bubblewrap, its first process in the sandbox, and the bot's program (the
+        oldest child of that process; the others were adopted by it, having left the
+        bot). Empty for a bot without a sandbox."""
+        if self.sandbox is None:
+            return set()
+        if self._core is None:
+            core = {self.pid}
+            for first in children(self.pid):
+                core.add(first)
+                bot = oldest(children(first))
+                if bot is not None:
+                    self._core = core | {bot}
+                    return self._core
+            return core
+        return self._core
 
     def _exited(self) -> bool:
         """Whether the process has exited, keeping its status (and, where the system
@@ -170,14 +230,25 @@ class BotProcess:
         if not pid:
             return False
         proc.returncode = os.waitstatus_to_exitcode(status)
+        if self.sandbox is not None and proc.returncode > 0:
+            proc.returncode = sandbox.exit_status(proc.returncode)
         rss = usage.ru_maxrss
         self.max_rss_kb = rss // 1024 if sys.platform == "darwin" else rss
         return True
 
     def stopped(self) -> bool:
-        """Whether the bot's process is stopped (``SIGSTOP``, a debugger): not running by
-        its own doing (Linux; False elsewhere)."""
-        return self._popen.returncode is None and process_state(self.pid) in ("T", "t")
+        """Whether a process of the bot is stopped (``SIGSTOP``, a debugger) (Linux; False
+        elsewhere)."""
+        if self._popen.returncode is not None:
+            return False
+        pids = [self.pid] if self.enclosure is None else self.enclosure.processes()
+        return any(process_state(pid) in ("T", "t") for pid in pids)
+
+    def stopped_note(self) -> str:
+        """What a timeout's detail adds when a process of the bot is stopped: in a sandbox,
+        where no other bot can reach it, its own doing; outside one, blame assumes that
+        bots do not stop one another (see docs/faults.md)."""
+        return " (its process was found stopped, as by SIGSTOP)" if self.stopped() else ""
 
     def kill(self) -> None:
         """Kill the bot and anything it started (its enclosure and process group, or on
@@ -240,7 +311,7 @@ def _marker_line(tail: bytes, marker: re.Match[bytes]) -> str:
 
 
 def _process_options(
-    memory_mb: int, reaper: Reaper | None, enclosure: Enclosure | None
+    memory_mb: int, reaper: Reaper | None, enclosure: Enclosure | None, nproc: int = 0
 ) -> dict[str, Any]:
     """How the bot's process is started: in a process group of its own; on POSIX in its
     enclosure, registered with the reaper and with its resource limits."""
@@ -248,15 +319,18 @@ def _process_options(
         return windows.popen_options()
     return {
         "start_new_session": True,
-        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd, enclosure),
+        "preexec_fn": _prepare(memory_mb, -1 if reaper is None else reaper.fd, enclosure, nproc),
     }
 
 
-def _prepare(memory_mb: int, reaper: int, enclosure: Enclosure | None) -> Callable[[], None]:
+def _prepare(
+    memory_mb: int, reaper: int, enclosure: Enclosure | None, nproc: int = 0
+) -> Callable[[], None]:
     """What the bot's process does before it runs (POSIX): enter its enclosure, register
     its new process group with the reaper (the pipe's end ``reaper``, closed when the
     bot's program starts), and set its resource limits (where the ``resource`` module
-    is: not on every system)."""
+    is: not on every system): ``nproc``, if not 0, the processes its user may have (a
+    sandbox's user of its own)."""
     limit = memory_mb * 1024 * 1024
     if resource is not None:
         _, hard = resource.getrlimit(resource.RLIMIT_DATA)
@@ -281,5 +355,7 @@ def _prepare(memory_mb: int, reaper: int, enclosure: Enclosure | None) -> Callab
         if memory_mb > 0:
             resource.setrlimit(resource.RLIMIT_DATA, (limit, limit))
         resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+        if nproc > 0:
+            resource.setrlimit(resource.RLIMIT_NPROC, (nproc, nproc))
 
     return apply

@@ -22,7 +22,7 @@ from collections.abc import Hashable, Sequence
 from typing import Any, NoReturn
 
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, wire
-from c8league.errors import MachineFault, PlayerFault
+from c8league.errors import PlayerFault
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import MAX_LINE, LineTooLong, Overdue, PipeClosed
 from c8league.players.external.player import BotRun, ExternalPlayer
@@ -155,11 +155,9 @@ class SharedBot:
         return got
 
     def overdue(self) -> NoReturn:
-        """The oldest request is past its time: the bot faults (unless its process was
-        found stopped: :class:`~c8league.errors.MachineFault`)."""
-        if self.run.process.stopped():
-            raise MachineFault(f"the process of bot {self.waiting[0].name!r} was found stopped")
-        self._timeout(f"no move within {self._move_time():g} s")
+        """The oldest request is past its time: the bot faults (the detail says so if a
+        process of the bot was found stopped, as by ``SIGSTOP``)."""
+        self._timeout(f"no move within {self._move_time():g} s" + self.run.process.stopped_note())
 
     def _send_view(self, session: Session) -> None:
         assert session.view is not None
@@ -309,11 +307,6 @@ class Session:
     def end_match(self, result: MatchResult) -> None:
         if not self.bot.broken:
             self._say(protocol.match_end(result))
-
-    def held_up(self) -> str:
-        if self.bot.run.process.stopped():
-            return f"the process of bot {self.name!r} was found stopped from outside"
-        return ""
 
 
 def wait_for(bots: Sequence[SharedBot], deadline: float) -> None:
