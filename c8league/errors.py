@@ -61,6 +61,15 @@ class RecordError(C8LeagueError, ValueError):
     """A hand record that does not parse or does not replay."""
 
 
+class WireError(C8LeagueError, ValueError):
+    """A value of the bot protocol's JSON (a seat's view, a hand's or a match's result)
+    that does not read back as the engine's value; ``field`` names the field."""
+
+    def __init__(self, message: str, field: str) -> None:
+        super().__init__(message)
+        self.field = field
+
+
 class PlayerFault(C8LeagueError):
     """A player broke the protocol of play; the match loop turns it into a forfeit.
 

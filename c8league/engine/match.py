@@ -8,10 +8,11 @@ match is one continuous hand that ends when a player's score reaches 0.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
+from c8league.engine import jsonform
 from c8league.engine.hand import Hand
 from c8league.engine.moves import Move
 from c8league.engine.observation import Observation
@@ -19,7 +20,7 @@ from c8league.engine.record import HandRecord
 from c8league.engine.rules import Rules
 from c8league.engine.scoring import HandResult
 from c8league.engine.seeds import derive_seed
-from c8league.errors import C8LeagueError, RecordError
+from c8league.errors import C8LeagueError, RecordError, WireError
 
 HandStart: TypeAlias = Callable[[Hand], None]
 MoveMade: TypeAlias = Callable[[Hand, Move], None]
@@ -46,6 +47,34 @@ class MatchResult:
     ended: MatchEnd
     """``target`` (a seat reached the target), ``countdown`` (a seat reached 0),
     ``hand_cap``, ``blocked``, ``turn_cap`` or ``forfeit``."""
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> MatchResult:
+        """The result whose JSON form is ``data``: the ``result`` of the bot protocol's
+        ``match_end`` (``docs/protocol.md``). Raises :class:`~c8league.errors.WireError`
+        naming a field that does not read."""
+        what = "a match's result"
+        text = data.get("ended")
+        ended = _MATCH_ENDS.get(text) if isinstance(text, str) else None
+        if ended is None:
+            raise WireError(f"{what}'s 'ended' must be one of {', '.join(_MATCH_ENDS)}", "ended")
+        return cls(
+            placements=jsonform.wholes(data, "placements", what),
+            scores=jsonform.wholes(data, "scores", what),
+            hands=jsonform.whole(data, "hands", what),
+            ended=ended,
+        )
+
+
+_MATCH_ENDS: Final[dict[str, MatchEnd]] = {
+    "target": "target",
+    "countdown": "countdown",
+    "hand_cap": "hand_cap",
+    "blocked": "blocked",
+    "turn_cap": "turn_cap",
+    "forfeit": "forfeit",
+}
+"""Each way a match ends, by its text."""
 
 
 class Match:

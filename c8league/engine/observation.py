@@ -10,10 +10,11 @@ shows the seat's own cards and public facts, nothing else.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass, fields
 from typing import Any, Protocol, overload
 
+from c8league.engine import jsonform
 from c8league.engine.cards import Card, Rank, Suit
 from c8league.engine.frozen import reduce_by_fields
 from c8league.engine.moves import Move
@@ -320,6 +321,54 @@ class ObservationSnapshot(_Conveniences):
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return reduce_by_fields(self)
+
+    def snapshot(self) -> ObservationSnapshot:
+        """This snapshot itself, already frozen (as :meth:`Observation.snapshot` keeps a
+        live one)."""
+        return self
+
+    @classmethod
+    def from_dict(
+        cls,
+        data: Mapping[str, Any],
+        rules: Rules,
+        history: Sequence[tuple[int, Move]] | None = None,
+    ) -> ObservationSnapshot:
+        """The observation whose JSON form is ``data`` (the inverse of :meth:`to_dict`:
+        what a bot receives), under ``rules`` (a bot is told them in its ``hello``:
+        ``Rules.from_options("pagat", hello["rules"])``). ``history``, if given, is the
+        hand's history already read, in place of ``data["history"]`` (for a reader that
+        keeps it from message to message). Raises :class:`~c8league.errors.WireError`
+        naming a field that does not read."""
+        what = "an observation"
+        if history is None:
+            history = jsonform.moves(data, "history", what)
+        return cls(
+            seat=jsonform.whole(data, "seat", what),
+            players=jsonform.whole(data, "players", what),
+            dealer=jsonform.whole(data, "dealer", what),
+            current=jsonform.whole(data, "current", what),
+            phase=jsonform.whole(data, "phase", what),
+            hand=jsonform.cards(data, "hand", what),
+            top=jsonform.card(data, "top", what),
+            suit=jsonform.suit_or_none(data, "suit", what),
+            wild_top=jsonform.flag(data, "wild_top", what),
+            pending=jsonform.whole(data, "pending", what),
+            pending_kind=jsonform.text_or_none(data, "pending_kind", what),
+            direction=jsonform.whole(data, "direction", what),
+            hand_sizes=jsonform.wholes(data, "hand_sizes", what),
+            stock_size=jsonform.whole(data, "stock_size", what),
+            discard_size=jsonform.whole(data, "discard_size", what),
+            drawn=jsonform.whole(data, "drawn", what),
+            drawn_card=jsonform.card_or_none(data, "drawn_card", what),
+            turn=jsonform.whole(data, "turn", what),
+            scores=jsonform.wholes(data, "scores", what),
+            wild_ranks=jsonform.ranks_or_none(data, "wild_ranks", what),
+            target=jsonform.whole(data, "target", what),
+            hand_number=jsonform.whole(data, "hand_number", what),
+            history=tuple(history),
+            rules=rules,
+        )
 
     def to_dict(self, *, history: bool = True) -> dict[str, Any]:
         """The observation's JSON form, as bots receive it (``docs/protocol.md``): plain

@@ -8,11 +8,14 @@ value for the rest.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Literal, TypeAlias
+from typing import Any, Final, Literal, TypeAlias
 
+from c8league.engine import jsonform
 from c8league.engine.cards import Card
 from c8league.engine.frozen import reduce_by_fields
+from c8league.errors import WireError
 
 EndKind: TypeAlias = Literal["out", "blocked", "turn_cap"]
 
@@ -37,6 +40,29 @@ class HandResult:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         return reduce_by_fields(self)
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> HandResult:
+        """The result whose JSON form is ``data``: the ``result`` of the bot protocol's
+        ``hand_end`` (``docs/protocol.md``). Raises :class:`~c8league.errors.WireError`
+        naming a field that does not read."""
+        what = "a hand's result"
+        text = data.get("kind")
+        kind = _END_KINDS.get(text) if isinstance(text, str) else None
+        if kind is None:
+            raise WireError(f"{what}'s 'kind' must be out, blocked or turn_cap", "kind")
+        return cls(
+            kind=kind,
+            winners=jsonform.wholes(data, "winners", what),
+            penalties=jsonform.wholes(data, "penalties", what),
+            points=jsonform.wholes(data, "points", what),
+            turns=jsonform.whole(data, "turns", what),
+            countdown_scores=jsonform.wholes_or_none(data, "countdown_scores", what),
+        )
+
+
+_END_KINDS: Final[dict[str, EndKind]] = {"out": "out", "blocked": "blocked", "turn_cap": "turn_cap"}
+"""Each way a hand ends, by its text."""
 
 
 def card_penalty(card: Card, wild_rank: int) -> int:
