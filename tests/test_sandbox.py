@@ -275,6 +275,13 @@ def test_a_bot_sees_its_folder_and_scratch_alone(tmp_path: Path) -> None:
     assert folder == "folder Read-only file system"
 
 
+@pytest.mark.parametrize("mode", ["required", "off"])
+def test_a_bot_goes_first_when_the_machine_runs_out_of_memory(tmp_path: Path, mode: str) -> None:
+    bot = spy(tmp_path / "bot", "print(open('/proc/self/oom_score_adj').read(), file=sys.stderr)")
+    outcome, said = played(bot, tmp_path, sandbox=mode)
+    assert outcome.forfeit is None and said.split() == ["1000"]
+
+
 def test_a_bot_that_needs_a_path_is_shown_it_with_ro_paths(tmp_path: Path) -> None:
     data = tmp_path / "data"
     data.mkdir()

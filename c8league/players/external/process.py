@@ -272,6 +272,14 @@ class BotProcess:
             self.enclosure.close()
 
 
+def _open_oom_adj() -> int:
+    """This process's ``/proc/self/oom_score_adj`` open for writing, or -1 (not Linux)."""
+    try:
+        return os.open("/proc/self/oom_score_adj", os.O_WRONLY)
+    except OSError:
+        return -1
+
+
 def exit_fault(
     code: int, when: str, stderr_tail: bytes, memory_mb: int, max_rss_kb: int
 ) -> tuple[str, str]:
@@ -328,9 +336,11 @@ def _prepare(
 ) -> Callable[[], None]:
     """What the bot's process does before it runs (POSIX): enter its enclosure, register
     its new process group with the reaper (the pipe's end ``reaper``, closed when the
-    bot's program starts), and set its resource limits (where the ``resource`` module
-    is: not on every system): ``nproc``, if not 0, the processes its user may have (a
-    sandbox's user of its own)."""
+    bot's program starts), make it a process the kernel ends first when the machine runs
+    out of memory (Linux ``oom_score_adj`` 1000: before c8league and its workers), and
+    set its resource limits (where the ``resource`` module is: not on
+    every system): ``nproc``, if not 0, the processes its user may have (a sandbox's user
+    of its own)."""
     limit = memory_mb * 1024 * 1024
     if resource is not None:
         _, hard = resource.getrlimit(resource.RLIMIT_DATA)
@@ -347,6 +357,11 @@ def _prepare(
         if reaper >= 0:
             with contextlib.suppress(OSError):
                 os.write(reaper, b"+%d\n" % os.getpid())
+        oom = _open_oom_adj()  # (what it starts inherits it)
+        if oom >= 0:
+            with contextlib.suppress(OSError):
+                os.write(oom, b"1000")
+            os.close(oom)
         if resource is None:
             return
         # RLIMIT_DATA counts the memory a program writes to (heap and private
