@@ -39,6 +39,7 @@ from typing import Any
 COMPILED_MODULES = (
     "engine.cards",
     "engine.moves",
+    "engine.jsonform",
     "engine.rules",
     "engine.seeds",
     "engine.scoring",
