@@ -4,11 +4,15 @@ sandboxed where the machine can; and the values it is told read back from their 
 
 from __future__ import annotations
 
+import importlib.util
 import json
+import os
+import re
 import shlex
 import subprocess
 import sys
 import textwrap
+import tomllib
 from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 from typing import Any
@@ -114,6 +118,15 @@ def kept() -> Iterator[None]:
         keep.release()
 
 
+def loaded(path: Path) -> Any:
+    """The module of the file ``path``, imported afresh (for its players in process)."""
+    spec = importlib.util.spec_from_file_location(f"served_{path.stem}_{id(path)}", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def served(folder: Path, *args: str, **options: Any) -> ExternalPlayer:
     """``python -m c8league.players.serve ARGS...`` as an external bot in ``folder``."""
     return ExternalPlayer([*SERVE, *args], cwd=str(folder), **options)
@@ -179,11 +192,7 @@ def test_the_player_is_told_what_it_is_told_in_process(folder: Path, kept: None)
         (Rules.from_options("pagat", {"target": 60}), 3, 0),
         (Rules.from_options("countdown"), 4, 1),
     ]
-    sys.path.insert(0, str(folder))
-    try:
-        from recorder import Recorder  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(folder))
+    Recorder = loaded(folder / "recorder.py").Recorder
     for rules, seed, seat in sittings:
         bot = served(folder, "recorder:Recorder", log_dir=str(log_dir))
         table: list[Player] = [GreedyPlayer(), GreedyPlayer()]
@@ -205,11 +214,7 @@ def test_the_player_is_told_what_it_is_told_in_process(folder: Path, kept: None)
 
 
 def test_a_bots_own_file_ends_with_the_one_line(folder: Path) -> None:
-    sys.path.insert(0, str(folder))
-    try:
-        from mybot import EightsLast  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(folder))
+    EightsLast = loaded(folder / "mybot.py").EightsLast
     rules = Rules.from_options("pagat")
     for command in (["mybot.py"], ["-m", "c8league.players.serve", "mybot:EightsLast"]):
         bot = ExternalPlayer([sys.executable, *command], cwd=str(folder))
@@ -260,11 +265,7 @@ def test_a_player_that_raises_crashes_with_its_exceptions_line(folder: Path) -> 
         ),
         encoding="utf-8",
     )
-    sys.path.insert(0, str(folder))
-    try:
-        from shaky import Shaky  # type: ignore[import-not-found]
-    finally:
-        sys.path.remove(str(folder))
+    Shaky = loaded(folder / "shaky.py").Shaky
     rules = Rules.from_options("pagat")
     outcome = play_match(rules, [GreedyPlayer(), served(folder, "shaky:Shaky")], 2)
     own = play_match(rules, [GreedyPlayer(), Shaky()], 2)
@@ -421,3 +422,42 @@ def test_a_result_that_does_not_read_names_its_field(
     with pytest.raises(WireError) as caught:
         reader(data)
     assert caught.value.field == field
+
+
+# -- the docs' lines, as written ------------------------------------------------------------
+
+
+def test_the_docs_lines_run_as_written(
+    folder: Path, monkeypatch: pytest.MonkeyPatch, kept: None
+) -> None:
+    """docs/bots.md's league entry (its ``python`` the interpreter running these tests)
+    and its last line of a bot's file, with the 20-line bot of the same page."""
+    docs = Path(__file__).resolve().parents[1] / "docs"
+    text = (docs / "bots.md").read_text(encoding="utf-8")
+    section = text[text.index("## A Python bot you did not write: one line") :]
+    entry = tomllib.loads(re.findall(r"```toml\n(.*?)```", section, flags=re.S)[0])
+    (line,) = [ln for ln in section.splitlines() if ln.startswith("options = ")]
+    assert line in (docs / "python-players.md").read_text(encoding="utf-8")
+    last = re.findall(r"```python\n(.*?)```", section, flags=re.S)[0]
+    assert last.rstrip().endswith('if __name__ == "__main__":\n    serve(EightsLast)')
+    bot = next(b for b in re.findall(r"```python\n(.*?)```", text, flags=re.S) if "class " in b)
+    alice = folder / "bots" / "alice"
+    alice.mkdir(parents=True)
+    (alice / "mybot.py").write_text(bot + "\n" + last.replace("...", "pass"), encoding="utf-8")
+    for path in (folder / "bots", alice):
+        path.chmod(0o755)
+    (alice / "mybot.py").chmod(0o644)
+    monkeypatch.chdir(folder)
+    monkeypatch.setenv("PATH", f"{Path(sys.executable).parent}:{os.environ['PATH']}")
+    (entrant,) = entry["entrants"]
+    assert entrant["bot"] == "external"
+    rules = Rules.from_options("pagat")
+    EightsLast = loaded(alice / "mybot.py").EightsLast
+    own = play_match(rules, [EightsLast(), GreedyPlayer()], 6)
+    try:
+        bot_player = ExternalPlayer(**entrant["options"])
+    except PluginError as exc:  # (sandbox = "required")
+        pytest.skip(f"no sandbox here: {exc}")
+    assert_same(play_match(rules, [bot_player, GreedyPlayer()], 6), own)
+    by_file = ExternalPlayer(["python", "mybot.py"], cwd=str(alice))
+    assert_same(play_match(rules, [by_file, GreedyPlayer()], 6), own)
