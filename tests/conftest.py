@@ -24,7 +24,14 @@ sys.path.insert(0, str(Path(__file__).parent))
 # line's consoles are made, and processes the tests start inherit it).
 os.environ["COLUMNS"] = "80"
 
-from dbs import PG_ENV, create_pg_database, drop_pg_database, safe_url
+from dbs import (
+    PG_ENV,
+    create_pg_database,
+    drop_pg_database,
+    record_findings,
+    safe_url,
+    sqlite_files,
+)
 
 from c8league import about
 
@@ -93,9 +100,38 @@ def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cal
         return made[-1]
 
     yield new
-    for url in made:
-        if not url.startswith("sqlite"):
-            drop_pg_database(servers[0], url)
+    try:
+        if not request.node.get_closest_marker("changes_record"):
+            for url in made:
+                if not url.startswith("sqlite"):
+                    _check_record(url)
+    finally:
+        for url in made:
+            if not url.startswith("sqlite"):
+                drop_pg_database(servers[0], url)
+
+
+@pytest.fixture(autouse=True)
+def record_checked(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
+    """After each test, every c8league database it left in its folder is as c8league
+    wrote it: ``c8league verify`` finds nothing (a test that changes a database outside
+    c8league on purpose is marked ``changes_record``). PostgreSQL databases are checked
+    by :func:`new_database` before they are dropped."""
+    yield
+    if request.node.get_closest_marker("changes_record"):
+        return
+    for path in sqlite_files(tmp_path):
+        _check_record(f"sqlite:///{path}")
+
+
+def _check_record(url: str) -> None:
+    findings = record_findings(url)
+    if findings:
+        pytest.fail(
+            f"{safe_url(url)}: the record is not as c8league wrote it: {findings[0]}"
+            + (f" (and {len(findings) - 1} more)" if len(findings) > 1 else ""),
+            pytrace=False,
+        )
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])

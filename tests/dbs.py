@@ -22,7 +22,9 @@ from c8league.league.reading import list_players
 from c8league.ratings.update import record_results
 from c8league.reports.games import Game, read_game
 from c8league.results import Forfeit, HandReport, Result
-from c8league.storage import open_database, postgres
+from c8league.storage import chain, open_database, postgres
+from c8league.storage.database import SQLITE_HEADER
+from c8league.storage.models import SCHEMA_VERSION
 
 PG_ENV = "C8LEAGUE_TEST_PG_URL"
 
@@ -284,3 +286,45 @@ def record_placed(
         forfeit=forfeit,
     )
     record_results(session, league, [(match, result)], model=model)
+
+
+def record_findings(url: str) -> list[chain.Finding]:
+    """What ``c8league verify`` finds in the database ``url`` (nothing for a database
+    that is not c8league's of this version: an older one a test left, another file)."""
+    if url.startswith("sqlite:///"):
+        path = Path(url.removeprefix("sqlite:///"))
+        try:
+            with open(path, "rb") as file:
+                if file.read(len(SQLITE_HEADER)) != SQLITE_HEADER:
+                    return []
+        except OSError:
+            return []
+    eng = engine(url)
+    try:
+        with eng.connect() as conn:
+            tables = set(inspect(conn).get_table_names())
+            if not {"meta", "chain"} <= tables:
+                return []
+            version = conn.execute(
+                text("SELECT value FROM meta WHERE key = 'schema_version'")
+            ).scalar()
+            if str(version) != str(SCHEMA_VERSION):
+                return []
+            return list(chain.verify(conn).findings)
+    except DBAPIError:
+        return []  # not a database (a file that only starts like one), or damaged on purpose
+    finally:
+        eng.dispose()
+
+
+def sqlite_files(folder: Path, depth: int = 3) -> list[Path]:
+    """The SQLite databases (``*.db``) in ``folder`` and its folders, ``depth`` deep."""
+    found: list[Path] = []
+    if depth < 0 or not folder.is_dir():
+        return found
+    for entry in sorted(folder.iterdir()):
+        if entry.is_dir() and not entry.is_symlink() and "venv" not in entry.name:
+            found += sqlite_files(entry, depth - 1)
+        elif entry.suffix == ".db" and entry.is_file():
+            found.append(entry)
+    return found

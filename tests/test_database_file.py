@@ -209,7 +209,10 @@ def test_backup_and_restore(tmp_path: Path, capsys: Capture) -> None:
     c.refused(f"{copy} exists already: name a new file", "backup", str(copy))
     # More results, then the copy put back.
     c.play_round("evening-1")
-    c.refused("exists: restoring replaces everything in it; add --force", "restore", str(copy))
+    c.refused(
+        "exists: restoring replaces everything in it (it is kept beside it); add --force",
+        *("restore", str(copy)),
+    )
     _, err = c.ok("restore", str(copy), "--force")
     assert err.startswith(f"restored {db} from {copy}: 1 league, 3 events, 3 results")
     assert snapshot(c.url) == before
@@ -227,7 +230,7 @@ def test_backup_and_restore(tmp_path: Path, capsys: Capture) -> None:
     con.close()
     c.refused(
         f"{newer} has schema version {SCHEMA_VERSION + 1}, newer than this c8league "
-        f"understands ({SCHEMA_VERSION}): upgrade c8league (nothing was changed)",
+        f"understands ({SCHEMA_VERSION}): upgrade c8league; nothing was changed",
         *("restore", str(newer), "--force"),
     )
     junk = tmp_path / "notes.txt"

@@ -322,6 +322,7 @@ def test_a_bad_match_time_limit_is_refused_by_the_library_too(tmp_path: Path) ->
     assert event_state(str(db)).rounds_paired == 0
 
 
+@pytest.mark.changes_record  # the plugin's name changed by SQL, as an uninstall leaves it
 def test_a_missing_plugin_pairs_nothing(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
     db = tmp_path / "plugin.db"
     assert run(db, "league", "import", str(write_league(tmp_path))) == 0
@@ -465,6 +466,7 @@ def synthetic_results(db: Path, league: str, matches: int) -> None:
 
 
 @pytest.mark.slow
+@pytest.mark.changes_record  # a long history written by SQL, not played
 def test_a_rebuild_a_run_and_a_hand_entry_side_by_side_all_complete(tmp_path: Path) -> None:
     """A long ratings rebuild of one league, an event run of another and a result typed
     in for a third, at once: none fails, and each stores what it would alone."""

@@ -32,13 +32,20 @@ def restore(
         bool, typer.Option("--force", help="Replace the database if it exists.")
     ] = False,
 ) -> None:
-    """Put the copy FILE in place of the database (--force to replace one that exists).
-    A copy from a newer c8league is refused; one from an older is upgraded."""
+    """Put the copy FILE in place of the database (--force to replace one that exists;
+    it is kept beside it). The copy is checked whole first; one that is damaged, from a
+    newer c8league, or changed outside c8league is refused. An older one is upgraded."""
     url = resolve_url(state.db_option)
-    contents = backups.restore(url, file, force=force)
-    database()  # upgrades an older copy now, and checks it opens
+    done = backups.restore(url, file, force=force)
+    contents = done.contents.text()
+    if done.schema != done.contents.schema:
+        contents = contents.removesuffix(")") + f", upgraded to {done.schema})"
+    kept = (
+        ""
+        if done.kept is None
+        else f"; the database it replaced is kept as {escape(str(done.kept.absolute()))}"
+    )
     err.print(
-        f"restored [bold]{escape(describe_url(url))}[/] from {escape(str(file))}: "
-        f"{contents.text()}",
+        f"restored [bold]{escape(describe_url(url))}[/] from {escape(str(file))}: {contents}{kept}",
         highlight=False,
     )

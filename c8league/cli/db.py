@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from c8league.cli import state
+from rich.markup import escape
+
+from c8league import integrity
+from c8league.cli import record_words, state
 from c8league.cli.output import err
 from c8league.errors import UsageError
 from c8league.storage.database import Database, is_in_memory, open_database, resolve_url
@@ -33,3 +36,12 @@ def database(*, create: bool = False) -> Database:
 
 def _say_waiting(message: str) -> None:
     err.print(f"{message}…", style="yellow", highlight=False, markup=False)
+
+
+def warn_if_changed(db: Database, *, league: str | None = None, event: str | None = None) -> None:
+    """One line on stderr when the records of the league (named, that of ``event``, or
+    the only one) are not as c8league wrote them (``c8league.integrity.check``)."""
+    looked = integrity.check(db, league=league, event=event)
+    if not looked.verification.whole:
+        line = record_words.warning(looked.verification, looked.league)
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)

@@ -62,8 +62,16 @@ SUBCOMMANDS: dict[str, Target] = {
     ),
     "restore": Entry(
         f"{CLI}.backup_cmd:restore",
-        "Put the copy FILE in place of the database (--force to replace one that exists).\n"
-        "A copy from a newer c8league is refused; one from an older is upgraded.",
+        "Put the copy FILE in place of the database (--force to replace one that exists;\n"
+        "it is kept beside it). The copy is checked whole first; one that is damaged, from a\n"
+        "newer c8league, or changed outside c8league is refused. An older one is upgraded.",
+    ),
+    "verify": Entry(
+        f"{CLI}.verify_cmd:verify",
+        "Check that the record is as c8league wrote it: every result, round, membership\n"
+        "and audit entry against its digest in the record's chain, and every link of the\n"
+        "chain. Names the first record changed outside c8league (exit 1), else prints the\n"
+        "chain's head, to publish.",
     ),
     "rules": Entry(f"{CLI}.rules_cmd:app", "Rule presets and house-rule options."),
     "league": Noun(

@@ -8,7 +8,9 @@ from typing import Any
 
 from rich.console import Console
 
+from c8league.cli import record_words
 from c8league.errors import C8LeagueError
+from c8league.findings import CopyRefused, RecordChanged
 
 out = Console(highlight=False, soft_wrap=False)
 err = Console(stderr=True, highlight=False, soft_wrap=True)
@@ -22,4 +24,8 @@ def print_json(data: Any) -> None:
 def said(exc: C8LeagueError) -> str:
     """An error's message as the command line says it: each parameter it names written
     as that parameter's option (``match_seconds`` → ``--match-seconds``)."""
+    if isinstance(exc, RecordChanged):
+        return record_words.refused(exc.finding)
+    if isinstance(exc, CopyRefused):
+        return record_words.copy_refused(exc)
     return exc.worded(lambda param: "--" + param.replace("_", "-"))

@@ -9,7 +9,7 @@ from typing import Annotated
 
 import typer
 
-from c8league.cli.db import database
+from c8league.cli.db import database, warn_if_changed
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
 from c8league.reports import build_report, format_for, render, write_report
@@ -65,15 +65,16 @@ def report(
     chosen = format_for(out_path, fmt.value if fmt is not None else None)
     if table == "all" and (chosen != "csv" or out_path is None):
         raise UsageError("--table all writes CSV files into a directory: add --out DIR")
-    built = build_report(database(), target, provisional=provisional)
+    db = database()
+    built = build_report(db, target, provisional=provisional)
     if out_path is not None:
         written = write_report(
             built, chosen, out_path, table=table, matrix=matrix, chart_entrants=chart
         )
         for path in written:
             err.print(f"wrote {path}")
-        return
-    if chosen == "terminal":
+    elif chosen == "terminal":
         render_terminal(built, out, matrix=matrix)
-        return
-    sys.stdout.write(render(built, chosen, table=table, matrix=matrix, chart_entrants=chart))
+    else:
+        sys.stdout.write(render(built, chosen, table=table, matrix=matrix, chart_entrants=chart))
+    warn_if_changed(db, league=built.league, event=built.event)

@@ -6,12 +6,27 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import sqlite3
+import tempfile
 from dataclasses import dataclass
+from datetime import UTC, datetime
 from pathlib import Path
 
-from c8league.errors import StorageError, UsageError
-from c8league.storage.database import Database, describe_url, safe_url, sqlite_path
+from sqlalchemy import inspect
+from sqlmodel import SQLModel
+
+from c8league.errors import C8LeagueError, StorageError, UsageError
+from c8league.findings import CopyRefused
+from c8league.storage import chain
+from c8league.storage.database import (
+    SQLITE_HEADER,
+    Database,
+    describe_url,
+    open_database,
+    safe_url,
+    sqlite_path,
+)
 from c8league.storage.models import SCHEMA_VERSION
 
 PG_DUMP = (
@@ -86,46 +101,187 @@ def backup(db: Database, target: Path) -> Contents:
     return contents
 
 
-def restore(url: str, source: Path, *, force: bool) -> Contents:
-    """Put the copy ``source`` in place of the SQLite database at ``url``: refused when
-    the database exists and ``force`` is not given, when ``source`` is not a whole
-    c8league database, or when its schema is newer than this c8league's (an older one
-    is upgraded when next opened). Other processes see the old database or the copy,
-    never a mix."""
+@dataclass(frozen=True)
+class Restored:
+    """What :func:`restore` did: what the copy held (its schema as it was), the schema
+    version of the database now, and where the database it replaced is kept (None:
+    there was none)."""
+
+    contents: Contents
+    schema: int
+    kept: Path | None
+
+
+KEPT = "{name}.before-restore-{time}"
+"""The name the database a restore replaces is kept under, beside it (``time`` in UTC,
+``20250107T183305Z``)."""
+
+
+def restore(url: str, source: Path, *, force: bool, now: datetime | None = None) -> Restored:
+    """Put the copy ``source`` in place of the SQLite database at ``url``.
+
+    The copy is checked whole before the database is touched: SQLite's integrity
+    check, its schema version (a newer one is refused), every table and column
+    c8league needs (an older copy is upgraded first, in a file of its own), and its
+    record's chain (:class:`CopyRefused` says what is wrong). The database it replaces
+    (refused when it exists and ``force`` is not given) is kept beside it, named by
+    :data:`KEPT`. Other processes see the old database or the copy, never a mix."""
     path = check_sqlite(url, "restore")
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
-    if path.resolve() == source.resolve():
+    if path.exists() and path.resolve() == source.resolve():
         raise UsageError(f"{source} is the database itself")
-    try:
-        copy = sqlite3.connect(f"file:{source}?mode=ro", uri=True)
-    except sqlite3.Error as exc:
-        raise StorageError(f"cannot read {source}: {exc}") from None
-    try:
-        contents = _contents(copy, str(source))
-        if contents.schema > SCHEMA_VERSION:
-            raise StorageError(
-                f"{source} has schema version {contents.schema}, newer than this c8league "
-                f"understands ({SCHEMA_VERSION}): upgrade c8league (nothing was changed)"
-            )
-        if path.exists() and path.stat().st_size > 0 and not force:
+    replacing = path.exists() and path.stat().st_size > 0
+    if not path.parent.is_dir():
+        raise UsageError(f"{path.parent} is not a folder (nothing was changed)")
+    # The copy is checked (and upgraded) as a copy of its own beside the database: the
+    # file given is only read, byte for byte.
+    with tempfile.TemporaryDirectory(prefix=".c8league-restore-", dir=path.parent) as folder:
+        staged = Path(folder) / "copy.db"
+        try:
+            shutil.copyfile(source, staged)
+            if Path(f"{source}-wal").is_file():
+                shutil.copyfile(f"{source}-wal", f"{staged}-wal")
+        except OSError as exc:
+            raise StorageError(f"cannot read {source}: {exc.strerror or exc}") from None
+        contents = _examine(staged, source)
+        if replacing and not force:
             raise UsageError(
-                f"{describe_url(url)} exists: restoring replaces everything in it; add "
-                "`force` to do so (nothing was changed)",
+                f"{describe_url(url)} exists: restoring replaces everything in it (it is "
+                "kept beside it); add `force` to do so (nothing was changed)",
                 params=["force"],
             )
-        target = sqlite3.connect(path, timeout=30)
+        schema = _check_staged(source, staged)
+        kept = _keep(path, now or datetime.now(UTC)) if replacing else None
         try:
-            target.execute("PRAGMA journal_mode=WAL")
-            copy.backup(target)
-            target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+            copy = sqlite3.connect(staged)
+            try:
+                target = sqlite3.connect(path, timeout=30)
+                try:
+                    target.execute("PRAGMA journal_mode=WAL")
+                    copy.backup(target)
+                    target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+                finally:
+                    target.close()
+            finally:
+                copy.close()
+        except sqlite3.Error as exc:
+            raise StorageError(f"cannot restore {source}: {exc}") from None
+    return Restored(contents, schema, kept)
+
+
+def _copy(source: sqlite3.Connection, target: Path) -> None:
+    """Copy the open database ``source`` to the new file ``target``, whole in one file."""
+    try:
+        copy = sqlite3.connect(target)
+        try:
+            source.backup(copy)
+            copy.execute("PRAGMA journal_mode=DELETE")
         finally:
-            target.close()
-    except sqlite3.Error as exc:
-        raise StorageError(f"cannot restore {source}: {exc}") from None
+            copy.close()
     finally:
-        copy.close()
-    return contents
+        source.close()
+
+
+def _examine(staged: Path, source: Path) -> Contents:
+    """What the copy ``source`` (staged in a file of its own) holds; :class:`CopyRefused`
+    for a file that is not a whole c8league database of this version or an older one."""
+    with open(staged, "rb") as file:
+        if not file.read(len(SQLITE_HEADER)).startswith(SQLITE_HEADER):
+            raise CopyRefused(source, "foreign", detail="not a SQLite file")
+    try:
+        con = sqlite3.connect(staged)
+    except sqlite3.Error as exc:
+        raise CopyRefused(source, "damaged", detail=str(exc)) from None
+    try:
+        check = con.execute("PRAGMA integrity_check").fetchall()
+        if [row[0] for row in check] != ["ok"]:
+            raise CopyRefused(source, "damaged", detail=str(check[0][0]) if check else "")
+        tables = {name for (name,) in con.execute("SELECT name FROM sqlite_master")}
+        if "meta" not in tables:
+            raise CopyRefused(source, "foreign", detail="no meta table")
+        row = con.execute("SELECT value FROM meta WHERE key = 'schema_version'").fetchone()
+        text = "" if row is None else str(row[0]).strip()
+        if not text.isdigit() or len(text) > 9:
+            raise CopyRefused(source, "damaged", detail="no schema version")
+        if int(text) > SCHEMA_VERSION:
+            raise CopyRefused(source, "newer", versions=(int(text), SCHEMA_VERSION))
+        if int(text) == SCHEMA_VERSION:
+            present = {
+                table: {str(c[1]) for c in con.execute(f'PRAGMA table_info("{table}")')}
+                for table in tables
+            }
+            missing = _missing(present)
+            if missing:
+                raise CopyRefused(source, "incomplete", missing=missing)
+        return _contents(con, str(source))
+    except sqlite3.DatabaseError as exc:
+        raise CopyRefused(source, "damaged", detail=str(exc)) from None
+    finally:
+        con.close()
+
+
+def _check_staged(source: Path, staged: Path) -> int:
+    """Open the copy of ``source`` staged in a file of its own as c8league does (which
+    upgrades an older one), and check it: every table and column a fresh database has,
+    and its record's chain. Returns its schema version now."""
+    try:
+        db = open_database(str(staged), create=False)
+    except C8LeagueError as exc:
+        detail = (
+            str(exc).replace(str(staged.absolute()), str(source)).replace(str(staged), str(source))
+        )
+        raise CopyRefused(source, "unusable", detail=detail) from None
+    try:
+        found = inspect(db.engine)
+        missing = _missing(
+            {
+                table: {str(column["name"]) for column in found.get_columns(table)}
+                for table in found.get_table_names()
+            }
+        )
+        if missing:
+            raise CopyRefused(source, "incomplete", missing=missing)
+        with db.session() as session:
+            verification = chain.verify(session.connection())
+        if not verification.whole:
+            raise CopyRefused(source, "changed", finding=verification.findings[0])
+    finally:
+        db.close()
+    return SCHEMA_VERSION
+
+
+def _missing(present: dict[str, set[str]]) -> tuple[str, ...]:
+    """The tables and columns a fresh database has that are not ``present`` (the columns
+    of each table, by table)."""
+    missing: list[str] = []
+    for table in SQLModel.metadata.sorted_tables:
+        if table.name not in present:
+            missing.append(f"table {table.name}")
+            continue
+        columns = present[table.name]
+        missing += [f"{table.name}.{c.name}" for c in table.columns if c.name not in columns]
+    return tuple(missing)
+
+
+def _keep(path: Path, now: datetime) -> Path:
+    """Copy the database at ``path`` beside it, under a name of :data:`KEPT`."""
+    stamp = now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
+    kept = path.with_name(KEPT.format(name=path.name, time=stamp))
+    number = 1
+    while kept.exists():
+        number += 1
+        kept = path.with_name(KEPT.format(name=path.name, time=f"{stamp}-{number}"))
+    try:
+        live = sqlite3.connect(path, timeout=30)
+    except sqlite3.Error as exc:
+        raise StorageError(f"cannot read {path} to keep it: {exc}") from None
+    try:
+        _copy(live, kept)
+    except sqlite3.Error as exc:
+        kept.unlink(missing_ok=True)
+        raise StorageError(f"cannot keep {path} as {kept}: {exc}") from None
+    return kept
 
 
 def _contents(con: sqlite3.Connection, where: str) -> Contents:

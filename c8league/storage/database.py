@@ -290,6 +290,7 @@ def _engine(url: str) -> Engine:
         postgres.require_driver(url)
         postgres.widen_columns(SQLModel.metadata)
         engine = create_engine(url, pool_pre_ping=True)
+        postgres.utc_sessions(engine)
         postgres.one_writer_at_a_time(engine)
         return engine
     return create_engine(url, pool_pre_ping=True)

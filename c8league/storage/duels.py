@@ -14,6 +14,7 @@ from sqlmodel import Session, col, select
 
 from c8league.errors import NotFoundError
 from c8league.names import same_name
+from c8league.storage import chain
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import Duel, DuelPair, utcnow
 
@@ -129,27 +130,27 @@ def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
 
 
 def store_pairs(session: Session, duel_id: int, new: Sequence[StoredPair]) -> None:
-    """Add finished pairs, in one statement."""
+    """Add finished pairs, in one statement (each hashed as written for the record's
+    chain, ``c8league.storage.chain``)."""
     if not new:
         return
-    session.execute(
-        insert(DuelPair),
-        [
-            {
-                "duel_id": duel_id,
-                "deal": p.deal,
-                "seat": p.seat,
-                "share_a": p.share_a,
-                "share_b": p.share_b,
-                "match_a": p.match_a,
-                "match_b": p.match_b,
-                "seconds": p.seconds,
-                "moves_a": p.moves_a,
-                "moves_b": p.moves_b,
-            }
-            for p in new
-        ],
-    )
+    rows = [
+        {
+            "duel_id": duel_id,
+            "deal": p.deal,
+            "seat": p.seat,
+            "share_a": p.share_a,
+            "share_b": p.share_b,
+            "match_a": p.match_a,
+            "match_b": p.match_b,
+            "seconds": p.seconds,
+            "moves_a": p.moves_a,
+            "moves_b": p.moves_b,
+        }
+        for p in new
+    ]
+    session.execute(insert(DuelPair), rows)
+    chain.written(session, (chain.row_stamp("pair", row, None) for row in rows))
 
 
 def set_status(session: Session, duel_id: int, status: str, when: datetime | None = None) -> None:

@@ -5,6 +5,11 @@ brought up to date by running, in order, every step above its version. Each step
 uses portable SQLAlchemy operations so that it runs on SQLite and PostgreSQL. A test
 loads a database of every older version, upgrades it and compares its schema with a
 fresh one.
+
+The record's chain (``c8league.storage.chain``) covers the rows c8league writes; a step
+that changes what it covers (a new table or column of a chained record, rows rewritten)
+is listed in :data:`RECHAIN`, and an upgrade through it chains every record anew once
+all the steps have run, so that the chain holds the records as the schema now has them.
 """
 
 from __future__ import annotations
@@ -30,6 +35,7 @@ from sqlalchemy import (
 )
 
 from c8league.errors import StorageError
+from c8league.storage import chain
 from c8league.storage.models import SCHEMA_VERSION
 
 Step = Callable[[Any], None]
@@ -237,6 +243,25 @@ def _v8_schedule_search(conn: Any) -> None:
     conn.execute(text("ALTER TABLE event ADD COLUMN schedule INTEGER NOT NULL DEFAULT 1"))
 
 
+def _v9_chain(conn: Any) -> None:
+    """Version 9: the record's chain. What the database holds is chained once the upgrade
+    has run every step (see :data:`RECHAIN`)."""
+    meta = MetaData()
+    table = Table(
+        "chain",
+        meta,
+        Column("seq", Integer, primary_key=True, autoincrement=False),
+        Column("kind", String(16), nullable=False),
+        Column("key", String(64), nullable=False),
+        Column("league_id", Integer, nullable=True),
+        Column("digest", Text, nullable=True),
+        Column("link", String(64), nullable=False),
+    )
+    Index("ix_chain_kind_key", table.c.kind, table.c.key)
+    Index("ix_chain_league_id", table.c.league_id)
+    table.create(conn)
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -246,7 +271,12 @@ STEPS: dict[int, Step] = {
     6: _v6_schedules,
     7: _v7_standing,
     8: _v8_schedule_search,
+    9: _v9_chain,
 }
+
+RECHAIN = frozenset({9})
+"""The versions whose step changes what the chain covers: an upgrade through one of them
+ends by chaining every record that is not as its latest entry says."""
 
 
 def upgrade(conn: Any, version: int) -> None:
@@ -261,3 +291,5 @@ def upgrade(conn: Any, version: int) -> None:
         conn.execute(
             text("UPDATE meta SET value = :v WHERE key = 'schema_version'"), {"v": str(target)}
         )
+    if RECHAIN.intersection(range(version + 1, SCHEMA_VERSION + 1)):
+        chain.chain_existing(conn)

@@ -7,10 +7,10 @@ builds the same schema step by step from any older version.
 from datetime import UTC, datetime
 
 from pydantic import ConfigDict
-from sqlalchemy import Column, Index, LargeBinary, Text, UniqueConstraint
+from sqlalchemy import Column, Index, Integer, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 8
+SCHEMA_VERSION = 9
 
 
 def utcnow() -> datetime:
@@ -305,3 +305,25 @@ class DuelPair(_Table, table=True):
     moves_a: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
     """The moves of A's match (``MatchRecord.to_text``, zlib-compressed)."""
     moves_b: bytes | None = Field(default=None, sa_column=Column(LargeBinary, nullable=True))
+
+
+class ChainEntry(_Table, table=True):
+    """One entry of the record's chain (``c8league.storage.chain``): c8league wrote the
+    record ``kind``/``key`` (of league ``league_id``; None for what belongs to no league)
+    and its rows then had the digests ``digest`` (JSON: a digest per part of the
+    record; None: c8league deleted it). ``link`` is the SHA-256 of the previous entry's
+    link and this entry's fields, so that no entry changes unseen. Entries are numbered
+    from 1 without a gap (``seq``), and never changed or deleted."""
+
+    __tablename__ = "chain"
+    __table_args__ = (
+        Index("ix_chain_kind_key", "kind", "key"),
+        Index("ix_chain_league_id", "league_id"),
+    )
+
+    seq: int = Field(sa_column=Column(Integer, primary_key=True, autoincrement=False))
+    kind: str = Field(max_length=16)
+    key: str = Field(max_length=64)
+    league_id: int | None = Field(default=None)
+    digest: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    link: str = Field(max_length=64)

@@ -66,6 +66,21 @@ def widen_columns(metadata: MetaData) -> None:
         column.type = Integer().with_variant(BigInteger(), "postgresql")
 
 
+def utc_sessions(engine: Engine) -> None:
+    """Make ``engine``'s sessions keep time in UTC, as c8league does: a time it writes
+    is stored as written whatever the server's time zone (a ``timestamp`` column keeps
+    no zone), and reads back the same (the record's chain hashes times)."""
+
+    @event.listens_for(engine, "connect")
+    def _utc(dbapi_conn: Any, _record: Any) -> None:
+        cursor = dbapi_conn.cursor()
+        try:
+            cursor.execute("SET TIME ZONE 'UTC'")
+        finally:
+            cursor.close()
+        dbapi_conn.commit()
+
+
 def lock_schema(conn: Any) -> None:
     """Hold :data:`SCHEMA_LOCK` until the end of ``conn``'s transaction, so that two
     processes opening a new or older database do not both create or upgrade it."""

@@ -25,6 +25,7 @@ from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.results import Result, forfeit_seats
+from c8league.storage import chain
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import (
     Entrant,
@@ -105,9 +106,11 @@ def store_results(
     session: Session, items: Sequence[tuple[Match | int, Result, int]]
 ) -> list[SeatedResult]:
     """Write the results of many matches (each with its sequence number) and their
-    hands, in a handful of statements for the whole batch: one read of the seats, one
-    update of the matches, one of the seats and one insert of the hands, each sent to
-    the driver as one ``executemany``. A match is given as its ``Match`` object or, not
+    hands, in a handful of statements for the whole batch: one read of the matches and
+    one of their seats (each checked against its latest entry in the record's chain,
+    ``c8league.storage.chain``, and hashed with its result for a new one), one update of
+    the matches, one of the seats and one insert of the hands, each sent to the driver
+    as one ``executemany``. A match is given as its ``Match`` object or, not
     loaded, by its id (the forfeit it has, which a result without one keeps, is then
     read with its seats). The ``Match`` objects (and any match or seat loaded in
     ``session``) are given the stored values. No commit here."""
@@ -115,37 +118,37 @@ def store_results(
         return []
     session.flush()  # the caller's pending changes first
     ids = [_id(match) for match, _, _ in items]
-    rows = session.connection().execute(
-        sa_select(
-            col(MatchSeat.match_id),
-            col(MatchSeat.entrant_id),
-            col(Match.forfeit_seat),
-            col(Match.forfeit_reason),
-            col(Match.forfeit_move),
-            col(Match.forfeit_detail),
-        )
-        .join(Match, col(Match.id) == col(MatchSeat.match_id))
-        .where(col(MatchSeat.match_id).in_(ids))
-        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat))
-    )  # compiled once for every batch (fetch_rows compiles each list of ids anew)
-    seated: dict[int, list[int]] = {}
-    kept: dict[int, StoredForfeit] = {}
-    for match_id, entrant_id, f_seat, f_reason, f_move, f_detail in rows:
-        seated.setdefault(match_id, []).append(entrant_id)
-        kept[match_id] = (f_seat, f_reason, f_move, f_detail)
+    stored_rows = chain.match_rows(session.connection(), ids)
+    missing = [match_id for match_id in ids if match_id not in stored_rows]
+    if missing:
+        raise ValueError(f"no match {missing[0]} to store a result for")
+    # A match is stored only as c8league left it (paired, or cleared by this transaction):
+    # a result never makes a change made outside c8league its own.
+    chain.expect(session, [stored_rows[match_id].stamp() for match_id in ids])
     now = utcnow()
     match_rows: list[dict[str, Any]] = []
     seat_rows: list[dict[str, Any]] = []
     hand_rows: list[dict[str, Any]] = []
+    stamps: list[chain.Stamp] = []
     stored: list[SeatedResult] = []
     for (match, result, sequence), match_id in zip(items, ids, strict=True):
-        entrants = seated.get(match_id, [])
+        rows = stored_rows[match_id]
+        entrants = rows.entrants
         if len(entrants) != len(result.placements):
             raise ValueError(
                 f"match {match_id} has {len(entrants)} seats, result has {len(result.placements)}"
             )
         forfeit = result.forfeit
-        before = kept[match_id] if isinstance(match, int) else _forfeit_of(match)
+        before = (
+            (
+                rows.get("forfeit_seat"),
+                rows.get("forfeit_reason"),
+                rows.get("forfeit_move"),
+                rows.get("forfeit_detail"),
+            )
+            if isinstance(match, int)
+            else _forfeit_of(match)
+        )
         values = {
             "status": "done",
             "ended": result.ended,
@@ -164,11 +167,12 @@ def store_results(
         if not isinstance(match, int):
             for attribute, value in values.items():
                 set_committed_value(match, attribute, value)
-        for seat, (place, score) in enumerate(zip(result.placements, result.scores, strict=True)):
+        places = list(zip(result.placements, result.scores, strict=True))
+        for seat, (place, score) in enumerate(places):
             seat_rows.append(
                 {"b_match": match_id, "b_seat": seat, "b_place": place, "b_score": score}
             )
-        hand_rows.extend(
+        hands = [
             {
                 "match_id": match_id,
                 "number": number,
@@ -179,7 +183,9 @@ def store_results(
                 "record": hand.record,
             }
             for number, hand in enumerate(result.hands, start=1)
-        )
+        ]
+        hand_rows.extend(hands)
+        stamps.append(rows.stored(values, places, hands))
         stored.append(
             SeatedResult(
                 match_id=match_id,
@@ -206,6 +212,7 @@ def store_results(
     )
     if hand_rows:
         session.execute(insert(_table(HandRow)), hand_rows)
+    chain.written(session, stamps)
     placed = {(row["b_match"], row["b_seat"]): row for row in seat_rows}
     by_id = {
         match: row

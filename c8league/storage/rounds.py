@@ -13,9 +13,9 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.errors import NotFoundError
-from c8league.storage import schedules
+from c8league.storage import chain, schedules
 from c8league.storage.fetch import fetch_rows
-from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round
+from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round, utcnow
 
 Tables = dict[int, list[int]]
 """Entrant ids in seat order, by table number."""
@@ -81,52 +81,59 @@ def add_rounds(
     """Create rounds, each (number, byes, matches), with their matches and seats: one
     statement for the rounds, one for their matches and one for the seats, written
     without building an object per row (an event of thousands of matches is paired in
-    a few milliseconds of the database's time). Returns the new rounds' ids, in order."""
+    a few milliseconds of the database's time), each hashed as written for the record's
+    chain (``c8league.storage.chain``). Returns the new rounds' ids, in order."""
     session.flush()  # the caller's pending changes first
     connection = session.connection()
     round_table, match_table = _table(Round), _table(Match)
-    round_ids = _insert_ids(
-        connection,
-        round_table,
-        [
-            {
-                "event_id": event_id,
-                "number": number,
-                "byes": json.dumps(list(byes)),
-                "published": published,
-            }
-            for number, byes, _ in rounds
-        ],
-    )
+    league_id = session.exec(select(Event.league_id).where(Event.id == event_id)).one()
+    now = utcnow()
+    new_rounds = [
+        {
+            "event_id": event_id,
+            "number": number,
+            "byes": json.dumps(list(byes)),
+            "published": published,
+            "created_at": now,
+        }
+        for number, byes, _ in rounds
+    ]
+    round_ids = _insert_ids(connection, round_table, new_rounds)
+    stamps = [
+        chain.row_stamp("round", {**row, "id": round_id}, league_id)
+        for round_id, row in zip(round_ids, new_rounds, strict=True)
+    ]
     news = [
         (round_id, new)
         for round_id, (_, _, matches) in zip(round_ids, rounds, strict=True)
         for new in matches
     ]
     if news:
-        match_ids = _insert_ids(
-            connection,
-            match_table,
-            [
-                {
-                    "event_id": event_id,
-                    "round_id": round_id,
-                    "table_no": new.table_no,
-                    "deal": new.deal,
-                    "rules": new.rules,
-                    "seed": new.seed,
-                }
-                for round_id, new in news
-            ],
-        )
-        connection.execute(
-            insert(_table(MatchSeat)),
+        new_matches = [
+            {
+                "event_id": event_id,
+                "round_id": round_id,
+                "table_no": new.table_no,
+                "deal": new.deal,
+                "rules": new.rules,
+                "seed": new.seed,
+            }
+            for round_id, new in news
+        ]
+        match_ids = _insert_ids(connection, match_table, new_matches)
+        seats = [
             [
                 {"match_id": match_id, "seat": seat, "entrant_id": entrant_id}
-                for match_id, (_, new) in zip(match_ids, news, strict=True)
                 for seat, entrant_id in enumerate(new.seats)
-            ],
+            ]
+            for match_id, (_, new) in zip(match_ids, news, strict=True)
+        ]
+        connection.execute(insert(_table(MatchSeat)), [row for table in seats for row in table])
+        stamps.extend(
+            chain.match_stamp(league_id, {**row, "id": match_id}, seated, ())
+            for match_id, row, seated in zip(match_ids, new_matches, seats, strict=True)
         )
+    chain.written(session, stamps)
     return round_ids
 
 

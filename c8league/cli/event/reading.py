@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from c8league.cli.db import database
+from c8league.cli.db import database, warn_if_changed
 from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import out, print_json
@@ -13,9 +13,11 @@ from c8league.tables import Column, draw_table
 
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Rounds and matches played, and forfeits by kind."""
-    st = event_status(database(), event, league)
+    db = database()
+    st = event_status(db, event, league)
     if as_json:
         print_json(st.to_dict())
+        warn_if_changed(db, league=league, event=event)
         return
     out.print(
         f"[bold]{st.league}/{st.event}[/] {st.format}, tables of {st.table_size}, "
@@ -41,6 +43,7 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
                 soft_wrap=True,
             )
     out.print("complete" if st.complete else "not complete")
+    warn_if_changed(db, league=league, event=event)
 
 
 def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:

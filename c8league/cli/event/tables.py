@@ -14,7 +14,7 @@ from rich.markup import escape
 from rich.table import Table
 
 from c8league import club
-from c8league.cli.db import database
+from c8league.cli.db import database, warn_if_changed
 from c8league.cli.event import EventArg, FormatOpt, LeagueOpt, OutOpt
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out
@@ -170,8 +170,10 @@ def unpair(event: EventArg) -> None:
 
 def publish(event: EventArg) -> None:
     """Publish the draft round: its tables are fixed and results may be entered."""
-    number = club.publish(database(), event)
+    db = database()
+    number = club.publish(db, event)
     err.print(f"round {number} of {event} published")
+    warn_if_changed(db, event=event)
 
 
 def absent(
