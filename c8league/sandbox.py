@@ -107,7 +107,7 @@ def hide(*paths: str | os.PathLike[str]) -> None:
     """Never show ``paths`` (files or folders), nor the files beside them whose names
     begin with theirs, in a sandbox started by this process or the processes it starts:
     c8league's database, its journal and its copies, say."""
-    known = [p for p in os.environ.get(HIDE_VAR, "").split(os.pathsep) if p]
+    known = hidden()
     for path in paths:
         full = os.path.abspath(os.fspath(path))
         if full not in known:
@@ -342,7 +342,7 @@ def wrap(
     ro.add("--perms", "1777", "--size", size, "--tmpfs", "/dev/shm")
     extra = [*runtimes, folder, *(_absolute(p, cwd) for p in settings.ro_paths)]
     if _python(program):  # c8league's own code, for a Python bot that serves a player with it
-        extra.append(PACKAGE)
+        extra += _package()
     for path in _outermost(p for p in extra if not _within(p, shown)):
         _check_readable(path, found.own_user, settings)
         ro.bind(path)
@@ -562,10 +562,25 @@ def _hidden_here(shown: Sequence[str]) -> list[str]:
     return found
 
 
-PACKAGE = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-"""c8league's own package folder (its code and compiled engine), shown to a bot whose
-program is Python: a Python player served over the protocol imports it
-(``python -m c8league.players.serve``), from an editable install too."""
+PACKAGE = os.path.dirname(os.path.abspath(__file__))
+"""c8league's own package folder, shown to a bot whose program is Python: a Python player
+served over the protocol imports it (``python -m c8league.players.serve``), from an
+editable install too."""
+
+
+def _package() -> list[str]:
+    """c8league's package folder, and the library of its compiled engine beside it (mypyc
+    puts it next to the package: in an editable install, outside the environment)."""
+    beside = os.path.dirname(PACKAGE)
+    try:
+        names = os.listdir(beside)
+    except OSError:
+        names = []
+    return [PACKAGE] + [
+        os.path.join(beside, name)
+        for name in sorted(names)
+        if name.startswith("c8league_engine__mypyc") and name.endswith((".so", ".pyd"))
+    ]
 
 
 def _python(program: str) -> bool:

@@ -21,7 +21,7 @@ from pathlib import Path
 import pytest
 import venvs
 
-from c8league import about
+from c8league import about, sandbox
 from c8league.cli.main import main
 from c8league.engine import _build
 from c8league.engine._build import BUILD_INFO, COMPILED_MODULES, GROUP
@@ -110,7 +110,7 @@ def test_setup_reads_the_module_list_from_the_engine() -> None:
 # --- saying what runs ------------------------------------------------------------------
 
 
-def test_version_names_the_version_engine_python_and_plugins(
+def test_version_names_the_version_engine_python_sandbox_and_plugins(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     assert main(["--version"]) == 0
@@ -119,7 +119,8 @@ def test_version_names_the_version_engine_python_and_plugins(
     expected = "compiled (mypyc" if _build.COMPILED else f"source ({_build.REASON})"
     assert lines[1].startswith(f"engine: {expected}")
     assert lines[2].startswith(f"python: {sys.version.split()[0]} (")
-    assert lines[3].startswith("plugins:")
+    assert lines[3] == f"sandbox: {sandbox.support().text()}"
+    assert lines[4].startswith("plugins:")
     for name, version, players in about.plugins():
         assert f"  {name} {version} ({', '.join(players)})" in lines
 
