@@ -487,3 +487,14 @@ def test_a_change_to_an_upgraded_database_is_found(
     c.ok("verify")
     behind_our_back(db_url, "UPDATE match_seat SET score = score + 1 WHERE match_id = 1")
     assert verify_error(c).startswith("error: match 1 (")
+
+
+@pytest.mark.changes_record
+def test_a_duels_pair_changed_outside_c8league_is_named(db_url: str, capsys: Capture) -> None:
+    c = Club(db_url, capsys)
+    c.ok("duel", "greedy", "random", "--games", "4", "--workers", "1")
+    c.ok("verify")
+    behind_our_back(db_url, "UPDATE duel_pair SET share_a = share_b WHERE deal = 1")
+    assert verify_error(c) == (
+        "error: duel duel-1, deal 1 was changed outside c8league after c8league wrote it\n"
+    )

@@ -84,9 +84,6 @@ KINDS = (
 )
 """The kinds of record the chain covers, in the order an upgrade chains them."""
 
-NO_LEAGUE = ("entrant", "duel", "pair")
-"""The kinds that belong to no league (an audit entry may too: a player in no league)."""
-
 PART_HEX = 32
 """A part's digest: the first 128 bits of its SHA-256, in hex."""
 
@@ -209,8 +206,11 @@ class _Layout:
             dict(fixed),
         )
 
-    def values(self, row: Sequence[Any]) -> list[Any]:
-        """A row read from the database (every column, in order), normalized."""
+    def values(self, row: Sequence[Any]) -> Sequence[Any]:
+        """A row read from the database (every column, in order), normalized (a tuple
+        when no column needs it: JSON writes a tuple as it writes a list)."""
+        if not self.fixed:
+            return tuple(row)
         values = list(row)
         for i, normalize in self.fixed:
             values[i] = normalize(values[i])
@@ -285,7 +285,9 @@ def match_stamp(
     )
 
 
-def _match_digest(match: list[Any], seats: list[list[Any]], hands: list[list[Any]]) -> str:
+def _match_digest(
+    match: Sequence[Any], seats: Sequence[Sequence[Any]], hands: Sequence[Sequence[Any]]
+) -> str:
     """A match's digest from its rows' values (normalized, in column order): what
     :func:`digest_text` makes of its three parts."""
     return digest_text(
@@ -312,8 +314,8 @@ class MatchRows:
     column order), and its league: what a writer that stores its result reads first."""
 
     league_id: int | None
-    match: list[Any]
-    seats: list[list[Any]]
+    match: Sequence[Any]
+    seats: list[Sequence[Any]]
 
     def get(self, column: str) -> Any:
         """A column of the match's row."""
@@ -366,7 +368,7 @@ def match_rows(conn: Connection, ids: Sequence[int]) -> dict[int, MatchRows]:
         .join(event_table, event_table.c.id == matches.table.c.event_id)
         .where(matches.table.c.id.in_(list(ids))),
     )
-    seated: dict[int, list[list[Any]]] = {}
+    seated: dict[int, list[Sequence[Any]]] = {}
     for row in fetch_rows(
         conn,
         sa_select(*seats.table.columns)
@@ -473,48 +475,81 @@ def _read(
         if not keys:
             return {}
     where = _scope(spec, league_id, events, keys, event_id)
+    if kind == "match":
+        return _read_matches(conn, where, events=events, hands=hands)
     layout = _layout(spec.table)
     query = sa_select(*layout.table.columns).order_by(*(layout.table.c[k] for k in spec.keys))
     if where is not None:
         query = query.where(where)
-    rows = fetch_rows(conn, query)
-    at = [layout.names.index(k) for k in spec.keys]
-    league_at = None if spec.league is None else layout.names.index(spec.league)
+    at = [layout.index[k] for k in spec.keys]
+    league_at = None if spec.league is None else layout.index[spec.league]
     stamps: dict[str, Stamp] = {}
-    if kind == "match":
-        names = ("match_seat", "hand") if hands else ("match_seat",)
-        children = {name: _children(conn, name, where) for name in names}
-    for row in rows:
+    for row in fetch_rows(conn, query):
         key = "/".join(str(row[i]) for i in at)
         if keys is not None and key not in keys:
             continue
         league = None if league_at is None else row[league_at]
         if spec.league == "event_id":
             league = events.get(int(row[league_at or 0]))
-        if kind == "match":
-            match_id = int(row[0])
-            parts = {
-                "match": _hash(layout.values(row)),
-                "seats": _hash(children["match_seat"].get(match_id, [])),
-            }
-            if hands:
-                parts["hands"] = _hash(children["hand"].get(match_id, []))
-        else:
-            parts = {"row": _hash(layout.values(row))}
-        stamps[key] = Stamp(kind, key, None if league is None else int(league), digest_text(parts))
+        digest = digest_text({"row": _hash(layout.values(row))})
+        stamps[key] = Stamp(kind, key, None if league is None else int(league), digest)
     return stamps
 
 
-def _children(conn: Connection, name: str, where: ColumnElement[bool] | None) -> dict[int, Any]:
+MATCHES_AT_ONCE = 2000
+"""How many matches :func:`_read_matches` reads at once, with their seats and hands (a
+league's hands would not all fit in memory)."""
+
+
+def _read_matches(
+    conn: Connection,
+    where: ColumnElement[bool] | None,
+    *,
+    events: Mapping[int, int],
+    hands: bool,
+) -> dict[str, Stamp]:
+    """The matches ``where`` selects (None: all), as :func:`_read` reads them, a few
+    thousand at a time."""
+    layout = _layout("match")
+    table = layout.table
+    query = sa_select(table.c.id).order_by(table.c.id)
+    ids = [int(i) for (i,) in fetch_rows(conn, query if where is None else query.where(where))]
+    event_at = layout.index["event_id"]
+    stamps: dict[str, Stamp] = {}
+    for start in range(0, len(ids), MATCHES_AT_ONCE):
+        chunk = ids[start : start + MATCHES_AT_ONCE]
+        within: ColumnElement[bool] = table.c.id.between(chunk[0], chunk[-1])
+        if where is not None:
+            within = within & where
+        rows = fetch_rows(conn, sa_select(*table.columns).where(within).order_by(table.c.id))
+        seats = _children(conn, "match_seat", within)
+        played = _children(conn, "hand", within) if hands else {}
+        for row in rows:
+            match_id = int(row[0])
+            parts = {
+                "match": _hash(layout.values(row)),
+                "seats": _hash(seats.get(match_id, [])),
+            }
+            if hands:
+                parts["hands"] = _hash(played.get(match_id, []))
+            league = events.get(int(row[event_at]))
+            stamps[str(match_id)] = Stamp("match", str(match_id), league, digest_text(parts))
+    return stamps
+
+
+def _children(conn: Connection, name: str, where: ColumnElement[bool]) -> dict[int, Any]:
     """The rows of a match's seats or hands (``name``) of the matches ``where`` selects,
     normalized, by match, in key order."""
     layout = _layout(name)
     table = layout.table
     match = _table("match")
-    query = sa_select(*table.columns).order_by(*table.primary_key.columns)
-    if where is not None:
-        query = query.select_from(table.join(match, match.c.id == table.c.match_id)).where(where)
-    grouped: dict[int, list[list[Any]]] = {}
+    query = (
+        sa_select(*table.columns)
+        .select_from(table.join(match, match.c.id == table.c.match_id))
+        .where(where)
+        .order_by(*table.primary_key.columns)
+    )
+    grouped: dict[int, list[Sequence[Any]]] = {}
     for row in fetch_rows(conn, query):
         grouped.setdefault(int(row[0]), []).append(layout.values(row))
     return grouped
@@ -892,7 +927,7 @@ def _earliest(finding: Finding) -> tuple[int, int, tuple[int, ...]]:
 def where(conn: Connection, kind: str, key: str) -> Place:
     """Where the record ``kind``/``key`` sits, read now (what is left of it)."""
     ids = [int(part) for part in key.split("/")]
-    names = _names(conn)
+    names = _Names(conn)
     if kind == "league":
         return Place(league=names.league(ids[0]), name=names.league(ids[0]))
     if kind == "entrant":
@@ -971,16 +1006,3 @@ class _Names:
         if row is None:
             return Place()
         return Place(league=self.league(row[0]), event=str(row[1]))
-
-
-def _names(conn: Connection) -> _Names:
-    return _Names(conn)
-
-
-def head(conn: Connection) -> tuple[int, str] | None:
-    """The chain's last entry and its link (None: no entry yet)."""
-    chain = _table("chain")
-    row = conn.execute(
-        sa_select(chain.c.seq, chain.c.link).order_by(chain.c.seq.desc()).limit(1)
-    ).first()
-    return None if row is None else (int(row[0]), str(row[1]))
