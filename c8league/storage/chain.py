@@ -127,10 +127,6 @@ def _real(value: Any) -> Any:
     return value if value is None else float(value)
 
 
-def _text(value: Any) -> Any:
-    return value if value is None else str(value)
-
-
 def _normalizer(column: Any) -> Callable[[Any], Any] | None:
     """How a column's value is written into a digest, by the column's type, so that a
     value as c8league wrote it and as either database reads it back are the same: a
@@ -162,8 +158,6 @@ class _Layout:
     table: Table
     names: tuple[str, ...]
     defaults: tuple[Any, ...]
-    fixed: tuple[tuple[int, Callable[[Any], Any]], ...]
-
     index: dict[str, int]
     """Each column's place."""
     fixes: dict[int, Callable[[Any], Any]]
@@ -191,38 +185,33 @@ class _Layout:
                 defaults.append(default.arg)  # type: ignore[attr-defined]
             else:
                 defaults.append(_MISSING)  # computed when written: a writer gives it
-        fixed = []
+        fixes = {}
         for i, column in enumerate(columns):
             normalize = _normalizer(column)
             if normalize is not None:
-                fixed.append((i, normalize))
+                fixes[i] = normalize
         names = tuple(c.name for c in columns)
-        return cls(
-            table,
-            names,
-            tuple(defaults),
-            tuple(fixed),
-            {name: i for i, name in enumerate(names)},
-            dict(fixed),
-        )
+        return cls(table, names, tuple(defaults), {n: i for i, n in enumerate(names)}, fixes)
 
     def values(self, row: Sequence[Any]) -> Sequence[Any]:
         """A row read from the database (every column, in order), normalized (a tuple
         when no column needs it: JSON writes a tuple as it writes a list)."""
-        if not self.fixed:
+        if not self.fixes:
             return tuple(row)
         values = list(row)
-        for i, normalize in self.fixed:
+        for i, normalize in self.fixes.items():
             values[i] = normalize(values[i])
         return values
 
     def written(self, row: Mapping[str, Any]) -> list[Any]:
-        """A row as a writer gives it (by name; a column left out takes its default)."""
+        """A row as a writer gives it (by name; a column left out takes its default):
+        integers and text as the database keeps them (an ``int``, a ``str``), the rest
+        normalized."""
         values = [row.get(n, d) for n, d in zip(self.names, self.defaults, strict=True)]
         if any(v is _MISSING for v in values):
             missing = [n for n, v in zip(self.names, values, strict=True) if v is _MISSING]
             raise ValueError(f"{self.table.name}.{missing[0]} must be given to be hashed")
-        for i, normalize in self.fixed:
+        for i, normalize in self.fixes.items():
             values[i] = normalize(values[i])
         return values
 
