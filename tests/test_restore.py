@@ -163,3 +163,16 @@ def test_without_force_an_existing_database_is_not_replaced(live: Club, tmp_path
         *("restore", str(tmp_path / "copy.db")),
     )
     assert not [n for n in beside(live) if KEPT.fullmatch(n)]
+
+
+def test_a_damaged_database_is_replaced_and_kept_byte_for_byte(live: Club, tmp_path: Path) -> None:
+    """What a restore is for: the database garbled (or no database at all any more)."""
+    db = path_of(live)
+    data = bytearray(db.read_bytes())
+    data[100:4096] = b"\xa5" * (4096 - 100)
+    db.write_bytes(bytes(data))
+    _, err = live.ok("restore", str(tmp_path / "copy.db"), "--force")
+    kept = KEPT.search(err)
+    assert kept is not None and (tmp_path / kept.group(0)).read_bytes() == bytes(data)
+    live.ok("verify")
+    assert len(snapshot(live.url)["match"]) == 3

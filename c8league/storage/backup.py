@@ -152,22 +152,35 @@ def restore(url: str, source: Path, *, force: bool, now: datetime | None = None)
                 params=["force"],
             )
         schema = _check_staged(source, staged)
-        kept = _keep(path, now or datetime.now(UTC)) if replacing else None
-        try:
-            copy = sqlite3.connect(staged)
+        kept, readable = _keep(path, now or datetime.now(UTC)) if replacing else (None, True)
+        if readable:
             try:
-                target = sqlite3.connect(path, timeout=30)
-                try:
-                    target.execute("PRAGMA journal_mode=WAL")
-                    copy.backup(target)
-                    target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
-                finally:
-                    target.close()
-            finally:
-                copy.close()
-        except sqlite3.Error as exc:
-            raise StorageError(f"cannot restore {source}: {exc}") from None
+                _install(staged, path)
+            except sqlite3.Error as exc:
+                raise StorageError(f"cannot restore {source}: {exc}") from None
+        else:
+            # The database replaced is none SQLite can read (kept byte for byte): the copy
+            # takes the place of its file.
+            for suffix in ("-wal", "-shm"):
+                Path(f"{path}{suffix}").unlink(missing_ok=True)
+            os.replace(staged, path)
     return Restored(contents, schema, kept)
+
+
+def _install(staged: Path, path: Path) -> None:
+    """Write the database ``staged`` into the one at ``path`` (made if need be) with
+    SQLite's backup: another process sees the old database or the new, never a mix."""
+    copy = sqlite3.connect(staged)
+    try:
+        target = sqlite3.connect(path, timeout=30)
+        try:
+            target.execute("PRAGMA journal_mode=WAL")
+            copy.backup(target)
+            target.execute("PRAGMA wal_checkpoint(TRUNCATE)")
+        finally:
+            target.close()
+    finally:
+        copy.close()
 
 
 def _copy(source: sqlite3.Connection, target: Path) -> None:
@@ -264,8 +277,9 @@ def _missing(present: dict[str, set[str]]) -> tuple[str, ...]:
     return tuple(missing)
 
 
-def _keep(path: Path, now: datetime) -> Path:
-    """Copy the database at ``path`` beside it, under a name of :data:`KEPT`."""
+def _keep(path: Path, now: datetime) -> tuple[Path, bool]:
+    """Copy the database at ``path`` beside it, under a name of :data:`KEPT`; whether
+    SQLite could read it (one it cannot is kept byte for byte)."""
     stamp = now.astimezone(UTC).strftime("%Y%m%dT%H%M%SZ")
     kept = path.with_name(KEPT.format(name=path.name, time=stamp))
     number = 1
@@ -273,15 +287,21 @@ def _keep(path: Path, now: datetime) -> Path:
         number += 1
         kept = path.with_name(KEPT.format(name=path.name, time=f"{stamp}-{number}"))
     try:
-        live = sqlite3.connect(path, timeout=30)
-    except sqlite3.Error as exc:
-        raise StorageError(f"cannot read {path} to keep it: {exc}") from None
-    try:
-        _copy(live, kept)
-    except sqlite3.Error as exc:
+        _copy(sqlite3.connect(path, timeout=30), kept)  # whole, whatever writes meanwhile
+        return kept, True
+    except sqlite3.OperationalError as exc:  # busy, or the folder read-only: try again later
         kept.unlink(missing_ok=True)
-        raise StorageError(f"cannot keep {path} as {kept}: {exc}") from None
-    return kept
+        raise StorageError(f"cannot keep {path} as {kept}: {exc} (nothing was changed)") from None
+    except sqlite3.DatabaseError:
+        kept.unlink(missing_ok=True)
+    try:  # a database SQLite cannot read (damaged): kept byte for byte, with its log
+        shutil.copyfile(path, kept)
+        if Path(f"{path}-wal").is_file():
+            shutil.copyfile(f"{path}-wal", f"{kept}-wal")
+    except OSError as exc:
+        kept.unlink(missing_ok=True)
+        raise StorageError(f"cannot keep {path} as {kept}: {exc.strerror or exc}") from None
+    return kept, False
 
 
 def _contents(con: sqlite3.Connection, where: str) -> Contents:
