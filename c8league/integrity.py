@@ -49,8 +49,9 @@ def verify(db: Database, league: str | None = None, *, head: str | None = None) 
             params=["head"],
         )
     with db.session() as session:
+        conn = chain.reading(session)
         league_id = None if league is None else get_league(session, league).id
-        return chain.verify(session.connection(), league_id, head=wanted)
+        return chain.verify(conn, league_id, head=wanted)
 
 
 @dataclass(frozen=True)
@@ -66,11 +67,12 @@ def check(db: Database, *, league: str | None = None, event: str | None = None) 
     its events (with its league's memberships and the players), compared with their
     latest entries without their hands, and without following the chain's links."""
     with db.session() as session:
+        conn = chain.reading(session)
         event_id = None
         if event is not None:
             found, in_event = get_event(session, event, league)
             event_id = in_event.id
         else:
             found = only_league(session, league)
-        verification = chain.verify(session.connection(), found.id, links=False, event_id=event_id)
+        verification = chain.verify(conn, found.id, links=False, event_id=event_id)
         return LeagueCheck(found.name, verification)

@@ -13,6 +13,7 @@ import shutil
 import sqlite3
 import subprocess
 from pathlib import Path
+from typing import Any
 
 import pytest
 from dbs import engine, execute, load_old_schema, query
@@ -494,3 +495,27 @@ def test_a_duels_pair_changed_outside_c8league_is_named(db_url: str, capsys: Cap
     assert verify_error(c) == (
         "error: duel duel-1, deal 1 was changed outside c8league after c8league wrote it\n"
     )
+
+
+def test_verify_reads_one_state_of_the_database_while_another_command_writes(
+    club: Club, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A result stored between verify's read of the chain and its read of the matches
+    is seen by neither: verify reads the database as it was when it began."""
+    tables = club.sheet("evening-1")["tables"]
+    read_matches = chain._read_matches
+    written: list[int] = []
+
+    def meanwhile(*args: Any, **kwargs: Any) -> Any:
+        if not written:  # another command stores a result now
+            scores = scores_for(tables[0])
+            command = ["result", "add", "evening-1", "--table", "1", "--scores", scores]
+            written.append(main(["--db", club.url, *command]))
+        return read_matches(*args, **kwargs)
+
+    monkeypatch.setattr(chain, "_read_matches", meanwhile)
+    out, _ = club.ok("verify")
+    assert written == [0]
+    assert out.startswith("the record is as c8league wrote it: ")
+    monkeypatch.undo()
+    club.ok("verify")

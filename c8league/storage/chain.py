@@ -787,6 +787,22 @@ def chain_existing(conn: Connection) -> int:
 
 # -- verifying ---------------------------------------------------------------------------------
 
+
+def reading(session: OrmSession) -> Connection:
+    """``session``'s connection for :func:`verify`, begun with a view of the database
+    that stays the same while the chain and the records are read, whatever is written
+    meanwhile (PostgreSQL: repeatable read; SQLite: a read transaction, which Python's
+    driver does not begin for reads by itself). Call it before anything else is read in
+    the session; the session's end ends it."""
+    bind = session.get_bind()
+    if bind.dialect.name == "postgresql":
+        return session.connection(execution_options={"isolation_level": "REPEATABLE READ"})
+    conn = session.connection()
+    if bind.dialect.name == "sqlite" and not conn.connection.driver_connection.in_transaction:  # type: ignore[union-attr]
+        conn.exec_driver_sql("BEGIN")
+    return conn
+
+
 PLACES = 100
 """How many findings :func:`verify` reads the place of (the earliest)."""
 
