@@ -111,17 +111,37 @@ def new_database(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Cal
                 drop_pg_database(servers[0], url)
 
 
+_TESTS_FOLDERS: set[Path] = set()
+"""The folders of the tests run (each checked after its test, or left to one that
+changes its databases on purpose)."""
+
+
 @pytest.fixture(autouse=True)
 def record_checked(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[None]:
     """After each test, every c8league database it left in its folder is as c8league
     wrote it: ``c8league verify`` finds nothing (a test that changes a database outside
     c8league on purpose is marked ``changes_record``). PostgreSQL databases are checked
     by :func:`new_database` before they are dropped."""
+    _TESTS_FOLDERS.add(tmp_path)
     yield
     if request.node.get_closest_marker("changes_record"):
         return
     for path in sqlite_files(tmp_path):
         _check_record(f"sqlite:///{path}")
+
+
+@pytest.fixture(scope="session", autouse=True)
+def shared_records_checked(tmp_path_factory: pytest.TempPathFactory) -> Iterator[None]:
+    """At the end of the run, the databases that fixtures shared by several tests made
+    (in folders of their own, not a test's) are checked as :func:`record_checked`
+    checks a test's."""
+    yield
+    base = tmp_path_factory.getbasetemp()
+    for folder in sorted(base.iterdir()) if base.is_dir() else []:
+        if folder in _TESTS_FOLDERS or not folder.is_dir():
+            continue
+        for path in sqlite_files(folder):
+            _check_record(f"sqlite:///{path}")
 
 
 def _check_record(url: str) -> None:
