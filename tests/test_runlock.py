@@ -65,3 +65,27 @@ def test_an_in_memory_database_takes_no_lock(
         db.close()
     assert held
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_stop_during_the_write_lock_goes_through_as_itself(tmp_path: Path) -> None:
+    """Ctrl-C or SIGTERM (an exception raised in the middle of the statement that takes
+    the write lock, as a signal handler raises it) reaches the caller as itself: the
+    connection it leaves to be rolled back is not used again on the way out (that
+    raised SQLAlchemy's PendingRollbackError in its place, a traceback)."""
+    from sqlalchemy import event
+
+    db = open_database(str(tmp_path / "lock.db"), create=True)
+
+    def stop(conn: object, cursor: object, statement: str, *args: object) -> None:
+        if statement.startswith("UPDATE meta"):
+            raise KeyboardInterrupt
+
+    event.listen(db.engine, "before_cursor_execute", stop)
+    try:
+        with pytest.raises(KeyboardInterrupt), db.writing(wait=None):
+            pass
+    finally:
+        event.remove(db.engine, "before_cursor_execute", stop)
+    with db.writing(wait=None):  # and the database takes writers as before
+        pass
+    db.close()

@@ -143,10 +143,13 @@ class Database:
         except OperationalError as exc:
             if not _is_locked(exc):
                 raise
-            return False
-        finally:
-            connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
-        return True
+            locked = False
+        else:
+            locked = True
+        # Not in a `finally`: a signal that stops the statement (SIGTERM, Ctrl-C) leaves
+        # the connection to be rolled back, and a statement there would raise in its place.
+        connection.exec_driver_sql(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        return locked
 
     def close(self) -> None:
         """Close every connection. On SQLite, the write-ahead log is then folded into the
