@@ -132,6 +132,9 @@ SUBCOMMANDS: dict[str, Target] = {
         "sequential test (SPRT) decides.",
     ),
     "match": Entry(f"{CLI}.match_cmd:app", "Matches: show a stored match, move by move."),
+    "games": Entry(
+        f"{CLI}.games_cmd:app", "Games: export the games of an event, a duel or a league."
+    ),
 }
 # --- end of the command registry ---
 

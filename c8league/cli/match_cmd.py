@@ -15,7 +15,7 @@ from c8league.cli.db import database
 from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.reports.game_html import render_game
-from c8league.reports.games import game_json, read_game
+from c8league.reports.games import game_record, read_game
 from c8league.tables import draw_table
 
 if TYPE_CHECKING:
@@ -52,7 +52,7 @@ def show(
         print_game(game, moves=True)
         return
     if fmt == "json":
-        data = game_json(game)
+        data = game_record(game)
         if path is None:
             print_json(data)
             return

@@ -4,17 +4,19 @@ A match is named by its id: a number for a match of an event (``17``, as ``resul
 list`` and ``event status`` show it), ``DUEL:DEALside`` for a match of a duel
 (``duel-1:0A``: deal 0, A's match, as ``duel show`` shows it). :func:`read_game` reads
 it from storage and replays its moves through the engine (``MatchRecord``), so every
-hand can be shown dealt, move by move, and ended; :func:`game_json` is the engine's
-record of it, which replays it again.
+hand can be shown dealt, move by move, and ended; :func:`game_record` is the engine's
+record of it, which replays it again: what ``match show --format json`` prints, and
+``games export`` (:mod:`c8league.reports.export`) writes one line of per match.
 """
 
 from __future__ import annotations
 
+import functools
 import json
 import re
 import shlex
 from collections.abc import Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
 from c8league.duel.plan import DuelSettings, match_id
@@ -84,20 +86,17 @@ class Game:
     hands: tuple[HandView, ...] = field(default=())
     problem: str | None = None
     """Why the moves could not be replayed, if they could not."""
+    source: dict[str, Any] = field(default_factory=dict)
+    """Where it was played, as the record gives it: ``{"event": …}`` or ``{"duel": …}``
+    (see :func:`game_record`); empty for a match played here."""
+    seat_facts: tuple[dict[str, Any], ...] = ()
+    """What storage holds of each seat besides its player's name and spec (its bot's
+    version, say), in seat order: the record shows it with the seat."""
 
     @property
     def rule_options(self) -> list[str]:
         """``--rules PRESET --set key=value …`` giving these rules, fewest changes first."""
-        best: tuple[int, str, dict[str, Any]] | None = None
-        for name in PRESETS:
-            changes = self.rules.describe_changes(preset_rules(name))
-            if best is None or len(changes) < best[0]:
-                best = (len(changes), name, changes)
-        assert best is not None
-        options = ["--rules", best[1]]
-        for key, value in best[2].items():
-            options += ["--set", f"{key}={_value_text(value)}"]
-        return options
+        return list(_rule_options(self.rules))
 
     @property
     def demo_command(self) -> str:
@@ -105,6 +104,20 @@ class Game:
 
         words = ["c8league", "demo", *self.specs, "--seed", str(self.seed), *self.rule_options]
         return shlex.join(words)
+
+
+@functools.lru_cache(maxsize=64)
+def _rule_options(rules: Rules) -> tuple[str, ...]:
+    best: tuple[int, str, dict[str, Any]] | None = None
+    for name in PRESETS:
+        changes = rules.describe_changes(preset_rules(name))
+        if best is None or len(changes) < best[0]:
+            best = (len(changes), name, changes)
+    assert best is not None
+    options = ["--rules", best[1]]
+    for key, value in best[2].items():
+        options += ["--set", f"{key}={_value_text(value)}"]
+    return tuple(options)
 
 
 def _value_text(value: object) -> str:
@@ -136,6 +149,22 @@ def _event_game(db: Database, number: int) -> Game:
         match = stored_results.stored_match(session, number)
     if match is None:
         raise NotFoundError(f"no match {number} (c8league result list EVENT shows matches)")
+    return event_game(match)
+
+
+_SEAT_SHOWN = frozenset({"name", "plugin", "options", "place", "score"})
+"""The fields of a stored seat that a game shows in its own way (see :func:`_facts`)."""
+_BOT_SHOWN = frozenset({"label", "plugin", "options"})
+
+
+def _facts(value: Any, shown: frozenset[str]) -> dict[str, Any]:
+    """The fields of a stored seat or duel bot (a dataclass) but those ``shown``: what
+    else storage holds of a seat, which the record shows as it is."""
+    return {f.name: getattr(value, f.name) for f in fields(value) if f.name not in shown}
+
+
+def event_game(match: stored_results.StoredMatch) -> Game:
+    """A match of an event as storage read it, not yet replayed."""
     record = None
     if match.hands or match.unfinished is not None:
         hands = [HandRecord.from_json(text) for text in match.hands]
@@ -153,9 +182,9 @@ def _event_game(db: Database, number: int) -> Game:
         )
     deal = f", deal {match.deal}" if match.deal else ""
     return Game(
-        id=str(number),
+        id=str(match.match_id),
         title=f"{match.league}/{match.event}, round {match.round}, table {match.table}{deal}",
-        rules=Rules.from_json(match.rules),
+        rules=_rules(match.rules),
         players=tuple(seat.name for seat in match.seats),
         specs=tuple(
             spec_text(seat.plugin, seat.options) if seat.plugin else f"@{seat.name}"
@@ -167,7 +196,21 @@ def _event_game(db: Database, number: int) -> Game:
         ended=match.ended or match.status,
         forfeit=forfeit,
         record=record,
+        source={
+            "league": match.league,
+            "event": match.event,
+            "round": match.round,
+            "table": match.table,
+            "deal": match.deal,
+        },
+        seat_facts=tuple(_facts(seat, _SEAT_SHOWN) for seat in match.seats),
     )
+
+
+@functools.lru_cache(maxsize=64)
+def _rules(text: str) -> Rules:
+    """The rules of a stored match (kept: an event's matches share a few rule sets)."""
+    return Rules.from_json(text)
 
 
 def _duel_game(db: Database, duel_name: str, deal: int, side: str) -> Game:
@@ -179,7 +222,14 @@ def _duel_game(db: Database, duel_name: str, deal: int, side: str) -> Game:
         settings = DuelSettings.from_json(duel.settings)
     if pair is None:
         raise NotFoundError(f"duel {name} has no deal {deal} stored")
+    return duel_game(name, settings, pair, side)
+
+
+def duel_game(name: str, settings: DuelSettings, pair: stored_duels.StoredPair, side: str) -> Game:
+    """A's (``side`` ``A``) or B's match of the duel ``name``'s stored ``pair``, not yet
+    replayed."""
     index = "AB".index(side)
+    deal = pair.deal
     data = json.loads(pair.match_a if side == "A" else pair.match_b)
     moves = pair.moves_a if side == "A" else pair.moves_b
     seats = settings.seatings(deal)[index]
@@ -191,11 +241,13 @@ def _duel_game(db: Database, duel_name: str, deal: int, side: str) -> Game:
     seed = settings.deal_seed(deal)
     record = None
     if moves is not None:
-        record = MatchRecord.from_text(settings.players, seed, stored_duels.unpack_moves(moves))
+        record = MatchRecord.from_text(
+            settings.players, seed, stored_duels.unpack_moves(bytes(moves))
+        )
     return Game(
         id=match_id(name, deal, side),
         title=f"duel {name}, deal {deal}, {side}'s match ({side} in seat {pair.seat})",
-        rules=Rules.from_json(settings.rules),
+        rules=_rules(settings.rules),
         players=tuple(names[(bot.plugin, bot.options)] for bot in seats),
         specs=tuple(spec_text(bot.plugin, bot.options) for bot in seats),
         seed=seed,
@@ -204,6 +256,8 @@ def _duel_game(db: Database, duel_name: str, deal: int, side: str) -> Game:
         ended=str(data["ended"]),
         forfeit=forfeit,
         record=record,
+        source={"duel": name, "deal": deal, "side": side, "seat": pair.seat},
+        seat_facts=tuple(_facts(bot, _BOT_SHOWN) for bot in seats),
     )
 
 
@@ -281,27 +335,47 @@ def _with(game: Game, hands: list[HandView], problem: str | None) -> Game:
 
 # -- the record as JSON ------------------------------------------------------------------------
 
+RECORD_FORMAT = "c8league-game"
+RECORD_VERSION = 1
+"""The game record's shape (``docs/games-export.md``): ``format`` is always
+:data:`RECORD_FORMAT`; the version changes only when a key is removed or changes
+meaning (new keys may be added within a version)."""
 
-def game_json(game: Game) -> dict[str, Any]:
-    """The match as the engine's record, with who played it and how it ended:
-    ``rules`` (every option), ``players`` (table size), ``seed`` and ``hands`` (each
-    hand's start and moves, ``HandRecord.from_dict(…).replay(rules)`` replays it; the
-    whole match replays with ``MatchRecord``), then ``seats``, ``result`` and
-    ``forfeit``."""
+
+def game_record(game: Game) -> dict[str, Any]:
+    """The match as the engine's record, with who played it and how it ended: what
+    ``match show --format json`` prints and ``games export`` writes a line of
+    (``docs/games-export.md``). ``rules`` (every option), ``players`` (table size),
+    ``seed`` and ``hands`` (each hand's start and moves: ``HandRecord.from_dict(…)
+    .replay(rules)`` replays it; the whole match replays with ``MatchRecord``), then
+    ``seats``, ``result`` and ``forfeit``."""
     hands: list[dict[str, Any]] = []
-    if game.record is not None and game.problem is None:
-        hands = [h.to_dict() for h in game.record.hand_records(game.rules)]
+    problem = game.problem
+    if game.record is not None and problem is None:
+        try:
+            hands = [h.to_dict() for h in game.record.hand_records(game.rules)]
+        except RecordError as exc:
+            problem = f"the stored moves do not replay: {exc}"
     forfeit = game.forfeit
     return {
+        "format": RECORD_FORMAT,
+        "version": RECORD_VERSION,
         "match": game.id,
         "title": game.title,
-        "rules": json.loads(game.rules.to_json()),
+        "source": game.source or None,
+        "rules": _rules_record(game.rules),
         "players": len(game.players),
         "seed": game.seed,
         "hands": hands,
         "moves": None if game.record is None else game.record.to_text().split("\n"),
+        "problem": problem,
         "seats": [
-            {"seat": i, "name": name, "spec": spec}
+            {
+                "seat": i,
+                "name": name,
+                "spec": spec,
+                **(game.seat_facts[i] if i < len(game.seat_facts) else {}),
+            }
             for i, (name, spec) in enumerate(zip(game.players, game.specs, strict=True))
         ],
         "result": {
@@ -319,6 +393,17 @@ def game_json(game: Game) -> dict[str, Any]:
         },
         "replay": game.demo_command,
     }
+
+
+def _rules_record(rules: Rules) -> dict[str, Any]:
+    """Every rule option as plain values (a fresh copy: the record is the caller's)."""
+    return dict(_rules_options(rules))
+
+
+@functools.lru_cache(maxsize=64)
+def _rules_options(rules: Rules) -> dict[str, Any]:
+    options: dict[str, Any] = json.loads(rules.to_json())
+    return options
 
 
 # -- a match played here ---------------------------------------------------------------------

@@ -90,6 +90,37 @@ def pairs(session: Session, duel_id: int) -> list[StoredPair]:
     return [StoredPair(*row) for row in rows]
 
 
+PAIRS_AT_ONCE = 250
+"""How many pairs :func:`pairs_with_moves` reads at once: a page of an export."""
+
+
+def pairs_with_moves(
+    session: Session, duel_id: int, *, after: int = -1, limit: int | None = None
+) -> list[StoredPair]:
+    """The duel's stored pairs with the moves of their matches, of the deals above
+    ``after``, the first ``limit`` (:data:`PAIRS_AT_ONCE`) of them in deal order: read
+    page after page (the next begins after the last deal), a duel is read in memory
+    that does not grow with it."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(DuelPair.deal),
+            col(DuelPair.seat),
+            col(DuelPair.share_a),
+            col(DuelPair.share_b),
+            col(DuelPair.match_a),
+            col(DuelPair.match_b),
+            col(DuelPair.seconds),
+            col(DuelPair.moves_a),
+            col(DuelPair.moves_b),
+        )
+        .where(col(DuelPair.duel_id) == duel_id, col(DuelPair.deal) > after)
+        .order_by(col(DuelPair.deal))
+        .limit(limit or PAIRS_AT_ONCE),
+    )
+    return [StoredPair(*row) for row in rows]
+
+
 def pair(session: Session, duel_id: int, deal: int) -> StoredPair | None:
     """One stored pair, with the moves of its two matches."""
     row = session.get(DuelPair, (duel_id, deal))

@@ -625,49 +625,114 @@ class StoredMatch:
 
 def stored_match(session: Session, match_id: int) -> StoredMatch | None:
     """The match ``match_id`` (any event's), or None."""
+    found = _whole(session, [match_id])
+    return found[0] if found else None
 
-    match = session.get(Match, match_id)
-    if match is None:
-        return None
-    event = session.get(Event, match.event_id)
-    round_row = session.get(Round, match.round_id)
-    assert event is not None and round_row is not None
-    league = session.get(League, event.league_id)
-    assert league is not None
-    seats = session.exec(
-        select(MatchSeat, Entrant)
-        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
-        .where(MatchSeat.match_id == match_id)
-        .order_by(col(MatchSeat.seat))
-    ).all()
-    hands = session.exec(
-        select(HandRow.record).where(HandRow.match_id == match_id).order_by(col(HandRow.number))
-    ).all()
-    return StoredMatch(
-        match_id=match_id,
-        league=league.name,
-        event=event.name,
-        round=round_row.number,
-        table=match.table_no,
-        deal=match.deal,
-        rules=match.rules,
-        seed=match.seed,
-        status=match.status,
-        ended=match.ended,
-        forfeit_seat=match.forfeit_seat,
-        forfeit_reason=match.forfeit_reason,
-        forfeit_move=match.forfeit_move,
-        forfeit_detail=match.forfeit_detail,
-        seats=tuple(
-            StoredSeat(
-                name=e.name,
-                plugin=e.plugin,
-                options=e.options or "{}",
-                place=s.place,
-                score=s.score,
-            )
-            for s, e in seats
-        ),
-        hands=tuple(hands),
-        unfinished=match.unfinished,
+
+MATCHES_AT_ONCE = 500
+"""How many matches :func:`finished_matches` reads at once, whole: a page of an export."""
+
+
+def finished_matches(
+    session: Session, event_ids: Sequence[int], *, after: int = 0, limit: int | None = None
+) -> list[StoredMatch]:
+    """The finished matches of the events whose ids are above ``after``, the first
+    ``limit`` (:data:`MATCHES_AT_ONCE`) of them in id order, each read whole: read page
+    after page (the next begins after the last id), an event's matches are read in
+    memory that does not grow with the event."""
+    ids = fetch_rows(
+        session.connection(),
+        sa_select(col(Match.id))
+        .where(
+            col(Match.event_id).in_(list(event_ids)),
+            col(Match.status) == "done",
+            col(Match.id) > after,
+        )
+        .order_by(col(Match.id))
+        .limit(limit or MATCHES_AT_ONCE),
     )
+    return _whole(session, [int(match_id) for (match_id,) in ids])
+
+
+def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
+    """The matches ``ids`` that exist, read whole, in id order: three queries."""
+    if not ids:
+        return []
+    conn = session.connection()
+    matches = fetch_rows(
+        conn,
+        sa_select(
+            col(Match.id),
+            col(League.name),
+            col(Event.name),
+            col(Round.number),
+            col(Match.table_no),
+            col(Match.deal),
+            col(Match.rules),
+            col(Match.seed),
+            col(Match.status),
+            col(Match.ended),
+            col(Match.forfeit_seat),
+            col(Match.forfeit_reason),
+            col(Match.forfeit_move),
+            col(Match.forfeit_detail),
+            col(Match.unfinished),
+        )
+        .join(Event, col(Event.id) == col(Match.event_id))
+        .join(League, col(League.id) == col(Event.league_id))
+        .join(Round, col(Round.id) == col(Match.round_id))
+        .where(col(Match.id).in_(list(ids)))
+        .order_by(col(Match.id)),
+    )
+    seats: dict[int, list[StoredSeat]] = {}
+    for match_id, name, plugin, options, place, score in fetch_rows(
+        conn,
+        sa_select(
+            col(MatchSeat.match_id),
+            col(Entrant.name),
+            col(Entrant.plugin),
+            col(Entrant.options),
+            col(MatchSeat.place),
+            col(MatchSeat.score),
+        )
+        .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .where(col(MatchSeat.match_id).in_(list(ids)))
+        .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
+    ):
+        seats.setdefault(match_id, []).append(
+            StoredSeat(name=name, plugin=plugin, options=options or "{}", place=place, score=score)
+        )
+    hands: dict[int, list[str]] = {}
+    for match_id, record in fetch_rows(
+        conn,
+        sa_select(col(HandRow.match_id), col(HandRow.record))
+        .where(col(HandRow.match_id).in_(list(ids)))
+        .order_by(col(HandRow.match_id), col(HandRow.number)),
+    ):
+        hands.setdefault(match_id, []).append(record)
+    found = []
+    for row in matches:
+        (match_id, league, event, round_number, table, deal, rules, seed, status, ended) = row[:10]
+        f_seat, f_reason, f_move, f_detail, unfinished = row[10:]
+        found.append(
+            StoredMatch(
+                match_id=match_id,
+                league=league,
+                event=event,
+                round=round_number,
+                table=table,
+                deal=deal,
+                rules=rules,
+                seed=seed,
+                status=status,
+                ended=ended,
+                forfeit_seat=f_seat,
+                forfeit_reason=f_reason,
+                forfeit_move=f_move,
+                forfeit_detail=f_detail,
+                seats=tuple(seats.get(match_id, ())),
+                hands=tuple(hands.get(match_id, ())),
+                unfinished=unfinished,
+            )
+        )
+    return found
