@@ -92,7 +92,8 @@ def test_the_first_illegal_move_with_its_log_and_the_lost_game(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], cheat: str
 ) -> None:
     db = tmp_path / "d.db"
-    assert cli(db, "duel", cheat, "greedy", "--games", "4", "--workers", "1") == 0
+    args = ("--games", "4", "--workers", "1", "--max-forfeit-share", "1")
+    assert cli(db, "duel", cheat, "greedy", *args) == 0
     out = capsys.readouterr().out
     fault = next(line for line in out.splitlines() if line.startswith("  A illegal: 4"))
     assert "(first: match duel-1:0A, move 3: " in fault
@@ -187,12 +188,13 @@ def test_move_seconds_and_max_forfeits(tmp_path: Path, capsys: pytest.CaptureFix
     registry.register("explodes", Explodes)
     try:
         db = tmp_path / "d.db"
-        args = ("--games", "4", "--workers", "1", "--max-forfeits", "0")
+        args = ("--games", "4", "--workers", "1", "--max-forfeits", "0", "--max-forfeit-share", "1")
         assert cli(db, "duel", "slow", "greedy", "--move-seconds", "0.01", *args) == 0
         out = capsys.readouterr().out
         assert "  A timeout: 4 (first: match duel-1:0A, move 1: took 0." in out
         assert "over the limit of 0.01 s a move)" in out
-        assert cli(db, "duel", "explodes", "greedy", "--games", "20", "--workers", "1") == 3
+        args = ("--games", "20", "--workers", "1", "--max-forfeit-share", "1")
+        assert cli(db, "duel", "explodes", "greedy", *args) == 3
         err = capsys.readouterr().err.strip().splitlines()
         assert err[-1].startswith("error: A (explodes) forfeited 6 matches in a row (the last,")
         data = json.loads(output(capsys, db, "duel", "show", "duel-2", "--json"))

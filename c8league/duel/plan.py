@@ -8,9 +8,9 @@ Deal ``i`` (from 0) is played twice with the same seed, so with the same cards:
 * at K > 2 the other seats hold the field players, the same in both matches, in the
   order given (repeated as needed).
 
-Each deal's seed is derived from the duel's seed and the deal number alone, so a duel
-gives the same matches with any number of workers, on any executor, after any
-interruption.
+Each deal's seed is derived from the duel's seed and the deal number alone (or read
+from the duel's book of deals, ``c8league.duel.book``), so a duel gives the same matches
+with any number of workers, on any executor, after any interruption.
 """
 
 from __future__ import annotations
@@ -19,14 +19,33 @@ import json
 from dataclasses import dataclass
 from typing import Any
 
+from c8league.duel.book import deal_seed
+from c8league.duel.forfeits import DEFAULT_MAX_FORFEIT_SHARE, Forfeits, ForfeitShare
 from c8league.duel.specs import Bot
 from c8league.duel.stats import DuelTally, SprtSpec
-from c8league.engine import derive_seed
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.sandbox import Mode
 
 MAX_GAMES = 10_000_000
 """The most games ``--games`` and ``--max-games`` accept (five million deals)."""
+
+
+@dataclass(frozen=True, slots=True)
+class BookDeals:
+    """The deals of the book a duel plays (``--deals``): the file's name, the book's
+    digest, and each deal's seed, in order. Kept with the duel, so that it resumes
+    without the file."""
+
+    name: str
+    digest: str
+    seeds: tuple[int, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "digest": self.digest, "seeds": list(self.seeds)}
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> BookDeals:
+        return cls(str(data["name"]), str(data["digest"]), tuple(int(s) for s in data["seeds"]))
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,6 +72,11 @@ class DuelSettings:
     sandbox: Mode | None = None
     """The run's sandbox for every bot (``--sandbox``; None: each bot's own option). Not
     stored: it is the run's, like where the matches are played."""
+    max_forfeit_share: float = DEFAULT_MAX_FORFEIT_SHARE
+    """The largest share of forfeited games over which the duel gives a verdict
+    (``c8league.duel.forfeits``); a duel stored before it was kept reads the default."""
+    book: BookDeals | None = None
+    """The book whose deals the duel plays, in order (None: deals of ``seed``)."""
 
     @property
     def spec(self) -> SprtSpec | None:
@@ -60,9 +84,24 @@ class DuelSettings:
 
     @property
     def max_pairs(self) -> int | None:
-        """The most deals the duel plays (None: until the test decides)."""
+        """The most deals the duel plays (None: until the test decides): its games, its
+        cap, the deals of its book."""
         caps = [n // 2 for n in (self.games, self.max_games) if n is not None]
+        if self.book is not None:
+            caps.append(len(self.book.seeds))
         return min(caps) if caps else None
+
+    @property
+    def book_ends(self) -> bool:
+        """The book's deals, not ``games`` or ``max_games``, are the duel's last."""
+        if self.book is None:
+            return False
+        caps = [n // 2 for n in (self.games, self.max_games) if n is not None]
+        return not caps or len(self.book.seeds) < min(caps)
+
+    def forfeit_share(self, forfeits: Forfeits, tally: DuelTally) -> ForfeitShare:
+        """The share of the games of ``tally`` forfeited, against the duel's limit."""
+        return ForfeitShare(forfeits, 2 * tally.pairs, self.max_forfeit_share)
 
     def seat(self, deal: int) -> int:
         """The seat A and B take in deal ``deal``'s matches."""
@@ -83,7 +122,10 @@ class DuelSettings:
         return tuple(a_match), tuple(b_match)
 
     def deal_seed(self, deal: int) -> int:
-        return derive_seed(self.seed, "duel", "deal", deal)
+        """The seed of deal ``deal``'s two matches: the book's, or derived from ``seed``."""
+        if self.book is not None:
+            return self.book.seeds[deal]
+        return deal_seed(self.seed, deal)
 
     def tasks(self, deal: int) -> tuple[MatchTask, MatchTask]:
         """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``),
@@ -123,14 +165,22 @@ class DuelSettings:
                 bots.append((f"{who} ({bot.label})", bot))
         return bots
 
-    def finished(self, tally: DuelTally, spec: SprtSpec | None = None) -> bool:
+    def finished(
+        self, tally: DuelTally, spec: SprtSpec | None = None, forfeits: Forfeits | None = None
+    ) -> bool:
         """Whether the duel stops after the pairs of ``tally`` (counted in deal order):
-        the test has decided, or the cap is reached."""
+        the test has decided, the cap is reached, or its ``forfeits`` are certain to
+        exceed its share of the games whatever is still to play (no verdict then)."""
         spec = spec if spec is not None else self.spec
         if spec is not None and tally.sprt(spec).decision.value != "undecided":
             return True
         cap = self.max_pairs
-        return cap is not None and tally.pairs >= cap
+        if cap is not None and tally.pairs >= cap:
+            return True
+        if forfeits is not None:
+            most = None if cap is None else 2 * cap
+            return self.forfeit_share(forfeits, tally).certain(most)
+        return False
 
     def to_json(self) -> str:
         return json.dumps(
@@ -147,6 +197,8 @@ class DuelSettings:
                 "max_games": self.max_games,
                 "match_seconds": self.match_seconds,
                 "move_seconds": self.move_seconds,
+                "max_forfeit_share": self.max_forfeit_share,
+                **({} if self.book is None else {"book": self.book.to_dict()}),
             },
             sort_keys=True,
         )
@@ -167,6 +219,8 @@ class DuelSettings:
             max_games=data["max_games"],
             match_seconds=data["match_seconds"],
             move_seconds=data.get("move_seconds"),
+            max_forfeit_share=float(data.get("max_forfeit_share", DEFAULT_MAX_FORFEIT_SHARE)),
+            book=None if data.get("book") is None else BookDeals.from_dict(data["book"]),
         )
 
 

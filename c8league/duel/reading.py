@@ -9,6 +9,7 @@ from dataclasses import dataclass, replace
 from datetime import datetime
 from typing import Any
 
+from c8league.duel.forfeits import Forfeits, ForfeitShare, Withheld, forfeiter
 from c8league.duel.plan import DuelSettings, match_id
 from c8league.duel.stats import Decision, DuelStats, DuelTally
 from c8league.storage import Session
@@ -55,8 +56,8 @@ class DuelReport:
     """``playing`` (still running, or stopped: ``duel resume`` goes on) or ``finished``."""
     settings: DuelSettings
     stats: DuelStats
-    forfeits: dict[str, int]
-    """Forfeits by who forfeited: ``A``, ``B``, ``field``."""
+    forfeits: Forfeits
+    """Forfeited games by who forfeited: A, B, the field."""
     play_seconds: float
     created_at: datetime
     finished_at: datetime | None
@@ -69,10 +70,50 @@ class DuelReport:
     """The stored pairs, in deal order (``duel show``; without their moves)."""
 
     @property
+    def forfeit_share(self) -> ForfeitShare:
+        """The share of its games forfeited, against the most its verdict allows."""
+        return ForfeitShare(self.forfeits, self.stats.games, self.settings.max_forfeit_share)
+
+    @property
+    def withheld(self) -> Withheld | None:
+        """Why the duel has no verdict, if it has none: it ended with more forfeited
+        games than its ``max_forfeit_share``, or its last run stopped (a bot that cannot
+        start or keeps forfeiting). None for a duel with a verdict, or still playing."""
+        if self.status == "finished":
+            share = self.forfeit_share
+            if share.exceeded:
+                return Withheld(self.name, self.settings.players, share=share)
+            return None
+        if self.stopped is not None:
+            return Withheld(self.name, self.settings.players, stopped=self.stopped)
+        return None
+
+    @property
+    def decision(self) -> Decision | None:
+        """The test's decision, None without a test or without a verdict (too many
+        forfeits)."""
+        sprt = self.stats.sprt
+        if sprt is None or (self.status == "finished" and self.forfeit_share.exceeded):
+            return None
+        return sprt.decision
+
+    @property
+    def ended_early(self) -> bool:
+        """The duel ended before its test decided or its games were played: its forfeits
+        were already certain to exceed the share a verdict allows."""
+        sprt, cap = self.stats.sprt, self.settings.max_pairs
+        decided = sprt is not None and sprt.decision is not Decision.UNDECIDED
+        short = cap is None or self.stats.pairs < cap
+        return self.status == "finished" and not decided and short
+
+    @property
     def outcome(self) -> str:
         """Why the duel stopped (or that it has not): the decision of its test, the games
         played, why it stopped without a verdict, or that it is still to be resumed."""
         sprt = self.stats.sprt
+        withheld = self.withheld
+        if withheld is not None and withheld.share is not None:
+            return f"no verdict: {withheld}"
         if sprt is not None and sprt.decision is not Decision.UNDECIDED:
             return sprt.decision.label
         if self.status != "finished" and self.stopped is not None:
@@ -80,13 +121,16 @@ class DuelReport:
         if self.status != "finished":
             return "not finished (c8league duel resume " + self.name + ")"
         if sprt is not None:
-            return f"undecided after {self.stats.games} games (the cap)"
+            cap = "the book's deals all played" if self.settings.book_ends else "the cap"
+            return f"undecided after {self.stats.games} games ({cap})"
         return f"{self.stats.games} games played"
 
     @property
     def short_outcome(self) -> str:
         """The outcome in a word or two, for a list."""
         sprt = self.stats.sprt
+        if self.status == "finished" and self.forfeit_share.exceeded:
+            return "no verdict"
         if sprt is not None and sprt.decision is not Decision.UNDECIDED:
             return sprt.decision.label
         if self.status != "finished":
@@ -96,11 +140,13 @@ class DuelReport:
     def to_dict(self) -> dict[str, Any]:
         """Plain values for ``--json``."""
         s = self.settings
+        share = self.forfeit_share
+        decision = self.decision
         return {
             "name": self.name,
             "status": self.status,
             "outcome": self.outcome,
-            "decision": None if self.stats.sprt is None else self.stats.sprt.decision.value,
+            "decision": None if decision is None else decision.value,
             "a": s.a.to_dict(),
             "b": s.b.to_dict(),
             "players": s.players,
@@ -111,8 +157,19 @@ class DuelReport:
             "sprt": s.sprt,
             "max_games": s.max_games,
             "match_seconds": s.match_seconds,
+            "max_forfeit_share": s.max_forfeit_share,
+            "book": None
+            if s.book is None
+            else {"name": s.book.name, "digest": s.book.digest, "deals": len(s.book.seeds)},
             "stopped": self.stopped,
-            "forfeits": self.forfeits,
+            "forfeits": self.forfeits.as_dict(),
+            "forfeit_share": {
+                "forfeited": share.forfeits.games,
+                "games": share.games,
+                "share": share.share,
+                "max": share.limit,
+                "exceeded": share.exceeded,
+            },
             "faults": [fault.to_dict() for fault in self.faults],
             "play_seconds": round(self.play_seconds, 3),
             "created_at": self.created_at.isoformat(),
@@ -135,20 +192,23 @@ class DuelReport:
 def duel_report(db: Database, name: str) -> DuelReport:
     """The duel called ``name``, with its figures."""
     with db.session() as session:
-        return _report(session, stored_duels.get(session, name), detail=True)
+        return report_of(session, stored_duels.get(session, name), detail=True)
 
 
 def list_duels(db: Database) -> list[DuelReport]:
-    """Every stored duel, oldest first, with its figures (forfeits are not counted)."""
+    """Every stored duel, oldest first, with its figures and forfeits (not the first
+    forfeit of each kind, nor the pairs)."""
     with db.session() as session:
-        return [_report(session, duel, detail=False) for duel in stored_duels.all_duels(session)]
+        return [report_of(session, duel, detail=False) for duel in stored_duels.all_duels(session)]
 
 
-def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
+def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
+    """The stored ``duel``'s report; with ``detail``, the first forfeit of each kind and
+    the pairs too."""
     assert duel.id is not None
     settings = DuelSettings.from_json(duel.settings)
     steps = 2 * (settings.players - 1)
-    forfeits = {"A": 0, "B": 0, "field": 0}
+    forfeits = Forfeits()
     seconds = 0.0
     tally = DuelTally(settings.players)
     faults: dict[tuple[str, str], FaultSummary] = {}
@@ -162,8 +222,8 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
                 forfeit = json.loads(text)["forfeit"]
                 if forfeit is None:
                     continue
-                who = side if forfeit["seat"] == pair.seat else _other(settings, side)
-                forfeits[who] += 1
+                who = forfeiter(settings.players, side, pair.seat, int(forfeit["seat"]))
+                forfeits = forfeits.plus(who)
                 key = (who, str(forfeit["reason"]))
                 first = faults.get(key)
                 if first is None:
@@ -180,6 +240,7 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
     else:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)
+        forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel.id))
     return DuelReport(
         name=duel.name,
         status=duel.status,
@@ -193,10 +254,3 @@ def _report(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         faults=tuple(sorted(faults.values(), key=lambda f: ("A", "B", "field").index(f.side))),
         pairs=tuple(pairs),
     )
-
-
-def _other(settings: DuelSettings, side: str) -> str:
-    """Who sits in the seats other than A's (B's) in A's (B's) match."""
-    if settings.players == 2:
-        return "B" if side == "A" else "A"
-    return "field"

@@ -22,7 +22,9 @@ from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field, replace
 
-from c8league.duel.plan import MAX_GAMES, DuelSettings, match_id
+from c8league.duel.book import DealBook, load_book
+from c8league.duel.forfeits import DEFAULT_MAX_FORFEIT_SHARE, Forfeits, check_share, forfeiter
+from c8league.duel.plan import MAX_GAMES, BookDeals, DuelSettings, match_id
 from c8league.duel.specs import parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
@@ -71,17 +73,23 @@ class DuelRequest:
 
     a: str
     b: str
-    players: int = 2
+    players: int | None = None
+    """Players at a table: 2, or the book's (``deals``)."""
     field: Sequence[str] = ()
-    preset: str = "pagat"
+    preset: str | None = None
+    """The rule preset: ``pagat``, or the book's rules (``deals``)."""
     sets: Sequence[str] = ()
     games: int | None = None
     sprt: str | None = None
     max_games: int | None = None
-    seed: int = 0
+    seed: int | None = None
+    """The seed of the deals (0 when neither it nor ``deals`` is given)."""
     name: str | None = None
     match_seconds: float | None = MATCH_SECONDS
     move_seconds: float | None = None
+    max_forfeit_share: float = DEFAULT_MAX_FORFEIT_SHARE
+    deals: str | None = None
+    """A book of deals to play in order (its file, ``c8league.duel.book``)."""
 
 
 @dataclass
@@ -95,6 +103,7 @@ class RunSummary:
     play_seconds: float = 0.0
     """Play time of this run's matches, summed over the workers."""
     forfeits: int = 0
+    """Games forfeited in this run."""
     already_finished: bool = False
     tally: DuelTally | None = field(default=None, repr=False)
     """The duel's pairs after this run, in deal order."""
@@ -102,13 +111,43 @@ class RunSummary:
 
 
 def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
-    """Check everything a new duel asks for, reading the database only (entrants);
-    every mistake is one line naming it. Nothing is written."""
-    players = request.players
+    """Check everything a new duel asks for, reading the database only (entrants) and
+    its book of deals; every mistake is one line naming it. Nothing is written."""
+    book = None if request.deals is None else load_book(request.deals)
+    return _settings(db, request, book)
+
+
+def settings_for(
+    db: Database, requests: Sequence[DuelRequest], who: Sequence[str]
+) -> list[DuelSettings]:
+    """:func:`settings_of` for duels that share a book of deals (read once), their
+    B named ``who`` in errors (``opponent 2``)."""
+    paths = {request.deals for request in requests}
+    books = {path: None if path is None else load_book(path) for path in paths}
+    return [
+        _settings(db, request, books[request.deals], b_is=b_is)
+        for request, b_is in zip(requests, who, strict=True)
+    ]
+
+
+def _settings(
+    db: Database, request: DuelRequest, book: DealBook | None, b_is: str = "B"
+) -> DuelSettings:
+    players = request.players if request.players is not None else 2
+    if book is not None and request.players is None:
+        players = book.players
     if isinstance(players, bool) or not 2 <= players <= 8:
         raise UsageError(f"`players` must be from 2 to 8, not {players}", params=["players"])
-    rules = Rules.from_options(request.preset, parse_assignments(list(request.sets)))
+    if book is not None and request.preset is None and not request.sets:
+        rules, label = book.rules, book.rules_label
+    else:
+        preset = request.preset if request.preset is not None else "pagat"
+        rules = Rules.from_options(preset, parse_assignments(list(request.sets)))
+        label = preset + "".join(f" {item}" for item in request.sets)
+    if book is not None:
+        _check_book(request, book, players=players, rules=rules, label=label)
     rules.check_table(players)
+    check_share(request.max_forfeit_share)
     if request.games is not None and request.sprt is not None:
         raise UsageError(
             "give `games` N (a fixed number) or `sprt` (a test), not both; `max_games` caps a test",
@@ -126,8 +165,9 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
     sprt: str | None = None
     if request.games is None:
         sprt = str(SprtSpec.parse(request.sprt if request.sprt is not None else DEFAULT_SPRT))
-    if not 0 <= request.seed < SEED_LIMIT:
-        raise UsageError(f"`seed` must be from 0 to 2**63 - 1, not {request.seed}", params=["seed"])
+    seed = 0 if request.seed is None else request.seed
+    if not 0 <= seed < SEED_LIMIT:
+        raise UsageError(f"`seed` must be from 0 to 2**63 - 1, not {seed}", params=["seed"])
     if request.match_seconds is not None and not (
         0.001 <= request.match_seconds <= MAX_MATCH_SECONDS
     ):
@@ -150,7 +190,7 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
             params=["field", "players"],
         )
     parsed_a = parse_spec(request.a, "A")
-    parsed_b = parse_spec(request.b, "B")
+    parsed_b = parse_spec(request.b, b_is)
     with _naming("field"):
         parsed_field = [parse_spec(text, "`field`") for text in request.field or DEFAULT_FIELD]
     if request.name is not None:
@@ -160,16 +200,15 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
             raise UsageError(f"duel name {printable(repr(request.name))}: {exc}") from None
     with db.session() as session:
         a = resolve(session, parsed_a, "A")
-        b = resolve(session, parsed_b, "B")
+        b = resolve(session, parsed_b, b_is)
         with _naming("field"):
             bots = [resolve(session, p, "`field`") for p in parsed_field] if players > 2 else []
-        if request.name is not None and stored_duels.find(session, request.name) is not None:
+        if request.name is not None and stored_duels.name_taken(session, request.name):
             raise StorageError(
                 f"a duel named {request.name!r} exists: resume it with "
                 f"`c8league duel resume {request.name}`, or choose another `name`",
                 params=["name"],
             )
-    label = request.preset + "".join(f" {item}" for item in request.sets)
     return DuelSettings(
         a=a,
         b=b,
@@ -177,13 +216,45 @@ def settings_of(db: Database, request: DuelRequest) -> DuelSettings:
         players=players,
         rules=rules.to_json(),
         rules_label=label,
-        seed=request.seed,
+        seed=seed,
         games=request.games,
         sprt=sprt,
         max_games=request.max_games,
         match_seconds=request.match_seconds,
         move_seconds=request.move_seconds,
+        max_forfeit_share=float(request.max_forfeit_share),
+        book=None if book is None else BookDeals(book.name, book.digest, book.seeds),
     )
+
+
+def _check_book(
+    request: DuelRequest, book: DealBook, *, players: int, rules: Rules, label: str
+) -> None:
+    """The duel asks for what the book was dealt for, and for no more deals than it has.
+    A duel never plays a deal twice: a test still undecided at the book's end ends
+    there, as at its cap."""
+    if request.seed is not None:
+        raise UsageError(
+            "give `seed` or `deals`, not both: the book's seeds fix the deals",
+            params=["seed", "deals"],
+        )
+    if players != book.players:
+        raise UsageError(
+            f"`deals` {book.name} is dealt for {book.players} players, not {players} (`players`)",
+            params=["deals", "players"],
+        )
+    if rules.to_json() != book.rules.to_json():
+        raise UsageError(
+            f"`deals` {book.name} is dealt under the rules {book.rules_label}, not {label}: "
+            "leave out `rules` and `set`, or give the book's",
+            params=["deals", "rules", "set"],
+        )
+    if request.games is not None and request.games > 2 * len(book.seeds):
+        raise UsageError(
+            f"`games` {request.games} needs {request.games // 2} deals; `deals` "
+            f"{book.name} has {len(book.seeds)}",
+            params=["games", "deals"],
+        )
 
 
 @contextmanager
@@ -202,7 +273,7 @@ def create_duel(db: Database, request: DuelRequest) -> str:
     settings = settings_of(db, request)
     with db.writing() as session:
         name = request.name or stored_duels.free_name(session)
-        if stored_duels.find(session, name) is not None:  # taken meanwhile
+        if stored_duels.name_taken(session, name):  # taken meanwhile
             raise StorageError(
                 f"a duel named {name!r} exists: choose another `name`", params=["name"]
             )
@@ -227,6 +298,7 @@ def run_duel(
     max_forfeits: int | None = MAX_FORFEITS,
     sandbox: Mode | None = None,
     unsandboxed: Callable[[Support], None] | None = None,
+    gauntlet: str | None = None,
 ) -> RunSummary:
     """Play the duel ``name`` until it is finished, from where an earlier run stopped.
 
@@ -234,8 +306,11 @@ def run_duel(
     cannot start stops the run before its first game. A bot that forfeits
     ``max_forfeits`` matches in a row (None or 0: never) stops it after the pair of that
     match. Either way the duel is kept without a verdict, with why it stopped, and
-    :class:`BotStopped` says so in one line. ``sandbox`` and ``unsandboxed`` are as for
-    ``events.running.run_event``."""
+    :class:`BotStopped` says so in one line. A duel whose forfeited games exceed its
+    ``max_forfeit_share`` ends (finished, without a verdict: ``duel.forfeits``) as soon
+    as that is certain. ``sandbox`` and ``unsandboxed`` are as for
+    ``events.running.run_event``; ``gauntlet`` names the gauntlet the duel is one of,
+    which an interrupted run says to resume."""
     started = time.perf_counter()
     with db.session() as session:
         duel = stored_duels.get(session, name)
@@ -244,22 +319,28 @@ def run_duel(
     assert duel_id is not None
     summary = RunSummary(duel_name)
     _check_plugins(settings)
+    resumed = gauntlet or duel_name
     with (
         run_kept(
-            lambda: f"{summary.pairs} pairs stored by this run",
-            goes_on="the duel goes on with",
-            again=resume_command("duel", duel_name, "processes", None, sandbox),
-            elsewhere=resume_command("duel", duel_name, executor, address, sandbox),
+            lambda: (
+                f"{summary.pairs} pairs of duel {duel_name} stored by this run"
+                if gauntlet
+                else f"{summary.pairs} pairs stored by this run"
+            ),
+            goes_on="the gauntlet goes on with" if gauntlet else "the duel goes on with",
+            again=resume_command("duel", resumed, "processes", None, sandbox),
+            elsewhere=resume_command("duel", resumed, executor, address, sandbox),
         ),
         event_run_lock(db, duel_id, duel_name, kind="duel"),
         make_runner(executor, workers, address) as runner,
     ):
         with db.session() as session:
             stored = stored_duels.shares(session, duel_id)
+            forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel_id))
             status = stored_duels.get(session, duel_name).status
         tally = _tally(settings, stored)
         summary.tally, summary.settings = tally, settings
-        if settings.finished(tally):
+        if settings.finished(tally, forfeits=forfeits):
             summary.already_finished = status == "finished"
             if status != "finished":
                 _store(db, duel_id, [], finished=True)
@@ -279,6 +360,7 @@ def run_duel(
                 summary=summary,
                 progress=progress,
                 streaks=streaks,
+                forfeits=forfeits,
             )
     summary.seconds = time.perf_counter() - started
     return summary
@@ -353,6 +435,7 @@ def _play(
     summary: RunSummary,
     progress: Progress | None,
     streaks: ForfeitStreaks,
+    forfeits: Forfeits,
 ) -> None:
     cap = settings.max_pairs
     if progress is not None:
@@ -365,6 +448,7 @@ def _play(
         summary=summary,
         progress=progress,
         streaks=streaks,
+        forfeits=forfeits,
     )
     while True:
         first = tally.pairs
@@ -387,10 +471,13 @@ class _Play:
         summary: RunSummary,
         progress: Progress | None,
         streaks: ForfeitStreaks,
+        forfeits: Forfeits,
     ) -> None:
         self.db, self.duel_id, self.settings = db, duel_id, settings
         self.tally, self.summary, self.progress = tally, summary, progress
         self.streaks = streaks
+        self.forfeits = forfeits
+        """The duel's forfeited games so far (the stored pairs', then this run's)."""
         self.names = {(bot.plugin, bot.options): label for label, bot in settings.bots()}
         self.spec = settings.spec
         self.steps = 2 * (settings.players - 1)
@@ -419,15 +506,13 @@ class _Play:
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
                 pair = _pair(self.settings, report.match_id // 2, a=waiting, b=report, steps=steps)
-                self.summary.forfeits += (waiting.result.forfeit is not None) + (
-                    report.result.forfeit is not None
-                )
+                self.count_forfeits(pair.seat, a=waiting, b=report)
                 waiting = None
                 tally.add(pair.share_a / steps, pair.share_b / steps)
                 self.batch.append(pair)
                 self.summary.play_seconds += pair.seconds
                 try:
-                    done = self.settings.finished(tally, self.spec)
+                    done = self.settings.finished(tally, self.spec, self.forfeits)
                 except C8LeagueError:
                     # The pairs go in before any statistic can stop the run: a resume
                     # then starts after them and can never replay into the same error.
@@ -456,6 +541,15 @@ class _Play:
                 close()  # stops the matches still being played
         self.store(finished=False)
         return False
+
+    def count_forfeits(self, seat: int, *, a: MatchReport, b: MatchReport) -> None:
+        """Count the forfeits of a deal's two matches (A and B in ``seat``)."""
+        for side, report in (("A", a), ("B", b)):
+            forfeit = report.result.forfeit
+            if forfeit is not None:
+                self.summary.forfeits += 1
+                who = forfeiter(self.settings.players, side, seat, forfeit.seat)
+                self.forfeits = self.forfeits.plus(who)
 
     def count_forfeit(self, report: MatchReport) -> Streak | None:
         """Count ``report``'s match in each of its bots' streak of forfeits."""

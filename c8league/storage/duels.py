@@ -8,7 +8,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import insert
+from sqlalchemy import insert, or_
 from sqlalchemy import select as sa_select
 from sqlmodel import Session, col, select
 
@@ -55,13 +55,39 @@ def all_duels(session: Session) -> list[Duel]:
     return list(session.exec(select(Duel).order_by(col(Duel.id))).all())
 
 
+GAUNTLET_SEPARATOR = "/"
+"""Between a gauntlet's name and the number of each of its duels (``gauntlet-1/2``): a
+character no name given to a duel may hold, so that a gauntlet's duels are its own."""
+
+
 def free_name(session: Session, prefix: str = "duel-") -> str:
-    """The first ``duel-N`` not taken."""
-    taken = set(session.exec(select(Duel.name).where(col(Duel.name).startswith(prefix))).all())
+    """The first ``duel-N`` (``prefix`` then a number) not taken by a duel or by a
+    gauntlet's duels."""
+    names = session.exec(
+        select(Duel.name).where(col(Duel.name).startswith(prefix, autoescape=True))
+    ).all()
+    taken = {name.split(GAUNTLET_SEPARATOR)[0] for name in names}
     number = len(taken) + 1
     while f"{prefix}{number}" in taken:
         number += 1
     return f"{prefix}{number}"
+
+
+def gauntlet_duels(session: Session, name: str) -> list[Duel]:
+    """The duels of the gauntlet ``name`` (``name/1``, ``name/2``, …), in order."""
+    prefix = same_name(name) + GAUNTLET_SEPARATOR
+    return list(
+        session.exec(
+            select(Duel)
+            .where(col(Duel.name).startswith(prefix, autoescape=True))
+            .order_by(col(Duel.id))
+        ).all()
+    )
+
+
+def name_taken(session: Session, name: str) -> bool:
+    """Whether ``name`` names a duel or a gauntlet."""
+    return find(session, name) is not None or bool(gauntlet_duels(session, name))
 
 
 def add(session: Session, name: str, *, players: int, seed: int, settings: str) -> Duel:
@@ -147,6 +173,30 @@ def pack_moves(text: str) -> bytes:
 
 def unpack_moves(data: bytes) -> str:
     return zlib.decompress(data).decode()
+
+
+_NO_FORFEIT = '%"forfeit":null%'
+"""How a match's result without a forfeit is stored (compact JSON, ``duel.running``):
+pairs whose two matches both hold it are left out of :func:`forfeited` at once."""
+
+
+def forfeited(session: Session, duel_id: int) -> list[tuple[int, str, str]]:
+    """(the pair's seat, A's match, B's match: each result as stored, JSON) of the
+    stored pairs that may hold a forfeit (every pair whose results do not both say
+    there was none), in deal order."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(col(DuelPair.seat), col(DuelPair.match_a), col(DuelPair.match_b))
+        .where(col(DuelPair.duel_id) == duel_id)
+        .where(
+            or_(
+                col(DuelPair.match_a).not_like(_NO_FORFEIT),
+                col(DuelPair.match_b).not_like(_NO_FORFEIT),
+            )
+        )
+        .order_by(col(DuelPair.deal)),
+    )
+    return [(int(seat), str(a), str(b)) for seat, a, b in rows]
 
 
 def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:

@@ -223,11 +223,13 @@ def test_a_faulty_bot_forfeits_and_the_duel_goes_on(
                 "2",
                 "--max-forfeits",
                 "0",
+                "--max-forfeit-share",
+                "1",
             )
             == 0
         )
         out = capsys.readouterr().out
-        assert "Forfeits: A 8" in out
+        assert "Forfeits: A 8, B 0 (100.00 % of 8 games; a verdict allows 100.00 % at most)" in out
         assert "  A exception: 8 (first: match duel-1:0A, move 1: RuntimeError: boom)" in out
         data = show(db, "duel-1", capsys)
     finally:
@@ -417,7 +419,8 @@ def test_a_bot_that_cannot_start_stops_the_duel_with_one_line(
     StartsOnce.built = 0
     registry.register("flaky", StartsOnce)
     try:
-        assert run_cli(db, "duel", "flaky", "greedy", "--games", "4", "--workers", "1") == 3
+        args = ("--games", "4", "--workers", "1", "--max-forfeit-share", "1")
+        assert run_cli(db, "duel", "flaky", "greedy", *args) == 3
         lines = [line for line in capsys.readouterr().err.splitlines() if line.strip()]
         assert lines == [
             "error: A (flaky) cannot start: player 'flaky' failed to start: RuntimeError: no "
