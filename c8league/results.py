@@ -33,8 +33,22 @@ class Forfeit:
     """``exception``, ``illegal``, ``timeout``, ``crash``, ``protocol``, ``memory``, or
     ``left`` (a person who left the table, entered by hand)."""
     move_number: int
-    """The number of the player's decision in the match (1-based) that failed."""
+    """The number of the player's decision in the match (1-based) that failed; 0: before
+    its first."""
     detail: str
+    request: int | None = None
+    """For a bot that c8league played forced moves for (an external bot's
+    ``skip_forced``): the number of the move request it was answering (1-based; 0:
+    before its first), where it differs from ``move_number``; None otherwise."""
+
+
+def forfeit_at(forfeit: Forfeit) -> str:
+    """Where a forfeit happened, as fault lines say it after "at its": ``move 47``, or
+    for a bot that c8league played forced moves for, ``request 30 (move 47)``: the bot
+    counts the requests it was sent, c8league the moves of its seat."""
+    if forfeit.request is None or forfeit.request == forfeit.move_number:
+        return f"move {forfeit.move_number}"
+    return f"request {forfeit.request} (move {forfeit.move_number})"
 
 
 @dataclass(frozen=True, slots=True)
@@ -68,6 +82,9 @@ class Result:
     unfinished: str | None = None
     """The moves of the hand the match stopped in (a forfeit), as in a hand record: the
     finished hands are in ``hands``."""
+    versions: tuple[str, ...] = ()
+    """Per seat, the digest of the version of the bot that played it ("" for none, a
+    person); empty where no seat's version is known (``c8league.players.versions``)."""
 
     def __post_init__(self) -> None:
         if len(self.scores) != len(self.placements):
@@ -76,6 +93,10 @@ class Result:
             )
         if self.entered_by not in ENTERED_BY:
             raise ValueError(f"entered_by must be one of {ENTERED_BY}, not {self.entered_by!r}")
+        if self.versions and len(self.versions) != len(self.placements):
+            raise ValueError(
+                f"a result has {len(self.placements)} placements and {len(self.versions)} versions"
+            )
 
     @property
     def forfeit_seats(self) -> tuple[int, ...]:

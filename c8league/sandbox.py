@@ -316,7 +316,9 @@ def wrap(
     found = found or support()
     if not found.available:
         raise SandboxError(f"the sandbox is required, but {found.problem}", hint=found.hint)
-    program, folder, runtimes = locate(command, cwd=cwd, env=env)
+    where = locate(command, cwd=cwd, env=env)
+    program, folder, runtimes = where.program, where.folder, where.runtimes
+    _refuse_home(folder)
     uid = UID_BASE + (((os.getpid() & 0x3FFFFF) << 6) | (number & 0x3F)) if found.own_user else None
     ro = Options()
     ro.add("--unshare-pid", "--unshare-ipc", "--unshare-uts", "--unshare-cgroup-try")
@@ -437,15 +439,28 @@ class Options:
 # -- where a bot lives --------------------------------------------------------------------
 
 
-def locate(
-    command: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None
-) -> tuple[str, str, list[str]]:
-    """The bot's program (an absolute path), its folder and the folders its program needs
-    (the installation prefix of an interpreter outside the system's folders, a virtual
-    environment and the Python it was made from, a script's interpreter): see
-    docs/protocol.md. Raises :class:`SandboxError` where the bot's folder would be the
-    user's home or ``/``, and :class:`FileNotFoundError` where its program is not found
-    (as starting it would)."""
+@dataclass(frozen=True)
+class Located:
+    """Where an external bot lives (see :func:`locate`)."""
+
+    program: str
+    """Its program, an absolute path (``/usr/bin/python3``, ``/srv/bots/alice/alice``)."""
+    file: str
+    """Its own file: the first argument of its command that names a file (its script),
+    else its program."""
+    folder: str
+    """Its folder: the ``cwd`` option, else its file's folder (its program's, if that is
+    no interpreter installed elsewhere), else the working directory."""
+    runtimes: tuple[str, ...]
+    """The folders its program needs, outside the system's: the installation prefix of
+    an interpreter, a virtual environment and the Python it was made from, a script's
+    interpreter."""
+
+
+def locate(command: Sequence[str], *, cwd: str | None, env: Mapping[str, str] | None) -> Located:
+    """Where the bot of ``command`` (with its ``cwd`` and ``env`` options) lives: see
+    :class:`Located` and docs/protocol.md. Raises :class:`FileNotFoundError` where its
+    program is not found (as starting it would)."""
     base = os.path.abspath(cwd) if cwd else os.getcwd()
     word = command[0]
     if os.sep in word:
@@ -459,26 +474,29 @@ def locate(
     if not os.path.exists(program):
         raise FileNotFoundError(errno.ENOENT, os.strerror(errno.ENOENT), word)
     runtimes = _runtime(program)
+    script = next(
+        (
+            os.path.normpath(os.path.join(base, arg))
+            for arg in command[1:]
+            if not arg.startswith("-") and os.path.isfile(os.path.join(base, arg))
+        ),
+        None,
+    )
     if cwd:
         folder = base
+    elif script is not None:
+        folder = os.path.dirname(script)
+    elif not _within(program, list(SYSTEM_PATHS)) and not any(
+        _within(program, r) for r in runtimes if r != os.path.dirname(program)
+    ):
+        folder = os.path.dirname(program)
     else:
-        script = next(
-            (
-                os.path.join(base, arg)
-                for arg in command[1:]
-                if not arg.startswith("-") and os.path.isfile(os.path.join(base, arg))
-            ),
-            None,
-        )
-        if script is not None:
-            folder = os.path.dirname(os.path.normpath(script))
-        elif not _within(program, list(SYSTEM_PATHS)) and not any(
-            _within(program, r) for r in runtimes if r != os.path.dirname(program)
-        ):
-            folder = os.path.dirname(program)
-        else:
-            folder = base
-    folder = os.path.normpath(folder)
+        folder = base
+    return Located(program, script or program, os.path.normpath(folder), tuple(runtimes))
+
+
+def _refuse_home(folder: str) -> None:
+    """A bot whose folder would show the user's home (or ``/``) is not sandboxed."""
     home = os.path.expanduser("~")
     if folder in ("/", os.path.normpath(home)) or _within(home, [folder]):
         raise SandboxError(
@@ -486,7 +504,6 @@ def locate(
             "a folder of its own (its program's, or the `cwd` option)",
             params=["cwd"],
         )
-    return program, folder, runtimes
 
 
 def _runtime(program: str) -> list[str]:

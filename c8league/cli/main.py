@@ -92,6 +92,7 @@ SUBCOMMANDS: dict[str, Target] = {
             "add": f"{CLI}.players.editing:add",
             "edit": f"{CLI}.players.editing:edit",
             "list": f"{CLI}.players.reading:list_",
+            "show": f"{CLI}.players.reading:show",
             "remove": f"{CLI}.players.editing:remove",
             "withdraw": f"{CLI}.players.editing:withdraw",
             "reinstate": f"{CLI}.players.editing:reinstate",

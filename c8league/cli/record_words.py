@@ -46,6 +46,8 @@ def record(finding: Finding) -> str:
     if finding.kind == "pair":
         deal = key.split("/")[-1]
         return f"duel {place.duel}, deal {deal}" if place.duel else f"duel pair {key}"
+    if finding.kind == "version":
+        return f"bot version {key}" + _within(place.name)
     return f"{finding.kind} {key}"
 
 

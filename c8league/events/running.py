@@ -11,14 +11,15 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
 from c8league.errors import BotStopped, ExecutorLost, PluginError, UsageError
 from c8league.events.pairing import Schedule, pair_rounds_ahead, schedule_ahead
 from c8league.events.status import planned_rounds
 from c8league.interrupts import run_kept
 from c8league.players import registry
+from c8league.players.versions import Version, version_of
 from c8league.ratings.update import ResultWriter
 from c8league.results import MatchReport
 from c8league.runner.executors import Runner, make_runner, resume_command
@@ -30,10 +31,12 @@ from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.sandbox import Mode, Support
 from c8league.storage import Session
 from c8league.storage import rounds as stored_rounds
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 from c8league.storage.leagues import get_event, league_members
 from c8league.storage.models import Event, League
 from c8league.storage.runlock import event_run_lock
+from c8league.storage.versions import VersionRecord
 
 COMMIT_SECONDS = 0.5
 """Finished matches are committed at least this often (each match whole)."""
@@ -55,6 +58,8 @@ class RunOptions:
     move_seconds: float | None = None
     max_forfeits: int | None = MAX_FORFEITS
     sandbox: Mode | None = None
+    versions: Mapping[int, str] = field(default_factory=dict)
+    """The digest of each bot's version, by entrant, as the run found it when it began."""
 
 
 @dataclass
@@ -112,8 +117,9 @@ def run_event(
             raise UsageError(
                 f"event {ev.name!r} is played by people: pair rounds and enter results"
             )
-        starts = _check_players(session, lg, ev, sandbox)
+        starts, bots = _check_players(session, lg, ev, sandbox)
     assert event_id is not None
+    options = replace(options, versions=keep_versions(db, bots))
     missing = runner_unsandboxed(starts)
     if missing is not None and unsandboxed is not None:
         unsandboxed(missing)
@@ -306,26 +312,42 @@ def check_match_seconds(seconds: float | None, param: str = "match_seconds") -> 
 
 def _check_players(
     session: Session, league: League, event: Event, sandbox: Mode | None = None
-) -> list[BotStart]:
+) -> tuple[list[BotStart], dict[int, Version]]:
     """Every bot that may be seated (the league's active members, and whoever sits at a
     match still to play) has its plugin installed and valid options: checked before a
     round is paired, so that a run that cannot play writes nothing. Returns them, to be
-    started before the first match."""
+    started before the first match, and the version of each (by entrant) as it is now."""
     assert league.id is not None and event.id is not None
     entrants = {e.id: e for e in league_members(session, league.id, active_only=True)}
     entrants.update({e.id: e for e in stored_rounds.pending_entrants(session, event.id)})
     starts = []
+    found: dict[int, Version] = {}
     for entrant in sorted(entrants.values(), key=lambda e: e.name):
         if entrant.plugin is None:
             continue
         try:
             info = registry.get(entrant.plugin)
-            registry.validate_options(info, json.loads(entrant.options or "{}"))
+            options = json.loads(entrant.options or "{}")
+            registry.validate_options(info, options)
         except PluginError as exc:
             raise PluginError(f"entrant {entrant.name!r}: {exc}") from None
-        seat = SeatSpec(entrant.plugin, entrant.options or "{}", sandbox)
+        assert entrant.id is not None
+        found[entrant.id] = version_of(entrant.plugin, options)
+        seat = SeatSpec(entrant.plugin, entrant.options or "{}", sandbox, found[entrant.id].digest)
         starts.append(BotStart(f"entrant {entrant.name!r}", seat, league.rules, event.table_size))
-    return starts
+    return starts, found
+
+
+def keep_versions(db: Database, found: Mapping[int, Version]) -> dict[int, str]:
+    """Keep the versions ``found`` (by entrant) that are not kept yet; the digest of each,
+    by entrant."""
+    if found:
+        with db.writing() as session:
+            stored_versions.keep(
+                session,
+                [VersionRecord(v.digest, v.label, v.details_json()) for v in found.values()],
+            )
+    return {entrant: version.digest for entrant, version in found.items()}
 
 
 def _pending_tasks(
@@ -343,7 +365,8 @@ def _pending_tasks(
                     f"match {match.match_id} seats {entrant.name!r}, a person: enter its "
                     "result by hand"
                 )
-            seats.append(SeatSpec(entrant.plugin, entrant.options, options.sandbox))
+            version = options.versions.get(entrant.entrant_id, "")
+            seats.append(SeatSpec(entrant.plugin, entrant.options, options.sandbox, version))
         names[match.match_id] = [f"entrant {e.name!r}" for e in match.seats]
         tasks.append(
             MatchTask(

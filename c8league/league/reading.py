@@ -14,10 +14,11 @@ from c8league.league.house_rules import house_rules
 from c8league.league.status import member_statuses
 from c8league.standings import StandingRules
 from c8league.storage import leagues as stored_leagues
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 from c8league.storage.models import Entrant
 
-__all__ = ["list_leagues", "list_players", "show_league"]
+__all__ = ["list_leagues", "list_players", "show_league", "show_player"]
 
 
 def list_players(db: Database, league: str | None = None) -> list[dict[str, Any]]:
@@ -133,5 +134,33 @@ def show_league(db: Database, name: str) -> dict[str, Any]:
                     "played_by": e.played_by,
                 }
                 for e in events
+            ],
+        }
+
+
+def show_player(db: Database, name: str) -> dict[str, Any]:
+    """A player and, for a bot, every version of it that played (oldest first), each with
+    its first and last match and its results (``players show``)."""
+    with db.session() as session:
+        entrant = stored_leagues.get_entrant(session, name)
+        assert entrant.id is not None
+        played = stored_versions.played(session, entrant.id)
+        return {
+            **_player(entrant),
+            "status": "retired" if entrant.retired else "active",
+            "versions": [
+                {
+                    "number": number,
+                    "label": v.label,
+                    "details": v.details,
+                    "first_seen": v.created_at.isoformat(sep=" ", timespec="seconds"),
+                    "matches": v.matches,
+                    "wins": v.wins,
+                    "forfeits": v.forfeits,
+                    "mean_place": round(v.mean_place, 3),
+                    "first_match": v.first_match,
+                    "last_match": v.last_match,
+                }
+                for number, v in enumerate(played, start=1)
             ],
         }

@@ -325,7 +325,7 @@ def isolation(make: Callable[[], Player]) -> Isolation | None:
                 hint=found.hint if off else "",
             )
         try:
-            _, folder, _ = sandbox.locate(player.command, cwd=player.cwd, env=player.env)
+            folder = sandbox.locate(player.command, cwd=player.cwd, env=player.env).folder
         except (OSError, sandbox.SandboxError):
             folder = ""
         return Isolation(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Protocol
 
 from c8league.engine import Rules
@@ -19,6 +19,7 @@ from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.containment import before_foreign_bot
+from c8league.players.external.player import ExternalPlayer
 from c8league.results import Forfeit, MatchReport, Result
 from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.guard import guard
@@ -54,6 +55,10 @@ class SeatSpec:
     plugin: str
     options: str = "{}"
     sandbox: Mode | None = None
+    version: str = ""
+    """The digest of the bot's version, as the run found it before it began (see
+    ``c8league.players.versions``): it goes with the result, and a bot's process kept
+    from a match of another version is not reused ("": not known)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,9 +140,12 @@ def task_report(
 ) -> MatchReport:
     """The report of ``task``'s match, played in ``seconds`` (with up to ``together``
     matches at once)."""
+    result = outcome.as_result(hands=task.hands)
+    if any(seat.version for seat in task.seats):
+        result = replace(result, versions=tuple(seat.version for seat in task.seats))
     return MatchReport(
         task.match_id,
-        outcome.as_result(hands=task.hands),
+        result,
         seconds=seconds,
         moves="" if outcome.moves is None else outcome.moves.to_text(),
         together=together,
@@ -176,6 +184,8 @@ def create_player(
         )
         with run_mode(spec.sandbox):
             player = registry.create(spec.plugin, options)
+        if spec.version and isinstance(player, ExternalPlayer):
+            player.version = spec.version
         if wrap is not None:
             player = wrap(player)
         if timed:

@@ -5,9 +5,9 @@ deleted row) then shows: the rows no longer have the digest of their latest entr
 
 What is chained: leagues, players (entrants), memberships and their history, events,
 rounds, matches (the match, its seats and its hands), the audit trail, duels and their
-pairs: everything c8league stores but what it derives from these (ratings and their
-history, which ``ratings rebuild`` computes again from the results; a round-robin's
-stored schedule; the counters in ``meta``).
+pairs, the versions of bots: everything c8league stores but what it derives from these
+(ratings and their history, which ``ratings rebuild`` computes again from the results; a
+round-robin's stored schedule; the counters in ``meta``).
 
 An entry (:class:`~c8league.storage.models.ChainEntry`) names its record by ``kind``
 and ``key`` (``match`` ``12``, ``pair`` ``3/5`` for deal 5 of duel 3), holds the digest
@@ -57,6 +57,7 @@ from c8league.findings import Finding, Place, RecordChanged, Verification, field
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import (
     Audit,
+    BotVersion,
     Duel,
     DuelPair,
     Entrant,
@@ -81,6 +82,7 @@ KINDS = (
     "audit",
     "duel",
     "pair",
+    "version",
 )
 """The kinds of record the chain covers, in the order an upgrade chains them."""
 
@@ -150,6 +152,22 @@ def _normalizer(column: Any) -> Callable[[Any], Any] | None:
 _MISSING = object()
 
 
+class _Omitted:
+    """What a late column without a value is hashed as: nothing (see :data:`LATE`)."""
+
+    def __repr__(self) -> str:
+        return "<omitted>"
+
+
+_OMIT = _Omitted()
+
+LATE: dict[str, frozenset[str]] = {"match_seat": frozenset({"version_id"})}
+"""Columns added to a chained table after the chain began, by table: a row's digest
+takes such a column only when it has a value, so that the rows chained before it was
+added keep their digests (nothing is chained anew, and nothing changed outside c8league
+before the upgrade is taken for c8league's)."""
+
+
 @dataclass(frozen=True)
 class _Layout:
     """A table's columns in order, each with its default, and the columns whose values
@@ -186,8 +204,11 @@ class _Layout:
             else:
                 defaults.append(_MISSING)  # computed when written: a writer gives it
         fixes = {}
+        late = LATE.get(name, frozenset())
         for i, column in enumerate(columns):
             normalize = _normalizer(column)
+            if column.name in late:
+                normalize = _late(normalize)
             if normalize is not None:
                 fixes[i] = normalize
         names = tuple(c.name for c in columns)
@@ -231,9 +252,32 @@ _JSON = json.JSONEncoder(separators=(",", ":")).encode
 separators of its own makes an encoder a call)."""
 
 
+def _late(normalize: Callable[[Any], Any] | None) -> Callable[[Any], Any]:
+    """A late column's normalizer (see :data:`LATE`): no value is :data:`_OMIT`."""
+
+    def late(value: Any) -> Any:
+        if value is None:
+            return _OMIT
+        return value if normalize is None else normalize(value)
+
+    return late
+
+
 def _hash(value: Any) -> str:
-    """A part's digest: its rows as JSON (see :data:`_JSON`), hashed."""
-    return hashlib.sha256(_JSON(value).encode()).hexdigest()[:PART_HEX]
+    """A part's digest: its rows as JSON (see :data:`_JSON`), hashed; a late column with
+    no value left out (see :data:`LATE`)."""
+    try:
+        text = _JSON(value)
+    except TypeError:  # (an _OMIT: JSON has no word for it)
+        text = _JSON(_present(value))
+    return hashlib.sha256(text.encode()).hexdigest()[:PART_HEX]
+
+
+def _present(value: Any) -> Any:
+    """``value`` (a row, or rows) without the :data:`_OMIT` of its late columns."""
+    if isinstance(value, (list, tuple)):
+        return [_present(item) for item in value if item is not _OMIT]
+    return value
 
 
 def digest_text(parts: Mapping[str, str]) -> str:
@@ -316,6 +360,12 @@ class MatchRows:
         at = _layout("match_seat").index["entrant_id"]
         return [int(seat[at]) for seat in self.seats]
 
+    @property
+    def versions(self) -> list[int | None]:
+        """The version that played each seat, as stored (None: none)."""
+        at = _layout("match_seat").index["version_id"]
+        return [None if seat[at] is _OMIT else int(seat[at]) for seat in self.seats]
+
     def stamp(self) -> Stamp:
         """The match as it is (with no hands: a match about to be stored has none)."""
         digest = _match_digest(self.match, self.seats, [])
@@ -326,14 +376,18 @@ class MatchRows:
         changes: Mapping[str, Any],
         placed: Sequence[tuple[int, int]],
         hands: Sequence[Mapping[str, Any]],
+        versions: Sequence[int | None] = (),
     ) -> Stamp:
         """The match once its result is written: its row with ``changes`` (by column),
-        each seat's (place, score), and ``hands`` (rows by column name)."""
+        each seat's (place, score) and version (none given: as they are), and ``hands``
+        (rows by column name)."""
         seats = _layout("match_seat")
         seated = [
             seats.set(list(row), {"place": place, "score": score})
             for row, (place, score) in zip(self.seats, placed, strict=True)
         ]
+        for row, version in zip(seated, versions, strict=False):
+            seats.set(row, {"version_id": version})
         return Stamp(
             "match",
             str(self.match[0]),
@@ -402,6 +456,7 @@ _SPECS = {
         _Spec("audit", "audit", ("id",), "league_id"),
         _Spec("duel", "duel", ("id",), None),
         _Spec("pair", "duel_pair", ("duel_id", "deal"), None),
+        _Spec("version", "bot_version", ("id",), None),
     )
 }
 
@@ -439,7 +494,7 @@ def _scope(
     if league_id is None:
         return None
     if spec.league is None:
-        return true() if spec.kind == "entrant" else false()
+        return true() if spec.kind in ("entrant", "version") else false()
     if spec.league == "event_id":
         return table.c.event_id.in_(sorted(e for e, lg in events.items() if lg == league_id))
     return table.c[spec.league] == league_id
@@ -638,6 +693,7 @@ _LOCATORS: dict[type, tuple[str, Callable[[Sequence[Any]], str]]] = {
     Audit: ("audit", _one),
     Duel: ("duel", _one),
     DuelPair: ("pair", _two),
+    BotVersion: ("version", _one),
 }
 """Each table's record: its kind, and its key from the row's primary key."""
 
@@ -973,6 +1029,9 @@ def where(conn: Connection, kind: str, key: str) -> Place:
         return Place(duel=names.duel(ids[0]))
     if kind == "pair":
         return Place(duel=names.duel(ids[0]), deal=ids[1])
+    if kind == "version":
+        row = _row(conn, "bot_version", ids[0], ("label",))
+        return Place() if row is None else Place(name=str(row[0]))
     return Place()
 
 

@@ -262,6 +262,27 @@ def _v9_chain(conn: Any) -> None:
     table.create(conn)
 
 
+def _v10_versions(conn: Any) -> None:
+    """Version 10: the versions of bots (``bot_version``) and, for each seat of a match,
+    the version that played it (None for the matches stored before). The chain hashes a
+    seat's version only when it has one, so the matches chained before are as they were
+    (nothing to chain anew)."""
+    meta = MetaData()
+    table = Table(
+        "bot_version",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("digest", String(64), nullable=False, unique=True),
+        Column("label", String(256), nullable=False),
+        Column("details", Text, nullable=False),
+        Column("created_at", DateTime, nullable=False),
+    )
+    table.create(conn)
+    conn.execute(
+        text("ALTER TABLE match_seat ADD COLUMN version_id INTEGER REFERENCES bot_version(id)")
+    )
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -272,6 +293,7 @@ STEPS: dict[int, Step] = {
     7: _v7_standing,
     8: _v8_schedule_search,
     9: _v9_chain,
+    10: _v10_versions,
 }
 
 RECHAIN = frozenset({9})

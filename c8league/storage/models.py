@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Integer, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 9
+SCHEMA_VERSION = 10
 
 
 def utcnow() -> datetime:
@@ -171,6 +171,23 @@ class MatchSeat(_Table, table=True):
     entrant_id: int = Field(foreign_key="entrant.id", index=True)
     place: int | None = Field(default=None)
     score: int | None = Field(default=None)
+    version_id: int | None = Field(default=None, foreign_key="bot_version.id")
+    """The version of the bot that played the seat (None: a person, or a match stored
+    before versions were recorded)."""
+
+
+class BotVersion(_Table, table=True):
+    """A version of a bot: what tells it from its other versions (``digest``, see
+    ``c8league.players.versions``), a short ``label`` and what it was made of
+    (``details``, JSON: its command and its files' digests, or its distribution)."""
+
+    __tablename__ = "bot_version"
+
+    id: int | None = Field(default=None, primary_key=True)
+    digest: str = Field(max_length=64, unique=True)
+    label: str = Field(max_length=256)
+    details: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
 
 
 class HandRow(_Table, table=True):

@@ -38,6 +38,7 @@ from c8league.storage.models import (
     Round,
     utcnow,
 )
+from c8league.storage.versions import by_digest
 
 
 def hold_write_lock(session: Session) -> None:
@@ -126,6 +127,7 @@ def store_results(
     # a result never makes a change made outside c8league its own.
     chain.expect(session, [stored_rows[match_id].stamp() for match_id in ids])
     now = utcnow()
+    version_ids = by_digest(session, (d for _, result, _ in items for d in result.versions))
     match_rows: list[dict[str, Any]] = []
     seat_rows: list[dict[str, Any]] = []
     hand_rows: list[dict[str, Any]] = []
@@ -168,9 +170,16 @@ def store_results(
             for attribute, value in values.items():
                 set_committed_value(match, attribute, value)
         places = list(zip(result.placements, result.scores, strict=True))
+        played_by = [version_ids.get(d) for d in result.versions] or rows.versions
         for seat, (place, score) in enumerate(places):
             seat_rows.append(
-                {"b_match": match_id, "b_seat": seat, "b_place": place, "b_score": score}
+                {
+                    "b_match": match_id,
+                    "b_seat": seat,
+                    "b_place": place,
+                    "b_score": score,
+                    "b_version": played_by[seat],
+                }
             )
         hands = [
             {
@@ -185,7 +194,7 @@ def store_results(
             for number, hand in enumerate(result.hands, start=1)
         ]
         hand_rows.extend(hands)
-        stamps.append(rows.stored(values, places, hands))
+        stamps.append(rows.stored(values, places, hands, played_by))
         stored.append(
             SeatedResult(
                 match_id=match_id,
@@ -207,7 +216,11 @@ def store_results(
     session.execute(
         update(seats)
         .where(seats.c.match_id == bindparam("b_match"), seats.c.seat == bindparam("b_seat"))
-        .values(place=bindparam("b_place"), score=bindparam("b_score")),
+        .values(
+            place=bindparam("b_place"),
+            score=bindparam("b_score"),
+            version_id=bindparam("b_version"),
+        ),
         seat_rows,
     )
     if hand_rows:

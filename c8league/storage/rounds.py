@@ -443,6 +443,7 @@ class PendingSeat:
     name: str
     plugin: str | None
     options: str
+    entrant_id: int = 0
 
 
 @dataclass(frozen=True, slots=True)
@@ -472,7 +473,11 @@ def pending_seatings(session: Session, event_id: int) -> list[PendingMatch]:
     seat_rows = fetch_rows(
         connection,
         sa_select(
-            col(MatchSeat.match_id), col(Entrant.name), col(Entrant.plugin), col(Entrant.options)
+            col(MatchSeat.match_id),
+            col(Entrant.name),
+            col(Entrant.plugin),
+            col(Entrant.options),
+            col(Entrant.id),
         )
         .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
         .join(Match, col(Match.id) == col(MatchSeat.match_id))
@@ -480,8 +485,8 @@ def pending_seatings(session: Session, event_id: int) -> list[PendingMatch]:
         .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
     )
     seats: dict[int, list[PendingSeat]] = {}
-    for match_id, name, plugin, options in seat_rows:
-        seats.setdefault(match_id, []).append(PendingSeat(name, plugin, options))
+    for match_id, name, plugin, options, entrant_id in seat_rows:
+        seats.setdefault(match_id, []).append(PendingSeat(name, plugin, options, entrant_id))
     return [
         PendingMatch(match_id, rules, seed, tuple(seats.get(match_id, ())))
         for match_id, rules, seed in matches

@@ -233,6 +233,9 @@ class ExternalPlayer(BasePlayer):
         self.bot_version = ""
         self.kept = False
         """Whether this match's bot was a process kept from an earlier match."""
+        self.version = ""
+        """The digest of the bot's version, where the run gives it: a process kept from a
+        match of another version (the bot's files changed since) is not reused."""
         self._explicit_name = bool(name)
         self._run: BotRun | None = None
         self._fault: PlayerFault | None = None
@@ -266,6 +269,7 @@ class ExternalPlayer(BasePlayer):
             self.memory_mb,
             self.log_dir,
             self.sandboxed,
+            self.version,
         )
 
     # -- the player hooks -------------------------------------------------------------
