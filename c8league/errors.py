@@ -77,10 +77,14 @@ class PlayerFault(C8LeagueError):
     ``protocol``, ``memory``.
     """
 
-    def __init__(self, reason: str, detail: str) -> None:
+    def __init__(self, reason: str, detail: str, request: int | None = None) -> None:
         super().__init__(f"{reason}: {detail}")
         self.reason = reason
         self.detail = detail
+        self.request = request
+        """The request of the player's protocol it was answering, where the player counts
+        its requests otherwise than its seat's moves (an external bot that c8league
+        plays forced moves for); None otherwise."""
 
 
 class PluginError(C8LeagueError):

@@ -137,9 +137,13 @@ def test_bots_check_takes_a_command_and_marks_the_failing_column(
     args = ["bots", "check", spec, "move_time=0.01", "--games", "1", "--presets", "pagat"]
     assert main(args) == 1
     out = capsys.readouterr().out
-    row = next(line for line in out.splitlines() if line.startswith("│ pagat"))
-    cells = [c.strip() for c in row.strip("│").split("│")]
-    assert cells[2:5] == ["✓", "✓", "✓"] and cells[5].startswith("✗")  # the in-time column
+    rows = {
+        cells[0]: cells[1]
+        for line in out.splitlines()
+        if line.startswith("│ ") and (cells := [c.strip() for c in line.strip("│").split("│")])
+    }
+    assert rows["in time"] == "✗ 1"  # the in-time row
+    assert rows["legal moves"] == rows["no crash"] == rows["same play"] == "✓"
     assert "replay: c8league demo " in out and "--rules pagat" in out
 
 

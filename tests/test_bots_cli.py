@@ -166,7 +166,7 @@ def test_bots_check_with_options_and_json(capsys: pytest.CaptureFixture[str]) ->
 def test_bots_check_fails_on_an_illegal_move(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["bots", "check", "illegal", "--games", "2", "--presets", "pagat"]) == 1
     text = capsys.readouterr().out
-    assert "0/2" in text and "✗ games" in text
+    assert "│ finished      │    0/2 │" in text and "│ legal moves   │  ✗ 1,2 │" in text
     assert re.search(r"illegal at its move \d+: \w+ is not a legal move", text)
     assert "illegal: 2 check(s) failed." in text
 
@@ -185,12 +185,19 @@ def test_bots_check_fails_on_a_crash(capsys: pytest.CaptureFixture[str]) -> None
 
 
 def test_bots_check_stops_a_stuck_bot(capsys: pytest.CaptureFixture[str]) -> None:
+    """A game stuck past --match-seconds ends the games of its preset (each would take as
+    long), not the other presets'."""
     args = ["bots", "check", "stuck", "--games", "2", "--presets", "pagat,basic"]
     assert main([*args, "--match-seconds", "0.2"]) == 1
     text = capsys.readouterr().out
     assert "timeout at its move 5" in text and "limit of 0.2 s" in text
-    assert re.search(r"basic\s+│\s+—\s+│ —", text)
-    assert "basic: not played (the check stops at a stuck game)" in text
+    assert "│ finished      │    0/1 │    0/1 │" in text
+    assert "│ in time       │    ✗ 1 │    ✗ 1 │" in text
+    for preset in ("pagat", "basic"):
+        assert (
+            f"{preset}: 1 game(s) not played after game 1, stuck past --match-seconds (each "
+            "would take as long)"
+        ) in text
 
 
 @pytest.mark.parametrize(
@@ -221,7 +228,9 @@ def test_check_player_from_python() -> None:
 
 def test_check_player_reports_each_kind_of_fault() -> None:
     illegal = check_player(IllegalPlayer, games=1, presets=["pagat"])
-    assert [f.check for f in illegal.faults] == ["legal"]
+    assert [f.check for f in illegal.faults] == ["illegal"]
+    crashing = check_player(CrashingPlayer, games=1, presets=["pagat"])
+    assert [f.check for f in crashing.faults] == ["exception"]
     unseeded = check_player("unseeded", games=2, presets=["pagat"])
     assert {f.check for f in unseeded.faults} == {"deterministic"}
     with pytest.raises(AssertionError, match="deterministic: pagat game 1"):
@@ -243,9 +252,10 @@ class StuckPlayer(BasePlayer):
 
 def test_check_player_stops_a_stuck_player() -> None:
     report = check_player(StuckPlayer, games=3, presets=["pagat", "basic"], match_seconds=0.2)
-    assert [(f.check, f.preset, f.game) for f in report.faults] == [("time", "pagat", 0)]
+    faults = [(f.check, f.preset, f.game) for f in report.faults]
+    assert faults == [("timeout", "pagat", 0), ("timeout", "basic", 0)]
     assert "timeout at its move 5" in report.failures()[0]
-    assert [p.games for p in report.presets] == [1, 0]
+    assert [(p.games, p.stuck) for p in report.presets] == [(1, 0), (1, 0)]
 
 
 def test_check_player_time_limit() -> None:

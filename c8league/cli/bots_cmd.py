@@ -184,10 +184,12 @@ def check(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """Play a player through seeded matches under each preset and check that it makes
-    legal moves only, never crashes, makes the same choices from the same seed and
-    answers in time. Each failure names its game and seed, and the demo command that
-    plays that game again. An external bot runs in the sandbox a run gives it, so that
-    what it lacks there shows here. Exits with 1 if any check fails."""
+    legal moves only, keeps to its protocol, never crashes, raises or runs out of memory,
+    answers in time, and makes the same choices from the same seed, in a fresh process
+    and after other matches in the same one. Each failure names its kind, its game and
+    seed, and the demo command that plays that game again; a bot that never announces
+    its last card gets a warning. An external bot runs in the sandbox a run gives it, so
+    that what it lacks there shows here. Exits with 1 if any check fails."""
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")
@@ -223,52 +225,76 @@ def check(
         raise typer.Exit(1)
 
 
+ROWS: tuple[tuple[str, tuple[str, ...], str], ...] = (
+    ("legal moves", ("illegal",), ""),
+    ("protocol", ("protocol",), "external"),
+    ("no crash", ("crash",), ""),
+    ("memory", ("memory",), "external"),
+    ("no exception", ("exception",), "python"),
+    ("in time", ("timeout", "time"), ""),
+    ("same play", ("deterministic",), ""),
+    ("no carry-over", ("earlier",), ""),
+)
+"""The rows of the check's table: a check, the kinds of fault it counts (see
+``runner.conformance.CHECKS``), and the players it is shown for (external bots, Python
+players, or all)."""
+
+
 def _print_report(report: ConformanceReport, label: str, seed: int) -> None:
-    unplayed = [p.preset for p in report.presets if p.games == 0]
-    rows: list[tuple[str | Text, ...]] = []
-    for preset in report.presets:
-        if preset.games == 0:  # the check stopped at a stuck game before this preset
-            rows.append((preset.preset, "—", *[Text("—", style="dim")] * 4, "", ""))
+    presets = report.presets
+    where = report.isolation
+    kind = "" if where is None else ("python" if where.in_process else "external")
+    rows: list[tuple[str | Text, ...]] = [
+        ("finished", *(f"{p.completed}/{p.games}" for p in presets))
+    ]
+    for name, checks, shown in ROWS:
+        if shown and kind and shown != kind:
             continue
-        slow = bool(preset.faults_of("time"))
-        rows.append(
-            (
-                preset.preset,
-                f"{preset.completed}/{preset.games}",
-                _cell(preset, "legal"),
-                _cell(preset, "crash"),
-                _cell(preset, "deterministic"),
-                _cell(preset, "time"),
-                _ms(preset.mean_seconds),
-                Text(_ms(preset.max_seconds), style="red" if slow else ""),
-            )
-        )
-    table = draw_table(
+        rows.append((name, *(_cell(p, checks) for p in presets)))
+    rows.append(("mean move", *(_ms(p.mean_seconds) for p in presets)))
+    rows.append(
         (
-            Column("preset", style="bold", no_wrap=True),
-            Column("games", right=True),
-            "legal",
-            "no crash",
-            "same play",
-            "in time",
-            Column("mean", right=True),
-            Column("max", right=True),
-        ),
+            "slowest move",
+            *(
+                Text(_ms(p.max_seconds), style="red" if p.faults_of("time") else "")
+                for p in presets
+            ),
+        )
+    )
+    table = draw_table(
+        (Column("", style="bold", no_wrap=True), *(Column(p.preset, right=True) for p in presets)),
         rows,
-        title=f"Conformance of {label}: {report.games} game(s) per preset",
-        caption="same play: the same seed gives the same moves; in time: no move over "
-        "--time-limit, no game stuck past --match-seconds",
+    )
+    out.print(
+        Text(f"Conformance of {label}: {report.games} game(s) per preset", style="bold"),
+        soft_wrap=True,
     )
     out.print(table)
-    if unplayed:
-        out.print(
-            Text(f"{', '.join(unplayed)}: not played (the check stops at a stuck game)"),
-            soft_wrap=True,
-        )
+    out.print(
+        Text(
+            "same play: the same seed gives the same moves in a fresh process; no carry-over: "
+            "and again after another match in the same process; in time: no forfeit on "
+            "time, no move over --time-limit",
+            style="dim",
+        ),
+        soft_wrap=True,
+    )
+    for preset in presets:
+        if preset.stuck is not None and preset.games < report.games:
+            left = report.games - preset.games
+            out.print(
+                Text(
+                    f"{preset.preset}: {left} game(s) not played after game {preset.stuck + 1}, "
+                    "stuck past --match-seconds (each would take as long)"
+                ),
+                soft_wrap=True,
+            )
     if report.log_dir is not None:
         out.print(Text(f"The player's logs of this check are kept in {report.log_dir}"))
     if report.isolation is not None:
         out.print(Text(_isolation(report.isolation, label)), soft_wrap=True)
+    if report.never_announces:
+        out.print(Text(_never_announces(report, label), style="yellow"), soft_wrap=True)
     faults = report.faults
     if not faults:
         out.print(Text(f"{label}: all checks passed.", style="bold green"), soft_wrap=True)
@@ -339,22 +365,48 @@ def _advice(lacked: sandbox.Need) -> str:
     )
 
 
-def _cell(preset: PresetReport, check: str) -> Text:
-    faults = preset.faults_of(check)
+def _never_announces(report: ConformanceReport, label: str) -> str:
+    """The warning for a player that never announced its last card."""
+    presets = ", ".join(p.preset for p in report.presets if p.last_card)
+    where = report.isolation
+    if where is not None and where.in_process:
+        how = "choose the legal move whose announce is true (Move.play(card, announce=True))"
+    else:
+        how = "answer the move's text with ! after it (5S!, 8H:S!), as legal lists it"
+    return (
+        f"warning: {label} played down to one card {report.never_announces} time(s) under "
+        f"{presets} and never announced its last card: those rules make it draw for that, "
+        f"so it can never go out. To announce, {how} (docs/protocol.md)."
+    )
+
+
+def _cell(preset: PresetReport, checks: tuple[str, ...]) -> Text:
+    faults = [f for check in checks for f in preset.faults_of(check)]
     games = sorted({f.game + 1 for f in faults if f.game is not None})
+    if preset.games == 0:
+        return Text("—", style="dim")
     if not games:
         if faults:  # a fault of the preset as a whole (the slowest move over --time-limit)
             return Text("✗", style="red")
         return Text("✓", style="green")
-    return Text(f"✗ game{'s' if len(games) > 1 else ''} {','.join(map(str, games))}", style="red")
+    return Text(f"✗ {','.join(map(str, games))}", style="red")
 
 
 def _ms(seconds: float) -> str:
-    if seconds >= 1:
-        return f"{seconds:.2f} s"
-    if seconds >= 0.001:
-        return f"{seconds * 1000:.1f} ms"
-    return f"{seconds * 1_000_000:.0f} µs"
+    """A time in at most six characters, right-aligned in six: the table keeps its width."""
+    if seconds >= 100:
+        text = f"{seconds:.0f} s"
+    elif seconds >= 10:
+        text = f"{seconds:.1f} s"
+    elif seconds >= 1:
+        text = f"{seconds:.2f} s"
+    elif seconds >= 0.01:
+        text = f"{seconds * 1000:.0f} ms"
+    elif seconds >= 0.001:
+        text = f"{seconds * 1000:.1f} ms"
+    else:
+        text = f"{seconds * 1_000_000:.0f} µs"
+    return text.rjust(6)
 
 
 def _default(param: inspect.Parameter) -> str | None:

@@ -16,6 +16,7 @@ from c8league.cli.output import err, out, print_json
 from c8league.errors import UsageError
 from c8league.reports.game_html import render_game
 from c8league.reports.games import game_record, read_game
+from c8league.results import forfeit_at
 from c8league.tables import draw_table
 
 if TYPE_CHECKING:
@@ -128,8 +129,8 @@ def print_game(game: Game, *, moves: bool) -> None:
     if f is not None:
         out.print(
             Text(
-                f"seat {f.seat} ({game.players[f.seat]}) forfeited: {f.reason} at its move "
-                f"{f.move_number}: {f.detail}",
+                f"seat {f.seat} ({game.players[f.seat]}) forfeited: {f.reason} at its "
+                f"{forfeit_at(f)}: {f.detail}",
                 style="red",
             ),
             soft_wrap=True,

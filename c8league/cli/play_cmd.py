@@ -20,6 +20,7 @@ from c8league.names import check_name
 from c8league.players import registry
 from c8league.players.containment import kept
 from c8league.players.terminal import TerminalPlayer
+from c8league.results import forfeit_at
 from c8league.runner.loop import play_match
 
 if TYPE_CHECKING:
@@ -132,7 +133,7 @@ def play(
         f = outcome.forfeit
         out.print(
             Text(
-                f"{names[f.seat]} forfeited ({f.reason} at its move {f.move_number}: {f.detail})",
+                f"{names[f.seat]} forfeited ({f.reason} at its {forfeit_at(f)}: {f.detail})",
                 style="red",
             )
         )

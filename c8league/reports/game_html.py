@@ -9,6 +9,7 @@ import json
 from typing import Any
 
 from c8league.reports.games import Game, Step
+from c8league.results import forfeit_at
 
 __all__ = ["render_game", "steps_of"]
 
@@ -67,7 +68,7 @@ def steps_of(game: Game) -> list[dict[str, Any]]:
         steps[-1] = {
             **steps[-1],
             "text": steps[-1]["text"]
-            + f". {names[f.seat]} forfeits: {f.reason} at its move {f.move_number}: {f.detail}",
+            + f". {names[f.seat]} forfeits: {f.reason} at its {forfeit_at(f)}: {f.detail}",
             "forfeit": f.seat,
         }
     return steps
@@ -95,5 +96,6 @@ def render_game(game: Game) -> str:
         order=order,
         how=HOW,
         forfeit=game.forfeit,
+        forfeit_at=None if game.forfeit is None else forfeit_at(game.forfeit),
         rules=" ".join(game.rule_options[1:]).replace("--set ", ""),
     )

@@ -237,7 +237,14 @@ def duel_game(name: str, settings: DuelSettings, pair: stored_duels.StoredPair, 
     forfeit = None
     if data["forfeit"] is not None:
         f = data["forfeit"]
-        forfeit = Forfeit(int(f["seat"]), str(f["reason"]), int(f["move"]), str(f["detail"]))
+        request = f.get("request")
+        forfeit = Forfeit(
+            int(f["seat"]),
+            str(f["reason"]),
+            int(f["move"]),
+            str(f["detail"]),
+            None if request is None else int(request),
+        )
     seed = settings.deal_seed(deal)
     record = None
     if moves is not None:
@@ -389,6 +396,7 @@ def game_record(game: Game) -> dict[str, Any]:
             "seat": forfeit.seat,
             "reason": forfeit.reason,
             "move": forfeit.move_number,
+            "request": forfeit.request,
             "detail": forfeit.detail,
         },
         "replay": game.demo_command,

@@ -5,18 +5,30 @@ of two to four against the built-in ``random`` and ``greedy`` players, in every
 seat, and checks that it
 
 * returns legal moves only (no forfeit for an illegal move),
-* never crashes (no exception from its factory, ``choose`` or a hook),
-* makes the same choices when the same seeded match is played again with a fresh
-  instance (derive any randomness from the seed given to ``start_match``),
-* answers in time, when a ``time_limit`` is given (mean and maximum are reported
-  in any case).
+* breaks no rule of its protocol, and never crashes, runs out of memory or raises:
+  each fault is counted by its kind (the forfeit reasons of ``docs/faults.md``),
+* answers in time (a game it runs out of time in ends there; the other games go on),
+  and under ``time_limit`` if one is given (mean and maximum are reported in any case),
+* makes the same choices when the same seeded match is played again in a fresh
+  process (derive any randomness from the seed given to ``start_match``), and when it
+  is played again after another match in the same process: a bot kept between
+  matches (an external bot that announces ``match_start``), or a Python player's
+  module, must forget the matches before.
 
-The games are played in a process of the check's own (see ``runner.worker``), so that
-a player that ends its process (``os._exit``, a crash in native code) fails ``crash``
-and one stuck where no timer reaches it (a long C call, a loop swallowing every
-exception) fails ``time``, and the check goes on or stops with a report either way.
+Each game is played three times: in a fresh process, again in that process, and in
+another fresh process (a process of the check's own, see ``runner.worker``, which
+keeps external bots between its games as a run's workers do). So a player that ends
+its process (``os._exit``, a crash in native code) fails ``crash``, and one stuck where
+no timer reaches it (a long C call, a loop swallowing every exception) fails
+``timeout``. A game still running at ``match_seconds`` ends its preset (each game after
+it would take as long); the other presets are played. A move over its own time limit
+(an external bot's ``move_time``) ends its game only.
+
+Under rules that penalise a missed "last card" call, a player that played down to one
+card without announcing it every time it did gets a warning: it can never go out.
 A player whose factory takes a ``log_dir`` option (the ``external`` player) writes its
-logs to one folder per check, named in the report (and removed if nothing was kept).
+logs to one folder per check, named in the report (and removed if nothing was kept),
+each log named by the game, its play and the seat.
 
 From Python::
 
@@ -49,13 +61,21 @@ from c8league.engine import Move, Observation, Rules, derive_seed
 from c8league.players import registry
 from c8league.players.base import Player, PlayerWrapper
 from c8league.players.containment import Keeper, before_foreign_bot
+from c8league.players.external import keep
 from c8league.players.external.player import ExternalPlayer
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
+from c8league.results import forfeit_at
 from c8league.runner.conformance_defaults import CHECK_MATCH_SECONDS as CHECK_MATCH_SECONDS
 from c8league.runner.conformance_defaults import DEFAULT_GAMES as DEFAULT_GAMES
 from c8league.runner.conformance_defaults import DEFAULT_PRESETS as DEFAULT_PRESETS
-from c8league.runner.loop import MatchOutcome, describe, play_match, user_interrupt
+from c8league.runner.loop import (
+    MatchOutcome,
+    describe,
+    past_the_limit,
+    play_match,
+    user_interrupt,
+)
 from c8league.runner.tasks import PLAYING, STARTING, refuse_unsandboxable
 from c8league.runner.worker import Slot, Worker, can_fork, fork_worker, supervise
 from c8league.sandbox import Mode, run_mode
@@ -63,9 +83,24 @@ from c8league.sandbox import Mode, run_mode
 MACHINE_RETRIES = 3
 """A game the machine held up (its process found stopped) is played again this often."""
 
-CHECKS: tuple[str, ...] = ("legal", "crash", "deterministic", "time")
-"""The kinds of fault: an illegal move, an exception, different choices on a replay of
-the same seed, a move slower than the time limit."""
+CHECKS: tuple[str, ...] = (
+    "illegal",
+    "protocol",
+    "crash",
+    "memory",
+    "exception",
+    "timeout",
+    "time",
+    "deterministic",
+    "earlier",
+    "opponent",
+)
+"""The kinds of fault: the forfeit reasons of docs/faults.md (an illegal move, a
+protocol fault, a crash, memory, an exception, a timeout), a move slower than the time
+limit (``time``), different choices on a replay of the same seed in a fresh process
+(``deterministic``) or after another match in the same process (``earlier``), and an
+opponent's forfeit (``opponent``: c8league's own player, never the tested one's
+doing)."""
 
 # The opponents of game i are _TABLES[i % len(_TABLES)]; the player sits at seat
 # i % table size, so it deals, leads and follows every kind of player.
@@ -83,7 +118,7 @@ class Fault:
     """One failed check in one game."""
 
     check: str
-    """``legal``, ``crash``, ``deterministic`` or ``time``."""
+    """One of :data:`CHECKS`."""
     preset: str
     game: int | None
     """The game's number (0-based), None for a fault of the preset as a whole."""
@@ -111,6 +146,15 @@ class PresetReport:
     total_seconds: float = 0.0
     max_seconds: float = 0.0
     faults: list[Fault] = field(default_factory=list)
+    stuck: int | None = None
+    """The game (0-based) past whose ``match_seconds`` the player was stuck: the games
+    after it were not played; None if none was."""
+    last_card: bool = False
+    """The preset's rules penalise a missed "last card" call."""
+    down_to_one: int = 0
+    """Moves of the player that left it one card (first play of each game)."""
+    announced: int = 0
+    """Of those, the ones that announced it."""
 
     @property
     def mean_seconds(self) -> float:
@@ -146,6 +190,16 @@ class ConformanceReport:
     def faults(self) -> list[Fault]:
         return [f for p in self.presets for f in p.faults]
 
+    @property
+    def never_announces(self) -> int:
+        """How many times the player went down to one card, under rules that penalise a
+        missed call, if it never announced it (0 otherwise): it can never go out there."""
+        penalised = [p for p in self.presets if p.last_card]
+        down = sum(p.down_to_one for p in penalised)
+        if down and not any(p.announced for p in penalised):
+            return down
+        return 0
+
     def failures(self) -> list[str]:
         """One line per fault."""
         return [f"{f.check}: {f}" for f in self.faults]
@@ -158,6 +212,7 @@ class ConformanceReport:
             "passed": self.passed,
             "log_dir": self.log_dir,
             "isolation": None if self.isolation is None else self.isolation.to_dict(),
+            "never_announces_last_card": self.never_announces,
             "presets": [
                 {
                     "preset": p.preset,
@@ -167,6 +222,10 @@ class ConformanceReport:
                     "mean_seconds": p.mean_seconds,
                     "max_seconds": p.max_seconds,
                     "passed": p.passed,
+                    "stuck": None if p.stuck is None else p.stuck + 1,
+                    "last_card": p.last_card,
+                    "down_to_one": p.down_to_one,
+                    "announced": p.announced,
                     "faults": [
                         {
                             "check": f.check,
@@ -201,8 +260,9 @@ def check_player(
     bad preset raise at once (:class:`~c8league.errors.PluginError`,
     :class:`~c8league.errors.RulesError`); everything the player does wrong afterwards
     is reported as a :class:`Fault`. ``progress(preset, game)`` is called before each
-    game. A game still running after ``match_seconds`` is a ``time`` fault, and the
-    check stops there (a player stuck in a loop would hold up every game after it).
+    game. A game still running after ``match_seconds`` is a ``timeout`` fault, and the
+    preset's games after it are not played (a player stuck in a loop would hold up
+    every one of them); the other presets are.
     ``sandbox`` takes the place of an external bot's own ``sandbox`` option (as a run's
     ``--sandbox`` does); ``required`` refuses a Python plugin not of c8league.
     """
@@ -235,21 +295,21 @@ def check_player(
         logs = tempfile.mkdtemp(prefix=f"c8league-check-{slug}-")
         opts["log_dir"] = logs
     reports = []
-    stuck = False
     isolated = isolation(make)
     try:
         with _Games([rules for _, rules in rule_sets], make, match_seconds) as play:
-            for index, (preset, _) in enumerate(rule_sets):
-                report = PresetReport(preset)
+            for index, (preset, rules) in enumerate(rule_sets):
+                report = PresetReport(preset, last_card=rules.last_card)
                 for game in range(games):
-                    if stuck:
-                        break
                     if progress is not None:
                         progress(preset, game)
                     stuck = _check_game(
                         report, play, index=index, game=game, seed=game_seed(seed, preset, game)
                     )
                     report.games += 1
+                    if stuck:  # every game after it would take the whole limit too
+                        report.stuck = game
+                        break
                 if time_limit is not None and report.max_seconds > time_limit:
                     slowest = f"slowest move {report.max_seconds:.3f}s"
                     detail = f"{slowest}, above the limit {time_limit}s"
@@ -392,11 +452,24 @@ class _Played:
     problem: str = ""
     detail: str = ""
     at: str = ""
+    again: bool = False
+    """The player played it in a process that had played a game before: a bot's process
+    kept from that game, or a Python player's module."""
+    down_to_one: int = 0
+    """The player's moves that left it one card, under rules that penalise a missed call."""
+    announced: int = 0
+    """Of those, the ones that announced it."""
+
+
+FRESH, AGAIN = True, False
+"""How a game is played (:class:`_Games`): in a fresh process, or again in the process
+of the game before (where a bot that plays match after match keeps its process)."""
 
 
 class _Games:
     """Plays the games of a check: in a process of its own where processes can be
-    forked (replaced after it dies or hangs), otherwise here."""
+    forked (replaced after it dies or hangs, and for a game played fresh), otherwise
+    here. Its process keeps external bots between games, as a run's workers do."""
 
     def __init__(
         self,
@@ -409,6 +482,8 @@ class _Games:
         self.match_seconds = match_seconds
         self.worker: Worker | None = None
         self.keys = itertools.count(1)
+        self.played = 0
+        """Games played in this process (in a worker: in that worker)."""
 
     def __enter__(self) -> _Games:
         return self
@@ -425,17 +500,28 @@ class _Games:
             else:
                 self.worker.kill()
             self.worker = None
-
-    def __call__(self, index: int, opponents: tuple[str, ...], seat: int, seed: int) -> _Played:
         if not can_fork():
-            return self._play((0, index, opponents, seat, seed), None, None)
+            keep.release()
+
+    def __call__(
+        self, index: int, opponents: tuple[str, ...], seat: int, seed: int, *, fresh: bool
+    ) -> _Played:
+        job = (0, index, opponents, seat, seed)
+        if not can_fork():
+            if fresh:
+                keep.release()  # the bots kept here end: the next game starts its own
+                self.played = 0
+            return self._play(job, None, None)
+        if fresh and self.worker is not None:
+            self.worker.stop()
+            self.worker = None
         for _ in range(MACHINE_RETRIES + 1):
             # again in a fresh process if this one was gone before the game, or if the
             # machine held the game up (its process was found stopped)
             if self.worker is None:
                 self.worker = fork_worker(self._play)
             key = next(self.keys)
-            self.worker.send((key, index, opponents, seat, seed))
+            self.worker.send((key, *job[1:]))
             result = supervise(self.worker, key, self.match_seconds)
             if result.kind != "machine" and (result.snapshot is None or result.snapshot.job == key):
                 break
@@ -473,6 +559,9 @@ class _Games:
     def _play(self, job: Any, slot: Slot | None, send: Callable[[object], None] | None) -> _Played:
         """Play one game (in the check's process): the player under test in ``seat``."""
         key, index, opponents, seat, seed = job
+        keep.enable()  # bots that play match after match keep their process here
+        again = self.played > 0
+        self.played += 1
         if slot is not None:
             slot.phase, slot.turn = STARTING, seat
             before_foreign_bot()  # the bot checked is held as a foreign one, whoever's it is
@@ -488,9 +577,21 @@ class _Games:
         if slot is not None:
             slot.phase, slot.turn = PLAYING, -1
 
+        def played(outcome: MatchOutcome) -> _Played:
+            inner = tested.inner
+            while isinstance(inner, PlayerWrapper):
+                inner = inner.inner
+            return _Played(
+                outcome,
+                tuple(tested.seconds),
+                again=inner.kept if isinstance(inner, ExternalPlayer) else again,
+                down_to_one=tested.down_to_one,
+                announced=tested.announced,
+            )
+
         def reported(outcome: MatchOutcome) -> None:
             if send is not None:
-                send(("report", key, _Played(outcome, tuple(tested.seconds))))
+                send(("report", key, played(outcome)))
 
         outcome = play_match(
             self.rules[index],
@@ -500,7 +601,7 @@ class _Games:
             watch=slot,
             reported=reported,
         )
-        return _Played(outcome, tuple(tested.seconds))
+        return played(outcome)
 
 
 def game_table(game: int) -> tuple[tuple[str, ...], int]:
@@ -524,8 +625,9 @@ def _check_game(
     game: int,
     seed: int,
 ) -> bool:
-    """Play one game twice (the second time to check determinism); return whether the
-    tested player ran out of time."""
+    """Play one game three times: in a fresh process, again in that process, and in
+    another fresh process (see the module); return whether the tested player was stuck
+    past the game's limit (interrupted, or its process killed)."""
     opponents, seat = game_table(game)
 
     def fault(check: str, detail: str) -> None:
@@ -533,52 +635,63 @@ def _check_game(
             Fault(check=check, preset=report.preset, game=game, seed=seed, detail=detail)
         )
 
-    def timed(played: _Played) -> None:
-        report.moves += len(played.seconds)
-        report.total_seconds += sum(played.seconds)
-        report.max_seconds = max([report.max_seconds, *played.seconds])
-
     runs: list[_Played] = []
-    for _ in range(2):
-        played = play(index, opponents, seat, seed)
+    for fresh in (FRESH, AGAIN, FRESH):
+        played = play(index, opponents, seat, seed, fresh=fresh)
         if played.problem == "unbuilt":
-            fault("crash", f"the player could not be built: {played.detail}")
+            fault("exception", f"the player could not be built: {played.detail}")
             return False
         if played.problem == "died":
             fault("crash", f"crash {played.at}: {played.detail}")
             return False
         if played.problem == "hung":
-            fault("time", f"timeout {played.at}: {played.detail}")
+            fault("timeout", f"timeout {played.at}: {played.detail}")
             return True
         assert played.outcome is not None
         forfeit = played.outcome.forfeit
+        if not runs:
+            report.moves += len(played.seconds)
+            report.total_seconds += sum(played.seconds)
+            report.max_seconds = max([report.max_seconds, *played.seconds])
+            report.down_to_one += played.down_to_one
+            report.announced += played.announced
+            if forfeit is None:
+                report.completed += 1
+            elif forfeit.seat == seat:
+                kind = forfeit.reason if forfeit.reason in CHECKS else "exception"
+                fault(kind, f"{forfeit.reason} at its {forfeit_at(forfeit)}: {forfeit.detail}")
+            else:
+                report.completed += 1
+                names = list(opponents)
+                names.insert(seat, "(tested)")
+                fault(
+                    "opponent",
+                    f"opponent {names[forfeit.seat]} in seat {forfeit.seat} forfeited "
+                    f"({forfeit.reason}: {forfeit.detail})",
+                )
         if forfeit is not None and forfeit.seat == seat and forfeit.reason == "timeout":
-            timed(played)
-            fault("time", f"timeout at its move {forfeit.move_number}: {forfeit.detail}")
-            return True
+            if runs:  # (a timeout of the first play is its fault already)
+                fault("timeout", f"timeout at its {forfeit_at(forfeit)}: {forfeit.detail}")
+            # No play to compare. A game that took the whole limit ends its preset.
+            return past_the_limit(forfeit)
         runs.append(played)
 
-    first, second = runs
-    assert first.outcome is not None and second.outcome is not None
-    outcome, again = first.outcome, second.outcome
-    timed(first)
-    forfeit = outcome.forfeit
-    if forfeit is None:
-        report.completed += 1
-    elif forfeit.seat == seat:
-        check = "legal" if forfeit.reason == "illegal" else "crash"
-        fault(check, f"{forfeit.reason} at its move {forfeit.move_number}: {forfeit.detail}")
-    else:
-        report.completed += 1
-        names = list(opponents)
-        names.insert(seat, "(tested)")
-        fault(
-            "crash",
-            f"opponent {names[forfeit.seat]} in seat {forfeit.seat} forfeited "
-            f"({forfeit.reason}: {forfeit.detail})",
-        )
-    difference = _first_difference(outcome, again)
+    first, again, alone = runs
+    assert first.outcome is not None and again.outcome is not None and alone.outcome is not None
+    difference = _first_difference(first.outcome, alone.outcome)
     if difference is not None:
+        fault("deterministic", f"the same seed gave different play: {difference}")
+        return False
+    difference = _first_difference(first.outcome, again.outcome)
+    if difference is None:
+        return False
+    if again.again:
+        fault(
+            "earlier",
+            "play depends on earlier matches: played again after it in the same process, "
+            f"the game went otherwise: {difference}",
+        )
+    else:
         fault("deterministic", f"the same seed gave different play: {difference}")
     return False
 
@@ -606,19 +719,31 @@ def _ending(outcome: MatchOutcome) -> str:
     forfeit = outcome.forfeit
     if forfeit is None:
         return "no forfeit"
-    return f"seat {forfeit.seat} forfeited with {forfeit.reason} at its move {forfeit.move_number}"
+    return f"seat {forfeit.seat} forfeited with {forfeit.reason} at its {forfeit_at(forfeit)}"
 
 
 class _Timed(PlayerWrapper):
-    """Wraps the player under test: times every ``choose`` and passes the hooks on."""
+    """Wraps the player under test: times every ``choose``, counts the moves that leave it
+    one card under rules that penalise a missed call (and those that announce it), and
+    passes the hooks on."""
 
     def __init__(self, inner: Player) -> None:
         super().__init__(inner)
         self.seconds: list[float] = []
+        self.down_to_one = 0
+        self.announced = 0
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         start = time.perf_counter()
         try:
-            return self.inner.choose(observation, legal)
+            move = self.inner.choose(observation, legal)
         finally:
             self.seconds.append(time.perf_counter() - start)
+        if (
+            move.is_play
+            and len(observation.hand) - len(move.cards) == 1
+            and observation.rules.last_card
+        ):
+            self.down_to_one += 1
+            self.announced += move.announce
+        return move

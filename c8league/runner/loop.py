@@ -103,6 +103,14 @@ class MatchOutcome:
 
 HandCallback = Callable[[int, HandResult], None]
 
+PAST_THE_LIMIT = "still deciding when the match passed its limit"
+"""How the forfeit of a player still deciding at the match's time limit begins."""
+
+
+def past_the_limit(forfeit: Forfeit) -> bool:
+    """Whether ``forfeit`` is a player's still deciding when the match's limit passed."""
+    return forfeit.reason == "timeout" and forfeit.detail.startswith(PAST_THE_LIMIT)
+
 
 class Watch(ClockWatch, Protocol):
     """Where the loop writes which player it is calling, for a process that watches the
@@ -271,7 +279,7 @@ class _Turns:
                     seat, "timeout", f"{name}: still running at the time limit"
                 ) from None
             except PlayerFault as fault:
-                raise _SeatFault(seat, fault.reason, fault.detail) from None
+                raise _SeatFault(seat, fault.reason, fault.detail, fault.request) from None
             except MachineFault:
                 raise
             except BaseException as exc:
@@ -285,12 +293,12 @@ class _Turns:
         Ctrl-C."""
         decisions = self.decisions
         if isinstance(exc, MatchTimeout):
-            detail = f"still deciding when the match passed its limit of {match_seconds:g} s"
+            detail = f"{PAST_THE_LIMIT} of {match_seconds:g} s"
             return Forfeit(seat, "timeout", decisions[seat], detail)
         if isinstance(exc, _SeatFault):  # from a hook told to every seat
-            return Forfeit(exc.seat, exc.reason, decisions[exc.seat], exc.detail)
+            return Forfeit(exc.seat, exc.reason, decisions[exc.seat], exc.detail, exc.request)
         if isinstance(exc, PlayerFault):
-            return Forfeit(seat, exc.reason, decisions[seat], exc.detail)
+            return Forfeit(seat, exc.reason, decisions[seat], exc.detail, exc.request)
         if isinstance(exc, MachineFault) or user_interrupt(exc):
             raise exc
         # A player's own bug (SystemExit and the like included): it forfeits, the run
@@ -652,8 +660,8 @@ def _forfeit_result(match: Match, loser: int) -> MatchResult:
 
 
 class _SeatFault(PlayerFault):
-    def __init__(self, seat: int, reason: str, detail: str) -> None:
-        super().__init__(reason, detail)
+    def __init__(self, seat: int, reason: str, detail: str, request: int | None = None) -> None:
+        super().__init__(reason, detail, request)
         self.seat = seat
 
 

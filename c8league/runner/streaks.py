@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from c8league.results import Forfeit
+from c8league.results import Forfeit, forfeit_at
 
 MAX_FORFEITS = 5
 """The default: a bot that forfeits this many matches in a row stops the run."""
@@ -30,7 +30,7 @@ class Streak:
         f = self.forfeit
         return (
             f"{self.bot} forfeited {self.count} matches in a row (the last, match "
-            f"{self.match}: {f.reason} at its move {f.move_number}: {f.detail})"
+            f"{self.match}: {f.reason} at its {forfeit_at(f)}: {f.detail})"
         )
 
 

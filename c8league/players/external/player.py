@@ -248,6 +248,10 @@ class ExternalPlayer(BasePlayer):
         self._seed = 0
         self._encoder = wire.ObservationEncoder()
         self._skip_forced = False
+        self._requests = 0
+        """Move requests sent in this match (the forced moves played for it left out)."""
+        self._forced = 0
+        """Forced moves c8league played for it in this match (``skip_forced``)."""
         self._number: int | None = None
         """This match's number, for a bot that plays several matches at once."""
 
@@ -288,7 +292,9 @@ class ExternalPlayer(BasePlayer):
         if self._fault is not None or self._run is None or not self._told:
             self._ready(observation)
         if len(legal) == 1 and self._skip_forced:
+            self._forced += 1
             return legal[0]  # the bot sees it in its next view
+        self._requests += 1
         texts = [str(m) for m in legal]
         self._check_quiet()
         deadline = time.monotonic() + self.move_time
@@ -307,9 +313,9 @@ class ExternalPlayer(BasePlayer):
         if not is_legal:
             # Well formed but not legal: an ``illegal`` forfeit, the log named as for any.
             detail = f"{move} is not a legal move"
-            self._fault = PlayerFault("illegal", detail + self._log_note())
+            self._fault = PlayerFault("illegal", detail + self._log_note(), self._request())
             self._tell_error("illegal", detail)
-            raise PlayerFault("illegal", self._fault.detail)
+            raise self._again()
         return move
 
     def end_hand(self, observation: Observation, result: HandResult) -> None:
@@ -361,6 +367,7 @@ class ExternalPlayer(BasePlayer):
         self._fault = None
         self._told = self._ended = False
         self._number = None
+        self._requests = self._forced = 0
         self.returncode = None
         kept = keep.take(self.key) if self.restart != "match" else None
         if isinstance(kept, BotRun):
@@ -419,7 +426,7 @@ class ExternalPlayer(BasePlayer):
         """Raise the earlier fault again, or start the bot and tell it of the match (its
         hello, or ``match_start``) if not done yet."""
         if self._fault is not None:
-            raise PlayerFault(self._fault.reason, self._fault.detail)
+            raise self._again()
         if self._run is None:
             self._begin(observation.seat, observation.players, 0)
         if not self._told:
@@ -644,11 +651,23 @@ class ExternalPlayer(BasePlayer):
     def _fail(self, reason: str, detail: str, *, stop: bool = False) -> NoReturn:
         """Record the fault, tell the bot, and raise; a bot that is stuck (or already
         dead) is stopped at once, any other gets :attr:`grace_time` in :meth:`close`."""
-        self._fault = PlayerFault(reason, detail + self._log_note())
+        self._fault = PlayerFault(reason, detail + self._log_note(), self._request())
         self._tell_error(reason, detail)
         if stop or reason == "timeout":
             self._stop(0.0)
-        raise PlayerFault(reason, self._fault.detail)
+        raise self._again()
+
+    def _again(self) -> PlayerFault:
+        """The fault recorded, as a new exception to raise."""
+        fault = self._fault
+        assert fault is not None
+        return PlayerFault(fault.reason, fault.detail, fault.request)
+
+    def _request(self) -> int | None:
+        """The number of the request the bot was answering (or the requests it had
+        answered, between two), where c8league played forced moves for it: it counts
+        its requests, not its seat's moves (None where they are the same)."""
+        return self._requests if self._forced else None
 
     def _tell_error(self, reason: str, detail: str) -> None:
         """Tell the bot why it is being stopped, then close its input."""
