@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Annotated, Any
 import typer
 from rich.markup import escape
 from rich.progress import BarColumn, TextColumn, TimeElapsedColumn
+from rich.text import Text
 from typer.core import TyperGroup
 
 from c8league.cli.db import database
@@ -419,7 +420,7 @@ def list_(as_json: JsonOpt = False) -> None:
         rows.append(
             (
                 r.name,
-                f"{r.settings.a.label} vs {r.settings.b.label}",
+                Text(f"{r.settings.a.label} vs {r.settings.b.label}", overflow="fold"),
                 str(r.settings.players),
                 str(s.games),
                 _short_elo(s),
@@ -589,11 +590,11 @@ def _gauntlet_table(found: Gauntlet, reports: list[DuelReport]) -> Table:
         if st.wdl is not None:
             record = f"{st.wdl.wins}-{st.wdl.losses}-{st.wdl.draws}"
         else:
-            record = f"{st.better}-{st.equal}-{st.worse}"
+            record = f"{st.better}/{st.equal}/{st.worse}"
         rows.append(
             (
                 str(number),
-                r.settings.b.label,
+                Text(r.settings.b.label, overflow="fold"),
                 str(st.games),
                 record,
                 "" if st.score is None else f"{100 * st.score:.1f}%",

@@ -12,7 +12,7 @@ A book is a JSON file (format ``c8league deal book``, version 1)::
       "players": 2,
       "seed": 7,
       "deals": [
-        {"seed": 3315136339421283011, "hands": ["AS 10C 3H JD JC 5H 4S", "..."], "top": "6S"},
+        {"seed": 3596528244784068140, "hands": ["8H 5C AS 6H KD 4C 9C", "..."], "top": "7C"},
         ...
       ]
     }
