@@ -350,10 +350,11 @@ def book(
     ] = 2,
     force: Annotated[bool, typer.Option("--force", help="Replace the file if it exists.")] = False,
 ) -> None:
-    """Write a book of deals: the deals a duel with --seed plays, in the same order, each
-    with its first hand as dealt (checked when the book is read). Give it to duels with
-    --deals FILE, so that duels played apart meet the same cards. docs/duels.md describes
-    the format."""
+    """Write a book of deals for --deals FILE, so that duels played apart meet the same cards.
+
+    The book holds the deals a duel with --seed plays, in the same order, each with its
+    first hand as dealt (checked when the book is read). docs/duels.md describes the
+    format."""
     written = write_book(
         seed=seed, deals=deals, preset=rules, sets=tuple(sets or ()), players=players
     )

@@ -298,3 +298,25 @@ def test_an_interrupted_gauntlet_resumes_what_is_left(
     for got, want in zip(resumed["duels"], expected["duels"], strict=True):
         assert got["stats"] == want["stats"] and got["status"] == "finished"
     assert pairs_of(cut) == pairs_of(whole)
+
+
+def test_a_gauntlet_on_each_database(
+    db_kind: str, new_database: Any, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Stored, listed, shown and resumed alike on SQLite and PostgreSQL; a gauntlet's
+    name with the characters LIKE reads specially is its own."""
+    url = new_database(db_kind)
+    args = ["--db", url, "duel", "gauntlet", "greedy", "random", "greedy", "--games", "4"]
+    assert main([*args, "--name", "g_%", "--workers", "1"]) == 0
+    assert main(["--db", url, "duel", "greedy", "random", "--games", "2", "--name", "gx%"]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "duel", "show", "g_%", "--json"]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert [d["name"] for d in data["duels"]] == ["g_%/1", "g_%/2"]
+    assert main(["--db", url, "duel", "resume", "g_%"]) == 0
+    capsys.readouterr()
+    assert main(["--db", url, "duel", "list", "--json"]) == 0
+    listed = json.loads(capsys.readouterr().out)
+    assert [d["name"] for d in listed] == ["g_%/1", "g_%/2", "gx%"]
+    assert [d["forfeits"] for d in listed] == [{"A": 0, "B": 0, "field": 0}] * 3
+    assert main(["--db", url, "duel", "show", "g"]) == 2
