@@ -742,8 +742,9 @@ def _verdict_block(report: DuelReport) -> list[str]:
     lines.extend(f"  {fault}" for fault in report.faults)
     withheld = report.withheld
     if withheld is not None and withheld.share is not None:
-        if report.ended_early:
-            most = 2 * report.settings.max_pairs if report.settings.max_pairs else 0
+        cap = report.settings.max_pairs
+        if report.ended_early and cap is not None:
+            most = 2 * cap
             lines.append(
                 f"No verdict: {share.forfeits.games} forfeited games were already more than "
                 f"{_pct(share.limit)} of the {most} the duel could play (--max-forfeit-share), "

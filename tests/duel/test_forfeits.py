@@ -163,9 +163,14 @@ def test_no_forfeit_allowed_ends_an_uncapped_test_at_the_first(
     db = tmp_path / "d.db"
     args = ["duel", "explodes", "greedy", "--max-forfeit-share", "0", "--workers", "1"]
     assert cli(db, *args) == 3
-    assert capsys.readouterr().err.splitlines()[-1] == (
+    captured = capsys.readouterr()
+    assert captured.err.splitlines()[-1] == (
         "error: duel duel-1 has no verdict: 2 of 2 games forfeited (100.00 %: A 2, B 0), "
         "more than the --max-forfeit-share of 0.00 %"
+    )
+    assert captured.out.splitlines()[-1] == (
+        "No verdict: more than 0.00 % of the games were forfeited (--max-forfeit-share); "
+        "mend the bot, then play the duel again"
     )
     assert shown_json(db, capsys, "duel", "show", "duel-1")["stats"]["games"] == 2
 
