@@ -30,8 +30,10 @@ rounds = 3
 
 @pytest.mark.parametrize("path", sorted(LEAGUES.glob("*.toml")), ids=lambda p: p.name)
 def test_shipped_league_files_load(path: Path) -> None:
+    """Each has entrants and events, but the arena, whose bots play its ladder (made by
+    ``ladder run``, docs/ladder.md)."""
     league = load_league_file(path)
-    assert league.entrants and league.events
+    assert league.entrants and (league.events or league.name == "arena")
 
 
 def test_club_swiss_has_thirteen_people() -> None:

@@ -82,7 +82,7 @@ def test_a_changed_bot_is_a_new_version_and_players_show_lists_both(
     assert main(["--db", str(db), "event", "run", "two", "--workers", "1"]) == 0
     rows = seat_versions(db)
     assert {label for _, name, label in rows if name == "Bot"} == {first.label, second.label}
-    assert all(label == "greedy (c8league 0.1.0)" for _, name, label in rows if name == "Greedy")
+    assert all(label == "greedy 0.1.0" for _, name, label in rows if name == "Greedy")
     capsys.readouterr()
     assert main(["--db", str(db), "players", "show", "Bot", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)

@@ -100,6 +100,10 @@ SUBCOMMANDS: dict[str, Target] = {
             "merge": f"{CLI}.players.editing:merge",
         },
     ),
+    "ladder": Entry(
+        f"{CLI}.ladder_cmd:app",
+        "Ladders: a league's bots played step after step, for as long as it runs.",
+    ),
     "event": Noun(
         f"{CLI}.event:app",
         "Events: pair, run, resume, status, standings.",

@@ -367,6 +367,8 @@ def pair_round(db: Database, name: str, league: str | None = None) -> Paired:
     transaction of its own."""
     with db.writing() as session:
         lg, ev = get_event(session, name, league)
+        if ev.format == "ladder":
+            raise UsageError(f"{lg.name}/{ev.name} is a ladder: c8league ladder run {lg.name}")
         round_row = pair_next_round(session, lg, ev)
         session.flush()
         warnings = tuple(repeat_meetings(session, ev, round_row))

@@ -117,6 +117,8 @@ def run_event(
             raise UsageError(
                 f"event {ev.name!r} is played by people: pair rounds and enter results"
             )
+        if ev.format == "ladder":
+            raise UsageError(f"{lg.name}/{ev.name} is a ladder: c8league ladder run {lg.name}")
         starts, bots = _check_players(session, lg, ev, sandbox)
     assert event_id is not None
     options = replace(options, versions=keep_versions(db, bots))
@@ -194,7 +196,7 @@ def _run_rounds(
             with db.session() as session:
                 lg, ev = get_event(session, name, league)
                 assert ev.id is not None
-                pending, seated = _pending_tasks(session, ev.id, options)
+                pending, seated = pending_tasks(session, ev.id, options)
                 if pending:
                     total = stored_rounds.match_count(session, ev.id)
                     done_before = total - len(pending)
@@ -220,12 +222,13 @@ def _run_rounds(
                 summary.rounds_paired += first
                 later = count - first
                 continue
-            played = _Played(summary, streaks, seated, event_name)
+            again = resume_command("event", event_name, "processes", None, options.sandbox)
+            played = Played(summary, streaks, seated, again)
             more = None
             if later:
                 more = _Later(db, name, league, later, planned, options, played)
                 later = 0
-            _play(
+            play_tasks(
                 db,
                 lg,
                 tasks=pending,
@@ -271,7 +274,7 @@ class _Later:
     count: int
     planned: Schedule | None
     options: RunOptions
-    played: _Played
+    played: Played
     total: int = 0
     """The event's matches once they are paired."""
 
@@ -291,7 +294,7 @@ class _Later:
         with self.db.session() as session:
             lg, ev = get_event(session, self.name, self.league)
             assert ev.id is not None
-            pending, seated = _pending_tasks(session, ev.id, self.options)
+            pending, seated = pending_tasks(session, ev.id, self.options)
             self.total = stored_rounds.match_count(session, ev.id)
         new = [task for task in pending if task.match_id not in self.played.seated]
         self.played.seated.update(seated)
@@ -350,7 +353,7 @@ def keep_versions(db: Database, found: Mapping[int, Version]) -> dict[int, str]:
     return {entrant: version.digest for entrant, version in found.items()}
 
 
-def _pending_tasks(
+def pending_tasks(
     session: Session, event_id: int, options: RunOptions | None = None
 ) -> tuple[list[MatchTask], dict[int, list[str]]]:
     """The matches still to play, and the names of who sits at each."""
@@ -382,22 +385,23 @@ def _pending_tasks(
 
 
 @dataclass
-class _Played:
+class Played:
     """What a run has played so far, and the forfeits in a row of each bot."""
 
     summary: RunSummary
     streaks: ForfeitStreaks
     seated: dict[int, list[str]]
-    event: str
+    again: str
+    """The command that goes on with the run."""
 
 
-def _play(
+def play_tasks(
     db: Database,
     league: League,
     *,
     tasks: Sequence[MatchTask],
     runner: Runner,
-    played: _Played,
+    played: Played,
     progress: Progress | None,
     done_before: int,
     total: int,
@@ -448,8 +452,8 @@ def _play(
             if streak is not None:
                 _store_batch(db, writer, batch, summary)
                 raise BotStopped(
-                    f"{streak}; the matches before are stored (mend the bot, then: c8league "
-                    f"event resume {played.event}; --max-forfeits 0 never stops)"
+                    f"{streak}; the matches before are stored (mend the bot, then: "
+                    f"{played.again}; --max-forfeits 0 never stops)"
                 )
             now = time.perf_counter()
             if now - last_commit >= COMMIT_SECONDS or (

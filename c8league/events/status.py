@@ -91,6 +91,8 @@ def planned_rounds(session: Session, league: League, event: Event) -> int:
     if event.format == "swiss":
         return event.rounds
     assert event.id is not None
+    if event.format == "ladder":  # (its steps: as many as were played)
+        return stored_rounds.round_count(session, event.id)
     stored = schedules.round_count(session, event.id)
     if stored:
         return stored

@@ -447,3 +447,39 @@ def reinstate(db: Database, league_name: str | None, name: str) -> MembershipCha
         stored_leagues.add(session, member)
         said = _record_change(session, league, entrant, "returned")
         return MembershipChanged(league.name, entrant.name, said)
+
+
+# -- a new version ------------------------------------------------------------------------
+
+VERSION_MARK = "@v"
+"""How a bot's later versions are named: ``Alice``, ``Alice@v2``, ``Alice@v3``."""
+
+
+def enter_new_version(session: Session, league: League, entrant: Entrant) -> Entrant:
+    """Rate a bot whose files changed apart from its former self, in the caller's
+    transaction: a new entrant ``NAME@vN`` (the next number free) with the same plugin
+    and options joins ``league``, and ``entrant`` withdraws from it (its results and
+    ratings stay). Both changes are kept in the membership history and audit trail."""
+    assert league.id is not None and entrant.id is not None
+    base = entrant.name
+    mark = base.rfind(VERSION_MARK)
+    if mark > 0 and base[mark + len(VERSION_MARK) :].isdigit():
+        base = base[:mark]
+    number = 2
+    while stored_leagues.find_entrant(session, f"{base}{VERSION_MARK}{number}") is not None:
+        number += 1
+    newer = Entrant(
+        name=f"{base}{VERSION_MARK}{number}",
+        kind=entrant.kind,
+        plugin=entrant.plugin,
+        options=entrant.options,
+        plugin_version=entrant.plugin_version,
+    )
+    stored_leagues.add(session, newer)
+    join_league(session, league, newer)
+    member = stored_leagues.membership(session, league.id, entrant.id)
+    if member is not None and not member.withdrawn:
+        member.withdrawn = True
+        stored_leagues.add(session, member)
+        _record_change(session, league, entrant, "withdrew")
+    return newer

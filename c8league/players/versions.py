@@ -83,7 +83,7 @@ def version_of(plugin: str, options: Mapping[str, Any]) -> Version:
         "options": dict(sorted(options.items())),
     }
     digest = _digest(made)
-    return Version(digest, f"{plugin} ({info.distribution} {info.version})", made)
+    return Version(digest, f"{plugin} {info.version}", made)
 
 
 def _external(options: Mapping[str, Any]) -> Version:
