@@ -144,3 +144,41 @@ def test_a_python_player_that_keeps_state_in_its_module_fails(
     with registry.only_registered(players):
         code, out = check(capsys, "shared", "--games", "1", "--presets", "pagat")
     assert code == 1 and row(out, "no carry-over") == ["✗ 1"] and row(out, "same play") == ["✓"]
+
+
+TELLS = """\
+import json, sys
+for line in sys.stdin:
+    m = json.loads(line)
+    if m["type"] in ("hello", "match_start"):
+        print(f"{m['type']} seat {m['seat']} seed {m['seed']}", file=sys.stderr, flush=True)
+        answer = {"type": m["type"]}
+        if m["type"] == "hello":
+            answer.update(name="tells", capabilities=["match_start"])
+        print(json.dumps(answer), flush=True)
+    elif m["type"] == "move":
+        print(json.dumps({"type": "move", "move": m["legal"][0]}), flush=True)
+    elif m["type"] == "quit":
+        break
+"""
+
+
+def test_a_kept_bot_has_a_log_for_each_match_named_by_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """One process plays every match of the duel (it is kept between them): each match
+    has a log of its own, named by the match, holding what the bot wrote in it."""
+    script = tmp_path / "tells.py"
+    script.write_text(TELLS)
+    logs = tmp_path / "logs"
+    spec = f"cmd[log_dir={logs},sandbox=off]:{sys.executable} {script}"
+    db = tmp_path / "d.db"
+    assert main(["--db", str(db), "duel", spec, "greedy", "--games", "4", "--workers", "1"]) == 0
+    named = {}
+    for log in logs.iterdir():
+        found = re.fullmatch(r"c8league-\w+-(deal\d[AB])-seat(\d)-\w+\.stderr\.log", log.name)
+        if found is not None:
+            named[found.group(1)] = (int(found.group(2)), log.read_text().splitlines())
+    assert sorted(named) == ["deal0A", "deal0B", "deal1A", "deal1B"]
+    for label, (seat, lines) in named.items():
+        assert len(lines) == 1 and lines[0].startswith(f"match_start seat {seat} seed "), label

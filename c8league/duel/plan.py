@@ -141,6 +141,7 @@ class DuelSettings:
                 match_seconds=self.match_seconds,
                 hands=False,
                 move_seconds=self.move_seconds,
+                label=f"deal{deal}A",
             ),
             MatchTask(
                 match_id=2 * deal + 1,
@@ -150,6 +151,7 @@ class DuelSettings:
                 match_seconds=self.match_seconds,
                 hands=False,
                 move_seconds=self.move_seconds,
+                label=f"deal{deal}B",
             ),
         )
 

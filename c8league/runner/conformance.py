@@ -62,7 +62,7 @@ from c8league.players import registry
 from c8league.players.base import Player, PlayerWrapper
 from c8league.players.containment import Keeper, before_foreign_bot
 from c8league.players.external import keep
-from c8league.players.external.player import ExternalPlayer
+from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.results import forfeit_at
@@ -504,9 +504,16 @@ class _Games:
             keep.release()
 
     def __call__(
-        self, index: int, opponents: tuple[str, ...], seat: int, seed: int, *, fresh: bool
+        self,
+        index: int,
+        opponents: tuple[str, ...],
+        seat: int,
+        seed: int,
+        *,
+        fresh: bool,
+        label: str = "",
     ) -> _Played:
-        job = (0, index, opponents, seat, seed)
+        job = (0, index, opponents, seat, seed, label)
         if not can_fork():
             if fresh:
                 keep.release()  # the bots kept here end: the next game starts its own
@@ -558,7 +565,20 @@ class _Games:
 
     def _play(self, job: Any, slot: Slot | None, send: Callable[[object], None] | None) -> _Played:
         """Play one game (in the check's process): the player under test in ``seat``."""
-        key, index, opponents, seat, seed = job
+        key, index, opponents, seat, seed, label = job
+        with logs_named(label):
+            return self._play_game(key, index, opponents, seat, seed, slot, send)
+
+    def _play_game(
+        self,
+        key: int,
+        index: int,
+        opponents: tuple[str, ...],
+        seat: int,
+        seed: int,
+        slot: Slot | None,
+        send: Callable[[object], None] | None,
+    ) -> _Played:
         keep.enable()  # bots that play match after match keep their process here
         again = self.played > 0
         self.played += 1
@@ -636,8 +656,9 @@ def _check_game(
         )
 
     runs: list[_Played] = []
-    for fresh in (FRESH, AGAIN, FRESH):
-        played = play(index, opponents, seat, seed, fresh=fresh)
+    for fresh, run in ((FRESH, "first"), (AGAIN, "again"), (FRESH, "alone")):
+        label = f"{report.preset}-game{game + 1}-{run}"  # its logs' name
+        played = play(index, opponents, seat, seed, fresh=fresh, label=label)
         if played.problem == "unbuilt":
             fault("exception", f"the player could not be built: {played.detail}")
             return False

@@ -19,7 +19,7 @@ from c8league.errors import PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.containment import before_foreign_bot
-from c8league.players.external.player import ExternalPlayer
+from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.results import Forfeit, MatchReport, Result
 from c8league.runner.clock import MoveClock, with_move_limit
 from c8league.runner.guard import guard
@@ -76,6 +76,9 @@ class MatchTask:
     moves)."""
     move_seconds: float | None = None
     """The run's limit on each decision (``--move-seconds``, see ``runner.clock``)."""
+    label: str = ""
+    """What the logs of its bots are named by (``players.external.player.logs_named``);
+    "": ``match-ID``."""
 
 
 def play_task(
@@ -95,6 +98,17 @@ def play_task(
 
     A :class:`~c8league.errors.MachineFault` (the machine held the match up) goes
     through: the match is to be played again."""
+    with logs_named(task.label or f"match-{task.match_id}"):
+        return _play_task(task, watch=watch, stop=stop, reported=reported)
+
+
+def _play_task(
+    task: MatchTask,
+    *,
+    watch: TaskWatch | None,
+    stop: Stop | None,
+    reported: Callable[[MatchReport], None] | None,
+) -> MatchReport:
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
     players: list[Player] = []

@@ -299,14 +299,18 @@ class Channel:
             self._out = None
 
 
-def log_path(name: str, seat: int, log_dir: str | None) -> str:
-    """A new, empty file for the log of a bot called ``name`` at ``seat``: in
-    ``log_dir`` (made if need be), or else in the temporary directory."""
+def log_path(name: str, seat: int, log_dir: str | None, match: str = "") -> str:
+    """A new, empty file for the log of a bot called ``name`` at ``seat`` of the match
+    ``match`` (its label, see ``player.logs_named``): in ``log_dir`` (made if need be),
+    or else in the temporary directory."""
     slug = re.sub(r"[^A-Za-z0-9_.-]+", "-", name).strip("-") or "bot"
+    label = re.sub(r"[^A-Za-z0-9_.-]+", "-", match).strip("-")
     directory = log_dir if log_dir is not None else tempfile.gettempdir()
     Path(directory).mkdir(parents=True, exist_ok=True)
     fd, path = tempfile.mkstemp(
-        prefix=f"c8league-{slug}-seat{seat}-", suffix=".stderr.log", dir=directory
+        prefix=f"c8league-{slug}-{label + '-' if label else ''}seat{seat}-",
+        suffix=".stderr.log",
+        dir=directory,
     )
     os.close(fd)
     return path

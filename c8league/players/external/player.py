@@ -12,7 +12,8 @@ import os
 import shlex
 import subprocess
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextvars import ContextVar
 from typing import Any, Literal, NoReturn
 
 from pydantic import Field, field_validator
@@ -34,6 +35,21 @@ from c8league.players.external.framing import (
 from c8league.players.external.process import LIMITED, BotProcess, exit_fault
 from c8league.players.external.protocol import Violation
 from c8league.sandbox import Mode
+
+_LOG_LABEL: ContextVar[str] = ContextVar("c8league_external_log_label", default="")
+
+
+@contextlib.contextmanager
+def logs_named(match: str) -> Iterator[None]:
+    """Within the block, the logs of bots' matches begun are named by ``match`` (an
+    event's ``match-17``, a duel's ``deal3A``, a check's ``pagat-game2-again``): a log
+    a match, also for a bot kept between matches (see docs/protocol.md)."""
+    token = _LOG_LABEL.set(match)
+    try:
+        yield
+    finally:
+        _LOG_LABEL.reset(token)
+
 
 _SECONDS_MAX = 86_400.0
 _MEMORY_MB_MAX = 1 << 20  # 1 TiB
@@ -377,7 +393,7 @@ class ExternalPlayer(BasePlayer):
 
     def _start(self) -> None:
         self.kept = self._skip_forced = False
-        self.stderr_path = log_path(self.name, self._seat, self.log_dir)
+        self.stderr_path = log_path(self.name, self._seat, self.log_dir, _LOG_LABEL.get())
         log = StderrLog(self.stderr_path)
         settings = self.sandboxed
         if settings is not None:
@@ -409,13 +425,17 @@ class ExternalPlayer(BasePlayer):
         self._encoder = wire.ObservationEncoder()
 
     def _take_up(self, run: BotRun) -> None:
-        """Take up a bot kept from an earlier match: a fresh log for this match (in the
-        same file), and its view in the form it asked for."""
+        """Take up a bot kept from an earlier match: a log of this match's own (the last
+        match's keeps what the bot wrote while it waited), and its view in the form it
+        asked for."""
         self.kept = True
         self._run = run
         self.pid = run.process.pid
-        self.stderr_path = run.stderr_path
         run.log.close()  # (its tail: what the bot wrote while it waited, too)
+        if run.temporary:
+            forget_log(run.stderr_path)
+        run.stderr_path = log_path(self.name, self._seat, self.log_dir, _LOG_LABEL.get())
+        self.stderr_path = run.stderr_path
         run.log = StderrLog(run.stderr_path)
         run.channel.use_log(run.log)
         assert run.hello is not None
