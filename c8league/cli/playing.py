@@ -12,11 +12,12 @@ from typing import Any
 from rich.progress import Progress, ProgressColumn
 
 from c8league import sandbox
+from c8league.cli import state
 from c8league.cli.options import Every, Executor, Sandbox
 from c8league.cli.output import err
 from c8league.runner.base import default_workers
 from c8league.sandbox import Mode, Support
-from c8league.storage.database import Database, sqlite_path
+from c8league.storage.database import Database, resolve_url, sqlite_path
 
 REDRAW_SECONDS = 0.1
 """The bar is updated at most this often (rich redraws it ten times a second)."""
@@ -48,10 +49,11 @@ def say_unsandboxed(found: Support) -> None:
     )
 
 
-def hide_from_bots(db: Database) -> None:
+def hide_from_bots(db: Database | None = None) -> None:
     """Keep the database's files (its journal, copies kept by ``restore``…) out of every
-    sandbox this command starts: they are hidden where a bot's folder holds them."""
-    path = sqlite_path(db.url)
+    sandbox this command starts: they are hidden where a bot's folder holds them. The
+    database is ``db``, or the one ``--db`` names (opened or not)."""
+    path = sqlite_path(db.url if db is not None else resolve_url(state.db_option))
     if path is not None:
         sandbox.hide(path)
 

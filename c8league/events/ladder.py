@@ -146,7 +146,8 @@ def run_ladder(
         make_runner(executor, workers, address) as runner,
     ):
         runner.prepare()
-        starts = _starts(db, league_name, options)
+        starts, found = _starts(db, league_name, options)
+        options = replace(options, versions=keep_versions(db, found))
         missing = runner_unsandboxed(starts)
         if missing is not None and unsandboxed is not None:
             unsandboxed(missing)
@@ -234,23 +235,31 @@ def _bots(session: Session, league: League) -> list[Entrant]:
     return [e for e in league_members(session, league.id, active_only=True) if e.plugin]
 
 
-def _starts(db: Database, league_name: str, options: RunOptions) -> list[BotStart]:
+def _starts(
+    db: Database, league_name: str, options: RunOptions
+) -> tuple[list[BotStart], dict[int, Version]]:
     """The league's active bots, to start before the first step (one that cannot start
     stops the run before anything is played; a bot that joins later starts with its
-    first match)."""
+    first match), and the version of each as it is now (the matches of a step stopped
+    before are played as these, as are the next step's)."""
     with db.session() as session:
         league = get_league(session, league_name)
         event = find_event(session, league.id or 0, LADDER)
         size = 2 if event is None else event.table_size
-        return [
-            BotStart(
-                f"entrant {bot.name!r}",
-                SeatSpec(bot.plugin or "", bot.options or "{}", options.sandbox),
-                league.rules,
-                size,
-            )
-            for bot in _bots(session, league)
-        ]
+        bots = _bots(session, league)
+    found = {b.id or 0: _version(b) for b in bots}
+    starts = [
+        BotStart(
+            f"entrant {bot.name!r}",
+            SeatSpec(
+                bot.plugin or "", bot.options or "{}", options.sandbox, found[bot.id or 0].digest
+            ),
+            league.rules,
+            size,
+        )
+        for bot in bots
+    ]
+    return starts, found
 
 
 def _stop(
