@@ -46,9 +46,14 @@ def forfeit_at(forfeit: Forfeit) -> str:
     """Where a forfeit happened, as fault lines say it after "at its": ``move 47``, or
     for a bot that c8league played forced moves for, ``request 30 (move 47)``: the bot
     counts the requests it was sent, c8league the moves of its seat."""
-    if forfeit.request is None or forfeit.request == forfeit.move_number:
-        return f"move {forfeit.move_number}"
-    return f"request {forfeit.request} (move {forfeit.move_number})"
+    return move_words(forfeit.move_number, forfeit.request)
+
+
+def move_words(move: int, request: int | None) -> str:
+    """:func:`forfeit_at` of a forfeit at ``move`` and ``request``."""
+    if request is None or request == move:
+        return f"move {move}"
+    return f"request {request} (move {move})"
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,6 +6,7 @@ plays forced moves for faulted at."""
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import sys
@@ -182,3 +183,37 @@ def test_a_kept_bot_has_a_log_for_each_match_named_by_it(
     assert sorted(named) == ["deal0A", "deal0B", "deal1A", "deal1B"]
     for label, (seat, lines) in named.items():
         assert len(lines) == 1 and lines[0].startswith(f"match_start seat {seat} seed "), label
+
+
+def test_the_request_is_kept_with_the_forfeit_and_shown_where_faults_are(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """A bot that c8league plays forced moves for crashes at its 30th request: a duel's
+    summary, an event's status, match show and the exported record name the request."""
+    command = f"{sys.executable} {BOTS / 'skips_forced.py'} 30"
+    db = tmp_path / "d.db"
+    duel = ["duel", f"cmd:{command}", "greedy", "--games", "2", "--max-forfeit-share", "1"]
+    assert main(["--db", str(db), *duel]) == 0
+    summary = capsys.readouterr().out
+    assert re.search(r"A crash: 2 \(first: match duel-1:0A, request 30 \(move \d+\): ", summary)
+    assert main(["--db", str(db), "match", "show", "duel-1:0A"]) == 0
+    assert re.search(r"forfeited: crash at its request 30 \(move \d+\): ", capsys.readouterr().out)
+    league = tmp_path / "l.toml"
+    league.write_text(
+        'name = "lg"\ntable_size = 2\n'
+        f'[[entrants]]\nname = "Skips"\nbot = "external"\noptions = {{ command = "{command}" }}\n'
+        '[[entrants]]\nname = "Greedy"\nbot = "greedy"\n'
+        '[[events]]\nname = "ev"\nformat = "round_robin"\ncycles = 1\n'
+    )
+    assert main(["--db", str(db), "league", "import", str(league)]) == 0
+    assert main(["--db", str(db), "event", "run", "ev", "--workers", "1"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(db), "event", "status", "ev"]) == 0
+    status = capsys.readouterr().out
+    found = re.search(r"  crash: Skips 1 \(first: match (\d+), request 30 \(move \d+\): ", status)
+    assert found is not None, status
+    assert main(["--db", str(db), "match", "show", found.group(1)]) == 0
+    assert re.search(r"forfeited: crash at its request 30 \(move \d+\): ", capsys.readouterr().out)
+    assert main(["--db", str(db), "games", "export", "ev"]) == 0
+    (game,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    assert game["forfeit"]["request"] == 30 and game["forfeit"]["move"] > 30

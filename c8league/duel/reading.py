@@ -12,6 +12,7 @@ from typing import Any
 from c8league.duel.forfeits import Forfeits, ForfeitShare, Withheld, forfeiter
 from c8league.duel.plan import DuelSettings, match_id
 from c8league.duel.stats import Decision, DuelStats, DuelTally
+from c8league.results import move_words
 from c8league.storage import Session
 from c8league.storage import duels as stored_duels
 from c8league.storage.database import Database
@@ -31,11 +32,14 @@ class FaultSummary:
     match: str
     move: int
     detail: str
+    request: int | None = None
+    """The request the first faulted at, where it differs from ``move`` (a bot that
+    c8league played forced moves for: ``results.Forfeit.request``)."""
 
     def __str__(self) -> str:
         return (
-            f"{self.side} {self.kind}: {self.count} (first: match {self.match}, move "
-            f"{self.move}: {self.detail})"
+            f"{self.side} {self.kind}: {self.count} (first: match {self.match}, "
+            f"{move_words(self.move, self.request)}: {self.detail})"
         )
 
     def to_dict(self) -> dict[str, Any]:
@@ -43,7 +47,12 @@ class FaultSummary:
             "side": self.side,
             "kind": self.kind,
             "count": self.count,
-            "first": {"match": self.match, "move": self.move, "detail": self.detail},
+            "first": {
+                "match": self.match,
+                "move": self.move,
+                "request": self.request,
+                "detail": self.detail,
+            },
         }
 
 
@@ -234,6 +243,7 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
                         match=match_id(duel.name, pair.deal, side),
                         move=int(forfeit["move"]),
                         detail=str(forfeit["detail"]),
+                        request=forfeit.get("request"),
                     )
                 else:
                     faults[key] = replace(first, count=first.count + 1)

@@ -600,6 +600,7 @@ def _match_json(report: MatchReport) -> str:
                 "seat": forfeit.seat,
                 "reason": forfeit.reason,
                 "move": forfeit.move_number,
+                "request": forfeit.request,
                 "detail": forfeit.detail[:500],
             },
             "seconds": round(report.seconds, 6) if math.isfinite(report.seconds) else None,

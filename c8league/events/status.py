@@ -64,7 +64,12 @@ class EventStatus:
                 "kind": f.reason,
                 "entrant": f.entrant,
                 "count": f.count,
-                "first": {"match": f.match_id, "move": f.move, "detail": f.detail},
+                "first": {
+                    "match": f.match_id,
+                    "move": f.move,
+                    "request": f.request,
+                    "detail": f.detail,
+                },
             }
             for f in self.faults
         ]

@@ -179,6 +179,7 @@ def event_game(match: stored_results.StoredMatch) -> Game:
             match.forfeit_reason,
             match.forfeit_move or 0,
             match.forfeit_detail or "",
+            match.forfeit_request,
         )
     deal = f", deal {match.deal}" if match.deal else ""
     return Game(

@@ -161,7 +161,10 @@ class _Omitted:
 
 _OMIT = _Omitted()
 
-LATE: dict[str, frozenset[str]] = {"match_seat": frozenset({"version_id"})}
+LATE: dict[str, frozenset[str]] = {
+    "match_seat": frozenset({"version_id"}),
+    "match": frozenset({"forfeit_request"}),
+}
 """Columns added to a chained table after the chain began, by table: a row's digest
 takes such a column only when it has a value, so that the rows chained before it was
 added keep their digests (nothing is chained anew, and nothing changed outside c8league
@@ -351,8 +354,9 @@ class MatchRows:
     seats: list[Sequence[Any]]
 
     def get(self, column: str) -> Any:
-        """A column of the match's row."""
-        return self.match[_layout("match").index[column]]
+        """A column of the match's row (None for a late column without a value)."""
+        value = self.match[_layout("match").index[column]]
+        return None if value is _OMIT else value
 
     @property
     def entrants(self) -> list[int]:

@@ -283,6 +283,13 @@ def _v10_versions(conn: Any) -> None:
     )
 
 
+def _v11_forfeit_request(conn: Any) -> None:
+    """Version 11: the move request a bot that c8league played forced moves for faulted
+    at (``match.forfeit_request``; None for the forfeits stored before). Hashed only when
+    set (``chain.LATE``): nothing is chained anew."""
+    conn.execute(text("ALTER TABLE match ADD COLUMN forfeit_request INTEGER"))
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -294,6 +301,7 @@ STEPS: dict[int, Step] = {
     8: _v8_schedule_search,
     9: _v9_chain,
     10: _v10_versions,
+    11: _v11_forfeit_request,
 }
 
 RECHAIN = frozenset({9})

@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Integer, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 10
+SCHEMA_VERSION = 11
 
 
 def utcnow() -> datetime:
@@ -159,6 +159,9 @@ class Match(_Table, table=True):
     finished_at: datetime | None = Field(default=None)
     unfinished: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
     """The moves of the hand a forfeit stopped (the finished hands are ``hand`` rows)."""
+    forfeit_request: int | None = Field(default=None)
+    """For a bot that c8league played forced moves for: the move request it faulted at,
+    where it differs from ``forfeit_move`` (``results.Forfeit.request``)."""
 
 
 class MatchSeat(_Table, table=True):

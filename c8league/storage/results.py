@@ -28,6 +28,7 @@ from c8league.results import Result, forfeit_seats
 from c8league.storage import chain
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import (
+    BotVersion,
     Entrant,
     Event,
     HandRow,
@@ -147,6 +148,7 @@ def store_results(
                 rows.get("forfeit_reason"),
                 rows.get("forfeit_move"),
                 rows.get("forfeit_detail"),
+                rows.get("forfeit_request"),
             )
             if isinstance(match, int)
             else _forfeit_of(match)
@@ -163,6 +165,7 @@ def store_results(
             "forfeit_reason": before[1] if forfeit is None else forfeit.reason,
             "forfeit_move": before[2] if forfeit is None else forfeit.move_number,
             "forfeit_detail": before[3] if forfeit is None else forfeit.detail[:2000],
+            "forfeit_request": before[4] if forfeit is None else forfeit.request,
             "unfinished": result.unfinished,
         }
         match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
@@ -245,12 +248,18 @@ def store_results(
     return stored
 
 
-StoredForfeit = tuple[int | None, str | None, int | None, str | None]
-"""A match's stored forfeit: (seat, reason, move, detail)."""
+StoredForfeit = tuple[int | None, str | None, int | None, str | None, int | None]
+"""A match's stored forfeit: (seat, reason, move, detail, request)."""
 
 
 def _forfeit_of(match: Match) -> StoredForfeit:
-    return match.forfeit_seat, match.forfeit_reason, match.forfeit_move, match.forfeit_detail
+    return (
+        match.forfeit_seat,
+        match.forfeit_reason,
+        match.forfeit_move,
+        match.forfeit_detail,
+        match.forfeit_request,
+    )
 
 
 def _id(match: Match | int) -> int:
@@ -275,6 +284,7 @@ def clear_result(session: Session, match: Match, *, status: str) -> None:
         session.add(seat)
     match.forfeit_seat = match.forfeit_reason = match.forfeit_move = None
     match.forfeit_detail = None
+    match.forfeit_request = None
     match.unfinished = None
     match.ended = None
     match.status = status
@@ -407,6 +417,9 @@ class ForfeitGroup:
     match_id: int
     move: int | None
     detail: str
+    request: int | None = None
+    """The request the first faulted at, where it differs from ``move`` (see
+    ``results.Forfeit.request``)."""
 
 
 def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
@@ -420,6 +433,7 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
             col(Match.forfeit_move),
             col(Match.forfeit_detail),
             col(Entrant.name),
+            col(Match.forfeit_request),
         )
         .join(
             MatchSeat,
@@ -435,7 +449,7 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
         .order_by(col(Match.sequence), col(Match.id)),
     )
     groups: dict[tuple[str, str], ForfeitGroup] = {}
-    for match_id, reason, move, detail, name in rows:
+    for match_id, reason, move, detail, name, request in rows:
         key = (str(reason), str(name))
         first = groups.get(key)
         if first is None:
@@ -446,6 +460,7 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
                 match_id=match_id,
                 move=move,
                 detail=detail or "",
+                request=request,
             )
         else:
             groups[key] = ForfeitGroup(
@@ -455,6 +470,7 @@ def forfeit_groups(session: Session, event_id: int) -> list[ForfeitGroup]:
                 match_id=first.match_id,
                 move=first.move,
                 detail=first.detail,
+                request=first.request,
             )
     return [groups[key] for key in sorted(groups)]
 
@@ -609,6 +625,11 @@ class StoredSeat:
     options: str
     place: int | None
     score: int | None
+    version: str | None = None
+    """The label of the version of the bot that played the seat (``alice.py 3f2a1c9e``);
+    None: a person, or a match stored before versions were recorded."""
+    version_digest: str | None = None
+    """That version's digest (``c8league.players.versions``)."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -634,6 +655,7 @@ class StoredMatch:
     hands: tuple[str, ...]
     """Each finished hand's record (JSON)."""
     unfinished: str | None
+    forfeit_request: int | None = None
 
 
 def stored_match(session: Session, match_id: int) -> StoredMatch | None:
@@ -690,6 +712,7 @@ def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
             col(Match.forfeit_move),
             col(Match.forfeit_detail),
             col(Match.unfinished),
+            col(Match.forfeit_request),
         )
         .join(Event, col(Event.id) == col(Match.event_id))
         .join(League, col(League.id) == col(Event.league_id))
@@ -698,7 +721,7 @@ def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
         .order_by(col(Match.id)),
     )
     seats: dict[int, list[StoredSeat]] = {}
-    for match_id, name, plugin, options, place, score in fetch_rows(
+    for match_id, name, plugin, options, place, score, label, digest in fetch_rows(
         conn,
         sa_select(
             col(MatchSeat.match_id),
@@ -707,13 +730,24 @@ def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
             col(Entrant.options),
             col(MatchSeat.place),
             col(MatchSeat.score),
+            col(BotVersion.label),
+            col(BotVersion.digest),
         )
         .join(Entrant, col(Entrant.id) == col(MatchSeat.entrant_id))
+        .outerjoin(BotVersion, col(BotVersion.id) == col(MatchSeat.version_id))
         .where(col(MatchSeat.match_id).in_(list(ids)))
         .order_by(col(MatchSeat.match_id), col(MatchSeat.seat)),
     ):
         seats.setdefault(match_id, []).append(
-            StoredSeat(name=name, plugin=plugin, options=options or "{}", place=place, score=score)
+            StoredSeat(
+                name=name,
+                plugin=plugin,
+                options=options or "{}",
+                place=place,
+                score=score,
+                version=label,
+                version_digest=digest,
+            )
         )
     hands: dict[int, list[str]] = {}
     for match_id, record in fetch_rows(
@@ -726,7 +760,7 @@ def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
     found = []
     for row in matches:
         (match_id, league, event, round_number, table, deal, rules, seed, status, ended) = row[:10]
-        f_seat, f_reason, f_move, f_detail, unfinished = row[10:]
+        f_seat, f_reason, f_move, f_detail, unfinished, f_request = row[10:]
         found.append(
             StoredMatch(
                 match_id=match_id,
@@ -746,6 +780,7 @@ def _whole(session: Session, ids: Sequence[int]) -> list[StoredMatch]:
                 seats=tuple(seats.get(match_id, ())),
                 hands=tuple(hands.get(match_id, ())),
                 unfinished=unfinished,
+                forfeit_request=f_request,
             )
         )
     return found

@@ -7,6 +7,7 @@ from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.options import JsonOpt
 from c8league.cli.output import out, print_json
 from c8league.events.status import event_balance, event_standings, event_status, event_tiebreaks
+from c8league.results import move_words
 from c8league.standings import TIEBREAKS, explain_tiebreaks
 from c8league.tables import Column, draw_table
 
@@ -34,7 +35,7 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
     if st.forfeits:
         out.print("forfeits: " + ", ".join(f"{k} {v}" for k, v in sorted(st.forfeits.items())))
         for f in st.faults:
-            move = "" if f.move is None else f", move {f.move}"
+            move = "" if f.move is None else f", {move_words(f.move, f.request)}"
             out.print(
                 f"  {f.reason}: {f.entrant} {f.count} (first: match {f.match_id}{move}: "
                 f"{f.detail})",
