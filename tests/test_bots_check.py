@@ -217,3 +217,37 @@ def test_the_request_is_kept_with_the_forfeit_and_shown_where_faults_are(
     assert main(["--db", str(db), "games", "export", "ev"]) == 0
     (game,) = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
     assert game["forfeit"]["request"] == 30 and game["forfeit"]["move"] > 30
+
+
+CONCURRENT = """\
+import json, sys
+requests = {}
+for line in sys.stdin:
+    m = json.loads(line)
+    kind, match = m["type"], m.get("match")
+    if kind == "hello":
+        capabilities = ["match_start", "concurrent", "skip_forced"]
+        print(json.dumps({"type": "hello", "name": "cheats", "capabilities": capabilities}))
+    elif kind == "move":
+        requests[match] = requests.get(match, 0) + 1
+        move = m["legal"][0] if requests[match] < 20 else "the queen"
+        print(json.dumps({"type": "move", "match": match, "move": move}))
+    elif kind == "quit":
+        break
+    sys.stdout.flush()
+"""
+
+
+def test_a_concurrent_bot_that_skips_its_forced_moves_faults_at_its_request(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Played several matches at once, a protocol fault at its 20th request of a match
+    forfeits that match at request 20."""
+    script = tmp_path / "cheats.py"
+    script.write_text(CONCURRENT)
+    db = tmp_path / "d.db"
+    spec = f"cmd:{sys.executable} {script}"
+    args = ["duel", spec, "greedy", "--games", "4", "--workers", "1", "--max-forfeit-share", "1"]
+    assert main(["--db", str(db), *args]) == 0
+    summary = capsys.readouterr().out
+    assert re.search(r"A protocol: 4 \(first: match duel-1:0A, request 20 \(move \d+\): ", summary)

@@ -196,8 +196,9 @@ class SharedBot:
     def fail(self, session: Session | None, reason: str, detail: str) -> BotFailed:
         """The bot faulted in ``session``'s match: tell it, end its process (at once for
         a timeout), and say who forfeits."""
+        request = None if session is None else session.request_number()
         if self.broken:
-            return BotFailed(session, PlayerFault(reason, detail + self._log_note()))
+            return BotFailed(session, PlayerFault(reason, detail + self._log_note(), request))
         self.broken = True
         self.run.temporary = False  # the fault names its log: it stays
         number = None if session is None else session.number
@@ -205,7 +206,7 @@ class SharedBot:
         channel.write_now(protocol.error(reason, detail, number))
         channel.close_input()
         self.end(0.0 if reason == "timeout" else GRACE_SECONDS)
-        return BotFailed(session, PlayerFault(reason, detail + self._log_note()))
+        return BotFailed(session, PlayerFault(reason, detail + self._log_note(), request))
 
     def _log_note(self) -> str:
         return f" (stderr log: {self.run.stderr_path})"
@@ -256,6 +257,15 @@ class Session:
         """The view of the request out (for a ``view`` request)."""
         self._legal: Sequence[Move] = ()
         self._told = False
+        self._requests = 0
+        """Move requests sent in this match."""
+        self._forced = 0
+        """Forced moves c8league played for the bot in this match (``skip_forced``)."""
+
+    def request_number(self) -> int | None:
+        """The request the bot is answering, where c8league played forced moves for it
+        (it counts requests, its seat moves: ``results.Forfeit.request``); else None."""
+        return self._requests if self._forced else None
 
     def _say(self, line: str) -> None:
         self.bot.hold(wire.numbered(line, self.number))
@@ -278,7 +288,9 @@ class Session:
 
     def request(self, observation: Observation, legal: list[Move]) -> Move | None:
         if len(legal) == 1 and self.skip_forced:
+            self._forced += 1
             return legal[0]  # the bot sees it in its next view
+        self._requests += 1
         self.view, self._legal = observation, legal
         view = self.encoder.view(observation)
         self.bot.ask(self, wire.move_request(view, wire.texts(legal), self.number))
