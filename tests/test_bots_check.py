@@ -175,12 +175,16 @@ def test_a_kept_bot_has_a_log_for_each_match_named_by_it(
     spec = f"cmd[log_dir={logs},sandbox=off]:{sys.executable} {script}"
     db = tmp_path / "d.db"
     assert main(["--db", str(db), "duel", spec, "greedy", "--games", "4", "--workers", "1"]) == 0
-    named = {}
+    named, others = {}, []
     for log in logs.iterdir():
         found = re.fullmatch(r"c8league-\w+-(deal\d[AB])-seat(\d)-\w+\.stderr\.log", log.name)
         if found is not None:
             named[found.group(1)] = (int(found.group(2)), log.read_text().splitlines())
+        else:
+            others.append(log)
     assert sorted(named) == ["deal0A", "deal0B", "deal1A", "deal1B"]
+    (start,) = others  # the start-up check's, before the first match
+    assert "-start-seat0-" in start.name and start.read_text().startswith("hello seat 0 seed 0")
     for label, (seat, lines) in named.items():
         assert len(lines) == 1 and lines[0].startswith(f"match_start seat {seat} seed "), label
 

@@ -24,7 +24,7 @@ from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
 from c8league.players.base import Player
 from c8league.players.containment import ready_moves
-from c8league.players.external.player import ExternalPlayer
+from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.runner.interleave import WIDTH
 from c8league.runner.loop import describe, user_interrupt
 from c8league.runner.tasks import SeatSpec, create_player
@@ -108,7 +108,12 @@ def unsandboxed(bots: Sequence[BotStart]) -> Support | None:
 
 def start_bot(bot: BotStart) -> tuple[str | None, bool]:
     """Start one bot (see the module): why it cannot start (None: it started), and
-    whether it plays several matches at once."""
+    whether it plays several matches at once. Its log is named ``start``."""
+    with logs_named("start"):
+        return _start_bot(bot)
+
+
+def _start_bot(bot: BotStart) -> tuple[str | None, bool]:
     try:
         player = create_player(bot.seat)
     except PluginError as exc:
