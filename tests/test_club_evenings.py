@@ -681,6 +681,9 @@ def json_commands(db: Path) -> list[list[str]]:
         ["duel", "resume", "d", "--workers", "1", "--json"],
         ["duel", "show", "d", "--json"],
         ["duel", "list", "--json"],
+        ["duel", "gauntlet", "greedy", "random", "--games", "2", "--name", "g", "--json"],
+        ["games", "export", "d"],
+        ["players", "show", "Ada", "--json"],
         ["match", "show", "d:0A", "--format", "json"],
         ["match", "show", "1", "--format", "json"],
     ]
@@ -714,6 +717,8 @@ def test_every_json_output_parses(club: Path, capsys: Capture) -> None:
     listed = {tuple(c[:2]) if c[0] not in ("report", "verify") else (c[0],) for c in commands}
     found = _json_options()
     assert ("report",) in found and ("event", "pair") in found
+    # (A ladder's table needs a ladder: tests/test_ladder.py parses it.)
+    listed.add(("ladder", "show"))
     assert listed >= found, f"commands printing JSON not checked here: {found - listed}"
     for args in commands:
         if args[:2] == ["result", "list"]:
@@ -721,7 +726,10 @@ def test_every_json_output_parses(club: Path, capsys: Capture) -> None:
             enter(db, capsys, sheet(db, capsys)["tables"])  # type: ignore[arg-type]
         out, _ = ok(db, capsys, *args)
         try:
-            json.loads(out)
+            if args[0] == "games":  # JSON lines: a game each
+                assert len([json.loads(line) for line in out.splitlines()]) == 4
+            else:
+                json.loads(out)
         except json.JSONDecodeError as exc:  # pragma: no cover - the failure shown
             pytest.fail(f"{' '.join(args)}: stdout is not JSON ({exc}): {out[:200]!r}")
 

@@ -203,8 +203,8 @@ def test_the_player_is_told_what_it_is_told_in_process(folder: Path, kept: None)
         play_match(rules, own, seed)
     assert bot.kept
     keep.release()  # the bot quits: its log is whole
-    (log,) = log_dir.iterdir()
-    lines = log.read_text(encoding="utf-8").splitlines()
+    logs = sorted(log_dir.iterdir(), key=lambda log: log.stat().st_mtime_ns)  # a log a match
+    lines = [line for log in logs for line in log.read_text(encoding="utf-8").splitlines()]
     told = [json.loads(line.removeprefix("call ")) for line in lines if line.startswith("call ")]
     # A factory that declares no options model is built once, and closed, when its
     # options are checked at start-up (as when a bot is entered: registry.check_options).
