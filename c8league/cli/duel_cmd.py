@@ -20,6 +20,7 @@ from typer.core import TyperGroup
 from c8league.cli.db import database
 from c8league.cli.options import (
     AddressOpt,
+    ClockOpt,
     Every,
     Executor,
     ExecutorOpt,
@@ -242,6 +243,7 @@ def run(
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
     move_seconds: MoveSecondsOpt = None,
+    clock: ClockOpt = None,
     max_forfeits: DuelMaxForfeitsOpt = 5,
     max_forfeit_share: MaxForfeitShareOpt = DEFAULT_MAX_FORFEIT_SHARE,
     progress_every: ProgressEveryOpt = "30s",
@@ -265,6 +267,7 @@ def run(
         name=name,
         match_seconds=match_seconds,
         move_seconds=move_seconds,
+        clock=clock,
         max_forfeit_share=max_forfeit_share,
         deals=deals,
     )
@@ -309,6 +312,7 @@ def gauntlet(
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
     move_seconds: MoveSecondsOpt = None,
+    clock: ClockOpt = None,
     max_forfeits: DuelMaxForfeitsOpt = 5,
     max_forfeit_share: MaxForfeitShareOpt = DEFAULT_MAX_FORFEIT_SHARE,
     progress_every: ProgressEveryOpt = "30s",
@@ -332,6 +336,7 @@ def gauntlet(
         name=name,
         match_seconds=match_seconds,
         move_seconds=move_seconds,
+        clock=clock,
         max_forfeit_share=max_forfeit_share,
         deals=deals,
     )

@@ -15,6 +15,7 @@ from rich.table import Table
 from c8league.cli.db import database
 from c8league.cli.options import (
     AddressOpt,
+    ClockOpt,
     Every,
     Executor,
     ExecutorOpt,
@@ -30,6 +31,7 @@ from c8league.cli.options import (
 from c8league.cli.output import err, out, print_json
 from c8league.cli.playing import hide_from_bots, sandbox_mode, say_unsandboxed, where_played
 from c8league.events.ladder import LadderTable, Until, ladder_table, run_ladder
+from c8league.runner.clock import MatchClock, one_limit
 from c8league.tables import Column, draw_table
 
 app = typer.Typer(
@@ -67,6 +69,7 @@ def run(
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
     move_seconds: MoveSecondsOpt = None,
+    clock: ClockOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     sandbox: SandboxOpt = None,
     progress_every: ProgressEveryOpt = "30s",
@@ -77,6 +80,8 @@ def run(
     changed meanwhile (from another terminal) are picked up at the next step; a stopped
     run goes on where it stopped. docs/ladder.md says how tables are chosen."""
     stop = None if until is None else Until.parse(until)
+    match_clock = None if clock is None else MatchClock.parse(clock)
+    one_limit(move_seconds, match_clock)
     every = Every(progress_every)
     db = database()
     hide_from_bots(db)
@@ -109,6 +114,7 @@ def run(
         unsandboxed=say_unsandboxed,
         progress=progress,
         again=again,
+        clock=match_clock,
     )
     why = {
         "matches": "as many matches as asked",

@@ -1,5 +1,6 @@
 """Options shared by sub-commands: ``--json``, and how matches are played (``--workers``,
-``--executor``, ``--address``, ``--match-seconds``) for ``event run`` and ``duel``."""
+``--executor``, ``--address``, ``--match-seconds``, ``--move-seconds``, ``--clock``) for
+``event run`` and ``duel``."""
 
 from __future__ import annotations
 
@@ -63,6 +64,17 @@ MoveSecondsOpt = Annotated[
         "bot's move_time is lowered to it). Default: the bots' own limits.",
         min=0.001,
         max=86_400.0,
+    ),
+]
+ClockOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--clock",
+        metavar="SECONDS+INCREMENT",
+        help="A match clock for each seat, as chess testers give it: '60+0.5' is 60 s a "
+        "match plus 0.5 s after each move ('60': no increment). A bot whose time runs out "
+        "forfeits with timeout; an external bot is told its time left with each move "
+        "request. Instead of --move-seconds.",
     ),
 ]
 SandboxOpt = Annotated[

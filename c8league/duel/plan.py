@@ -23,6 +23,7 @@ from c8league.duel.book import deal_seed
 from c8league.duel.forfeits import DEFAULT_MAX_FORFEIT_SHARE, Forfeits, ForfeitShare
 from c8league.duel.specs import Bot
 from c8league.duel.stats import DuelTally, SprtSpec
+from c8league.runner.clock import MatchClock
 from c8league.runner.tasks import MatchTask, SeatSpec
 from c8league.sandbox import Mode
 
@@ -69,6 +70,9 @@ class DuelSettings:
     match_seconds: float | None
     move_seconds: float | None = None
     """The limit on each decision (``--move-seconds``; None: the players' own)."""
+    clock: MatchClock | None = None
+    """The match clock of each seat (``--clock``, in place of ``move_seconds``); a duel
+    stored before it was kept reads None."""
     sandbox: Mode | None = None
     """The run's sandbox for every bot (``--sandbox``; None: each bot's own option). Not
     stored: it is the run's, like where the matches are played."""
@@ -142,6 +146,7 @@ class DuelSettings:
                 hands=False,
                 move_seconds=self.move_seconds,
                 label=f"deal{deal}A",
+                clock=self.clock,
             ),
             MatchTask(
                 match_id=2 * deal + 1,
@@ -152,6 +157,7 @@ class DuelSettings:
                 hands=False,
                 move_seconds=self.move_seconds,
                 label=f"deal{deal}B",
+                clock=self.clock,
             ),
         )
 
@@ -199,6 +205,7 @@ class DuelSettings:
                 "max_games": self.max_games,
                 "match_seconds": self.match_seconds,
                 "move_seconds": self.move_seconds,
+                **({} if self.clock is None else {"clock": str(self.clock)}),
                 "max_forfeit_share": self.max_forfeit_share,
                 **({} if self.book is None else {"book": self.book.to_dict()}),
             },
@@ -221,6 +228,7 @@ class DuelSettings:
             max_games=data["max_games"],
             match_seconds=data["match_seconds"],
             move_seconds=data.get("move_seconds"),
+            clock=None if data.get("clock") is None else MatchClock.parse(data["clock"]),
             max_forfeit_share=float(data.get("max_forfeit_share", DEFAULT_MAX_FORFEIT_SHARE)),
             book=None if data.get("book") is None else BookDeals.from_dict(data["book"]),
         )

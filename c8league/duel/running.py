@@ -41,6 +41,7 @@ from c8league.interrupts import run_kept
 from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.results import MatchReport
+from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.starting import BotStart
 from c8league.runner.starting import unsandboxed as runner_unsandboxed
@@ -90,6 +91,8 @@ class DuelRequest:
     max_forfeit_share: float = DEFAULT_MAX_FORFEIT_SHARE
     deals: str | None = None
     """A book of deals to play in order (its file, ``c8league.duel.book``)."""
+    clock: str | None = None
+    """A match clock, ``SECONDS+INCREMENT`` (``runner.clock.MatchClock``)."""
 
 
 @dataclass
@@ -184,6 +187,8 @@ def _settings(
             f"not {request.move_seconds:g}",
             params=["move_seconds"],
         )
+    clock = None if request.clock is None else MatchClock.parse(request.clock)
+    one_limit(request.move_seconds, clock)
     if players == 2 and request.field:
         raise UsageError(
             "`field` fills the other seats of tables of 3 or more (`players`)",
@@ -222,6 +227,7 @@ def _settings(
         max_games=request.max_games,
         match_seconds=request.match_seconds,
         move_seconds=request.move_seconds,
+        clock=clock,
         max_forfeit_share=float(request.max_forfeit_share),
         book=None if book is None else BookDeals(book.name, book.digest, book.seeds),
     )

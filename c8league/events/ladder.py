@@ -39,6 +39,7 @@ from c8league.league.players import enter_new_version
 from c8league.players.versions import Version, version_of
 from c8league.ratings import Rating
 from c8league.ratings.update import model_for
+from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import make_runner
 from c8league.runner.starting import BotStart
 from c8league.runner.starting import unsandboxed as runner_unsandboxed
@@ -115,6 +116,7 @@ def run_ladder(
     unsandboxed: Callable[[Support], None] | None = None,
     progress: Progress | None = None,
     again: str = "",
+    clock: MatchClock | None = None,
 ) -> LadderRun:
     """Play the ladder of the league ``league_name`` (made on the first run, seeded
     with ``seed``, 0 by default) step after step until ``matches`` matches are played by
@@ -125,6 +127,7 @@ def run_ladder(
         raise UsageError("`matches` must be at least 1", params=["matches"])
     check_match_seconds(match_seconds)
     check_match_seconds(move_seconds, "move_seconds")
+    one_limit(move_seconds, clock)
     run = LadderRun(league_name)
     started = time.perf_counter()
     with db.writing() as session:
@@ -133,7 +136,7 @@ def run_ladder(
         event_id, league_name = event.id, league.name
         run.league = league_name
     assert event_id is not None
-    options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox)
+    options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox, clock=clock)
     summary = RunSummary()
     with (
         run_kept(

@@ -22,6 +22,7 @@ from c8league.players import registry
 from c8league.players.versions import Version, version_of
 from c8league.ratings.update import ResultWriter
 from c8league.results import MatchReport
+from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
@@ -51,8 +52,8 @@ Progress = Callable[[int, int], None]
 @dataclass(frozen=True)
 class RunOptions:
     """How a run plays its matches, beyond where: the limits on a match and on each
-    decision, how many forfeits in a row of one bot stop it, and the sandbox of its bots
-    (None: each bot's own ``sandbox`` option)."""
+    decision (or each seat's match clock), how many forfeits in a row of one bot stop it,
+    and the sandbox of its bots (None: each bot's own ``sandbox`` option)."""
 
     match_seconds: float | None = MATCH_SECONDS
     move_seconds: float | None = None
@@ -60,6 +61,8 @@ class RunOptions:
     sandbox: Mode | None = None
     versions: Mapping[int, str] = field(default_factory=dict)
     """The digest of each bot's version, by entrant, as the run found it when it began."""
+    clock: MatchClock | None = None
+    """The match clock of each seat (``--clock``; in place of ``move_seconds``)."""
 
 
 @dataclass
@@ -86,6 +89,7 @@ def run_event(
     max_forfeits: int | None = MAX_FORFEITS,
     sandbox: Mode | None = None,
     unsandboxed: Callable[[Support], None] | None = None,
+    clock: MatchClock | None = None,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
@@ -95,7 +99,8 @@ def run_event(
     ``executor`` and ``address`` choose where the matches are played (see
     ``runner.dask_executor.make_runner``). A
     player still deciding when its match passes ``match_seconds`` forfeits it (see
-    ``runner.loop``), and one over ``move_seconds`` on a decision (``runner.clock``).
+    ``runner.loop``), and one over ``move_seconds`` on a decision, or whose match
+    ``clock`` runs out (one or the other: ``runner.clock``).
 
     Every bot that may be seated is first started once on every worker
     (``runner.starting``): one that cannot start stops the run before any match, and
@@ -109,7 +114,8 @@ def run_event(
     started = time.perf_counter()
     check_match_seconds(match_seconds)
     check_match_seconds(move_seconds, "move_seconds")
-    options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox)
+    one_limit(move_seconds, clock)
+    options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox, clock=clock)
     with db.session() as session:
         lg, ev = get_event(session, name, league)
         event_id, event_name = ev.id, ev.name
@@ -379,6 +385,7 @@ def pending_tasks(
                 seed=match.seed,
                 match_seconds=options.match_seconds,
                 move_seconds=options.move_seconds,
+                clock=options.clock,
             )
         )
     return tasks, names

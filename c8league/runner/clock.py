@@ -1,5 +1,5 @@
 """The time a bot is held to: the match's clock, and the per-move limit of a run
-(``--move-seconds``) read on it.
+(``--move-seconds``) or the match clock of each seat (``--clock``) read on it.
 
 A match's :class:`Clock` counts only time in which its process could run: not time it
 was stopped (``SIGSTOP``, a debugger, a suspended machine) or waited for a processor.
@@ -13,17 +13,29 @@ limit becomes its ``move_time`` when lower. Any other player is wrapped in a
 wall clock where none runs: a match without a time limit, or one played outside a
 main thread) and turns an answer that came too late into a ``timeout`` forfeit. A
 player that never answers is stopped by the match's own limit.
+
+A match clock (:class:`MatchClock`, ``--clock 60+0.5``) is kept per seat by a
+:class:`SeatClock`, around every player, external bots too: each seat has ``base``
+seconds a match; the time of each of its decisions, read on the match's clock, is
+taken from it, and ``increment`` added after each move it makes. A seat whose time runs
+out forfeits with ``timeout``. An external bot is told its time left with each move
+request, which is also its limit on the decision (in place of its ``move_time``); the
+forced moves c8league plays for it (``skip_forced``) take none of its time and earn no
+increment.
 """
 
 from __future__ import annotations
 
+import math
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol
 
 from c8league.engine import Move, Observation
-from c8league.errors import PlayerFault
+from c8league.errors import PlayerFault, UsageError
 from c8league.players.base import Player, PlayerWrapper
+from c8league.players.external.player import ExternalPlayer
 
 TICK_SECONDS = 0.05
 """The match clock looks at the time every this many seconds (in the main thread), and
@@ -186,4 +198,116 @@ class MoveClock(PlayerWrapper):
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
         self.moves = 0
+        super().start_match(seat, players, seed)
+
+
+# -- the match clock ------------------------------------------------------------------
+
+CLOCK_SECONDS_MAX = 86_400.0
+"""The most a match clock's time or increment may be (a day)."""
+
+
+@dataclass(frozen=True, slots=True)
+class MatchClock:
+    """A match clock with increment, as chess engine testers give it (``tc=60+0.5``):
+    ``base`` seconds for a seat's decisions in a match, ``increment`` added after each
+    move. Its text form, ``60+0.5`` (``60`` for no increment), round-trips:
+    ``str(MatchClock.parse("60+0.5")) == "60+0.5"``."""
+
+    base: float
+    increment: float = 0.0
+
+    @classmethod
+    def parse(cls, text: str, param: str = "clock") -> MatchClock:
+        """The clock ``text`` gives (``SECONDS+INCREMENT``, or ``SECONDS``); a
+        :class:`~c8league.errors.UsageError` naming ``param`` if it gives none."""
+        base, plus, increment = text.strip().partition("+")
+        try:
+            clock = cls(float(base), float(increment) if plus else 0.0)
+        except ValueError:
+            clock = None
+        if clock is None or not clock.valid:
+            raise UsageError(
+                f"`{param}` must be SECONDS+INCREMENT, e.g. 60+0.5 (a match's seconds for "
+                f"each seat, more than 0, and the seconds added after each move), not {text!r}",
+                params=[param],
+            )
+        return clock
+
+    @property
+    def valid(self) -> bool:
+        """The time is more than 0, the increment 0 or more, neither over a day."""
+        return (
+            math.isfinite(self.base)
+            and math.isfinite(self.increment)
+            and 0 < self.base <= CLOCK_SECONDS_MAX
+            and 0 <= self.increment <= CLOCK_SECONDS_MAX
+        )
+
+    def __str__(self) -> str:
+        return f"{_seconds(self.base)}+{_seconds(self.increment)}"
+
+
+def _seconds(value: float) -> str:
+    value = float(value)
+    return str(int(value)) if value.is_integer() else repr(value)
+
+
+def one_limit(move_seconds: float | None, clock: MatchClock | None) -> None:
+    """Refuse both a limit on each decision and a match clock, in one line."""
+    if move_seconds is not None and clock is not None:
+        raise UsageError(
+            "give `move_seconds` (a limit on each decision) or `clock` (a match clock), not both",
+            params=["move_seconds", "clock"],
+        )
+
+
+class SeatClock(PlayerWrapper):
+    """A seat held to a match clock (see the module docstring): its time left, less each
+    decision's time on the match's clock, plus the increment after each move; a decision
+    that takes more than is left is a ``timeout`` fault. An external bot (``bot``: the
+    player wrapped, or the player inside the wrapper given) is told its time left before
+    each decision. The hooks pass through."""
+
+    def __init__(self, inner: Player, clock: MatchClock, bot: ExternalPlayer | None) -> None:
+        super().__init__(inner)
+        self.clock = clock
+        self.bot = bot
+        self.left = clock.base
+        """The seat's time left, in seconds."""
+        self.moves = 0
+        """Decisions asked of the seat in this match."""
+        self.requests = 0
+        """Decisions the seat spent time on (the forced moves played for a bot left out)."""
+        if bot is not None:
+            bot.clock = (clock.base, clock.increment)
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        self.moves += 1
+        bot = self.bot
+        asked = 0
+        if bot is not None:
+            bot.time_left = self.left
+            asked = bot.requests
+        clock = running()
+        now = _wall if clock is None else clock.now
+        start = now()
+        move = self.inner.choose(observation, legal)
+        took = now() - start
+        if bot is not None and bot.requests == asked:
+            return move  # a forced move played for the bot: none of its time
+        self.requests += 1
+        if took > self.left:
+            raise PlayerFault(
+                "timeout",
+                f"its clock ran out ({self.clock}): it took {took:.3f} s over a decision "
+                f"with {self.left:.3f} s left",
+                None if self.requests == self.moves else self.requests,
+            )
+        self.left += self.clock.increment - took
+        return move
+
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self.left = self.clock.base
+        self.moves = self.requests = 0
         super().start_match(seat, players, seed)

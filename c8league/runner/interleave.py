@@ -11,7 +11,8 @@ played move for move as it would be alone, so its result is the same.
 A chunk is played so when every seat of its matches is such a bot or a player that
 comes with c8league (which runs no code of anyone else's, so the worker need not watch
 its calls one by one), and one at least is such a bot; otherwise, or with
-``--move-seconds`` (a clock per decision), it is played match after match as before.
+``--move-seconds`` or ``--clock`` (a clock per decision or per seat), it is played match
+after match as before.
 A bot that faults ends its process: its match forfeits, and the process's other
 matches, with the rest of the chunk, are played again from their start, one match at
 a time, as they would be without it.
@@ -117,7 +118,7 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
     such a bot (whose process was started before, and kept) nor a player of
     c8league's own, or if there is no such bot."""
     specs = {spec for task in tasks for spec in task.seats}
-    if any(task.move_seconds is not None for task in tasks):
+    if any(task.move_seconds is not None or task.clock is not None for task in tasks):
         return None
     bots: dict[object, SharedBot] = {}
     fits = True

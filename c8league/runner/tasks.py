@@ -21,7 +21,7 @@ from c8league.players.base import Player
 from c8league.players.containment import before_foreign_bot
 from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.results import Forfeit, MatchReport, Result
-from c8league.runner.clock import MoveClock, with_move_limit
+from c8league.runner.clock import MatchClock, MoveClock, SeatClock, with_move_limit
 from c8league.runner.guard import guard
 from c8league.runner.loop import (
     MatchOutcome,
@@ -79,6 +79,9 @@ class MatchTask:
     label: str = ""
     """What the logs of its bots are named by (``players.external.player.logs_named``);
     "": ``match-ID``."""
+    clock: MatchClock | None = None
+    """The run's match clock, kept per seat (``--clock``, see ``runner.clock``); None:
+    none."""
 
 
 def play_task(
@@ -118,9 +121,10 @@ def _play_task(
         for seat, spec in enumerate(task.seats):
             if watch is not None:
                 watch.turn = seat
-                players.append(create_player(spec, task.move_seconds, _guard(seat, watch)))
+                guarded = _guard(seat, watch)
+                players.append(create_player(spec, task.move_seconds, guarded, clock=task.clock))
             else:
-                players.append(create_player(spec, task.move_seconds))
+                players.append(create_player(spec, task.move_seconds, clock=task.clock))
     except PluginError as exc:
         for p in players:
             _close(p)
@@ -180,10 +184,12 @@ def create_player(
     spec: SeatSpec,
     move_seconds: float | None = None,
     wrap: Callable[[Player], Player] | None = None,
+    *,
+    clock: MatchClock | None = None,
 ) -> Player:
     """A seat's player, given to ``wrap`` if given (a guard, see ``runner.guard``), then
-    held to ``move_seconds`` a decision if given (see ``runner.clock``); a factory that
-    fails in any way (``SystemExit`` included) is a
+    held to ``move_seconds`` a decision, or to the match ``clock``, if given (see
+    ``runner.clock``); a factory that fails in any way (``SystemExit`` included) is a
     :class:`~c8league.errors.PluginError`, as ``registry.create`` makes of exceptions.
 
     With the run's sandbox required, a Python plugin not of c8league is refused: its code
@@ -200,8 +206,11 @@ def create_player(
             player = registry.create(spec.plugin, options)
         if spec.version and isinstance(player, ExternalPlayer):
             player.version = spec.version
+        bot = player if isinstance(player, ExternalPlayer) else None
         if wrap is not None:
             player = wrap(player)
+        if clock is not None:
+            return SeatClock(player, clock, bot)
         if timed:
             assert move_seconds is not None
             return MoveClock(player, move_seconds)

@@ -18,6 +18,7 @@ from c8league.cli.event import EventArg, LeagueOpt
 from c8league.cli.event.reading import print_standings
 from c8league.cli.options import (
     AddressOpt,
+    ClockOpt,
     Every,
     Executor,
     ExecutorOpt,
@@ -39,6 +40,7 @@ from c8league.cli.playing import (
 )
 from c8league.events.running import run_event
 from c8league.events.status import event_status
+from c8league.runner.clock import MatchClock
 
 
 def _run(
@@ -53,8 +55,10 @@ def _run(
     max_forfeits: int = 5,
     progress_every: str = "30s",
     sandbox: Sandbox | None = None,
+    clock: str | None = None,
 ) -> None:
     every = Every(progress_every)
+    match_clock = None if clock is None else MatchClock.parse(clock)
     db = database()
     hide_from_bots(db)
     columns = (
@@ -94,6 +98,7 @@ def _run(
             max_forfeits=max_forfeits,
             sandbox=sandbox_mode(sandbox),
             unsandboxed=say_unsandboxed,
+            clock=match_clock,
         )
     status = event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
@@ -117,6 +122,7 @@ def run(
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
     move_seconds: MoveSecondsOpt = None,
+    clock: ClockOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
     sandbox: SandboxOpt = None,
@@ -136,6 +142,7 @@ def run(
         max_forfeits,
         progress_every,
         sandbox,
+        clock,
     )
 
 
@@ -147,6 +154,7 @@ def resume(
     address: AddressOpt = None,
     match_seconds: MatchSecondsOpt = 600.0,
     move_seconds: MoveSecondsOpt = None,
+    clock: ClockOpt = None,
     max_forfeits: MaxForfeitsOpt = 5,
     progress_every: ProgressEveryOpt = "30s",
     sandbox: SandboxOpt = None,
@@ -164,4 +172,5 @@ def resume(
         max_forfeits,
         progress_every,
         sandbox,
+        clock,
     )

@@ -270,6 +270,14 @@ class ExternalPlayer(BasePlayer):
         """Forced moves c8league played for it in this match (``skip_forced``)."""
         self._number: int | None = None
         """This match's number, for a bot that plays several matches at once."""
+        self.clock: tuple[float, float] | None = None
+        """The match clock the seat is held to (``--clock``): its seconds and increment,
+        told in the hello (or ``match_start``); it is kept outside, by
+        ``runner.clock.SeatClock``. None: none."""
+        self.time_left = 0.0
+        """With a :attr:`clock`, the seat's time left for its next decision, set before
+        each: sent with the move request, and the bot's limit on it (in place of
+        :attr:`move_time`)."""
 
     @property
     def plays_at_once(self) -> bool:
@@ -277,6 +285,12 @@ class ExternalPlayer(BasePlayer):
         (its hello announced ``concurrent``), where it may (not with ``restart =
         "match"``)."""
         return self.restart != "match" and self._concurrent()
+
+    @property
+    def requests(self) -> int:
+        """Move requests sent to the bot in this match (the forced moves c8league played
+        for it left out)."""
+        return self._requests
 
     @property
     def key(self) -> tuple[object, ...]:
@@ -313,10 +327,19 @@ class ExternalPlayer(BasePlayer):
         self._requests += 1
         texts = [str(m) for m in legal]
         self._check_quiet()
-        deadline = time.monotonic() + self.move_time
-        request = self._say(wire.move_request(self._encoder.view(observation), texts))
-        self._send(request, deadline, "the move request")
-        late = f"no move within {self.move_time:g} s"
+        request = wire.move_request(self._encoder.view(observation), texts)
+        clock = self.clock
+        if clock is None:
+            deadline = time.monotonic() + self.move_time
+            late = f"no move within {self.move_time:g} s"
+        else:
+            deadline = time.monotonic() + max(self.time_left, 0.0)
+            request = protocol.with_clock(request, self.time_left, clock[1])
+            late = (
+                f"its clock ran out ({clock[0]:g}+{clock[1]:g}): no move within the "
+                f"{self.time_left:.3f} s left"
+            )
+        self._send(self._say(request), deadline, "the move request")
         answer = self._receive(deadline, late, "move", "view")
         while answer["type"] == "view":  # the bot asks for its whole view first
             view = self._say(protocol.view_answer(self._encoder.view(observation, whole=True)))
@@ -479,6 +502,7 @@ class ExternalPlayer(BasePlayer):
             move_time=self.move_time,
             startup_time=self.startup_time,
             memory_mb=self.memory_mb if LIMITED else 0,
+            clock=self.clock,
         )
 
     def _match_start(self, rules: Rules) -> bool:

@@ -66,9 +66,10 @@ def hello(
     move_time: float,
     startup_time: float,
     memory_mb: int,
+    clock: tuple[float, float] | None = None,
 ) -> str:
     """The ``hello`` line: the seat, the table, the player's seed, the rules and the
-    limits."""
+    limits (with the match ``clock``, its seconds and increment, where one is set)."""
     message = {
         "type": "hello",
         "protocol": PROTOCOL_VERSION,
@@ -76,11 +77,7 @@ def hello(
         "players": players,
         "seed": seed,
         "rules": rules.to_options(),
-        "limits": {
-            "move_time": move_time,
-            "startup_time": startup_time,
-            "memory_mb": memory_mb,
-        },
+        "limits": _limits(move_time, startup_time, memory_mb, clock),
     }
     return _dumps(message) + "\n"
 
@@ -94,6 +91,7 @@ def match_start(
     move_time: float,
     startup_time: float,
     memory_mb: int,
+    clock: tuple[float, float] | None = None,
 ) -> str:
     """The ``match_start`` notice to a bot that plays match after match in one process:
     what its hello said of the first match, for each later one."""
@@ -103,13 +101,29 @@ def match_start(
         "players": players,
         "seed": seed,
         "rules": rules.to_options(),
-        "limits": {
-            "move_time": move_time,
-            "startup_time": startup_time,
-            "memory_mb": memory_mb,
-        },
+        "limits": _limits(move_time, startup_time, memory_mb, clock),
     }
     return _dumps(message) + "\n"
+
+
+def _limits(
+    move_time: float, startup_time: float, memory_mb: int, clock: tuple[float, float] | None
+) -> dict[str, object]:
+    limits: dict[str, object] = {
+        "move_time": move_time,
+        "startup_time": startup_time,
+        "memory_mb": memory_mb,
+    }
+    if clock is not None:
+        limits["clock"] = {"base": float(clock[0]), "increment": float(clock[1])}
+    return limits
+
+
+def with_clock(request: str, left: float, increment: float) -> str:
+    """The ``move`` request ``request`` with the seat's match clock: its time ``left``
+    and the ``increment`` it earns with the move."""
+    clock = _dumps({"left": round(max(float(left), 0.0), 3), "increment": float(increment)})
+    return request[:-2] + ',"clock":' + clock + "}\n"
 
 
 def hand_start(view: str) -> str:
