@@ -157,3 +157,13 @@ class BotStopped(C8LeagueError):
     the bot and why, and what was kept."""
 
     exit_code = 3
+
+
+class BotChanged(C8LeagueError):
+    """A run that goes on with matches played by a bot found that the bot is now another
+    version (``c8league.players.versions``): ``who`` names the bot, ``old`` and ``new``
+    label its versions. Nothing was played or changed."""
+
+    def __init__(self, *args: object, who: str, old: str, new: str) -> None:
+        super().__init__(*args)
+        self.who, self.old, self.new = who, old, new

@@ -8,6 +8,7 @@ bot against several, one duel each; ``book`` writes a book of deals for ``--deal
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Annotated, Any
 
@@ -51,7 +52,13 @@ from c8league.duel.gauntlet import (
     run_gauntlet,
 )
 from c8league.duel.reading import duel_report, list_duels
-from c8league.duel.running import DuelRequest, RunSummary, create_duel, run_duel
+from c8league.duel.running import (
+    DuelRequest,
+    NewVersion,
+    RunSummary,
+    create_duel,
+    run_duel,
+)
 from c8league.errors import BotStopped
 from c8league.runner.executors import check_workers
 from c8league.tables import Column, draw_table
@@ -212,6 +219,7 @@ class _Run:
     every: Every
     sandbox: Sandbox | None
     as_json: bool
+    new_version: bool = False
 
 
 @app.command(
@@ -382,10 +390,33 @@ def resume(
     progress_every: ProgressEveryOpt = "30s",
     sandbox: SandboxOpt = None,
     as_json: JsonOpt = False,
+    new_version: Annotated[
+        bool,
+        typer.Option(
+            "--new-version",
+            help="Go on with a bot whose files or version changed since the duel's games "
+            "(else refused): the pairs its old version forfeited are played again first; "
+            "its other games stay as played.",
+        ),
+    ] = False,
 ) -> None:
     """Go on with a stopped duel, or with what is left of a gauntlet: plays on from the
-    first deal not stored, which gives exactly the figures of an uninterrupted run."""
-    how = _Run(workers, executor, address, max_forfeits, Every(progress_every), sandbox, as_json)
+    first deal not stored, which gives exactly the figures of an uninterrupted run.
+
+    Every bot must be the version that played the duel's games so far: a bot whose files
+    (or plugin's version) changed is refused in one line; --new-version goes on with it,
+    and plays again the pairs in which its old version forfeited (duel show lists the
+    versions that played)."""
+    how = _Run(
+        workers,
+        executor,
+        address,
+        max_forfeits,
+        Every(progress_every),
+        sandbox,
+        as_json,
+        new_version,
+    )
     found = find_gauntlet(database(), name)
     if found is not None:
         _play_gauntlet(found, how)
@@ -517,6 +548,8 @@ def _run_one(db: Database, name: str, how: _Run, gauntlet: str | None = None) ->
             sandbox=sandbox_mode(how.sandbox),
             unsandboxed=say_unsandboxed,
             gauntlet=gauntlet,
+            new_version=how.new_version,
+            new_versions=None if quiet else _say_new_versions,
         )
         if announced and summary.tally is not None and summary.settings is not None:
             progress(summary.tally, summary.settings, last=True)  # the last pair
@@ -531,6 +564,21 @@ def _run_one(db: Database, name: str, how: _Run, gauntlet: str | None = None) ->
             f"({rate:.1f} games/s), {summary.forfeits} forfeits"
         )
     return summary
+
+
+def _say_new_versions(found: Sequence[NewVersion], replayed: Sequence[int]) -> None:
+    """Tell which bots a resume took at a new version, and the pairs played again."""
+    for new in found:
+        err.print(f"{escape(str(new))}: the duel goes on with it", highlight=False)
+    if replayed:
+        shown = ", ".join(str(deal) for deal in replayed[:12])
+        more = f", … ({len(replayed)} in all)" if len(replayed) > 12 else ""
+        err.print(
+            f"{len(replayed)} {'pair' if len(replayed) == 1 else 'pairs'} the old version "
+            f"forfeited {'is' if len(replayed) == 1 else 'are'} played again: deal "
+            f"{shown}{more}",
+            highlight=False,
+        )
 
 
 def _play(name: str, how: _Run) -> None:
@@ -735,6 +783,10 @@ def summary_lines(report: DuelReport) -> list[str]:
     return lines
 
 
+def _plural(n: int, word: str) -> str:
+    return word if n == 1 else word + "s"
+
+
 def _verdict_block(report: DuelReport) -> list[str]:
     """The forfeits, by side, with the first of each kind, and the verdict (or why
     there is none)."""
@@ -745,6 +797,15 @@ def _verdict_block(report: DuelReport) -> list[str]:
     )
     lines = [f"Forfeits: {sides} ({played}; a verdict allows {_pct(share.limit)} at most)"]
     lines.extend(f"  {fault}" for fault in report.faults)
+    if any(len(versions) > 1 for _, versions in report.versions):  # (--json: always)
+        lines.append(
+            "Played as: "
+            + "; ".join(
+                f"{side} "
+                + ", ".join(f"{v.label} ({v.deals} {_plural(v.deals, 'deal')})" for v in versions)
+                for side, versions in report.versions
+            )
+        )
     withheld = report.withheld
     if withheld is not None and withheld.share is not None:
         cap = report.settings.max_pairs
@@ -753,12 +814,14 @@ def _verdict_block(report: DuelReport) -> list[str]:
             lines.append(
                 f"No verdict: {share.forfeits.games} forfeited games were already more than "
                 f"{_pct(share.limit)} of the {most} the duel could play (--max-forfeit-share), "
-                "so it ended there; mend the bot, then play the duel again"
+                f"so it ended there; mend the bot, then c8league duel resume {report.name} "
+                "--new-version plays again the games it forfeited"
             )
         else:
             lines.append(
                 f"No verdict: more than {_pct(share.limit)} of the games were forfeited "
-                "(--max-forfeit-share); mend the bot, then play the duel again"
+                "(--max-forfeit-share); mend the bot, then c8league duel resume "
+                f"{report.name} --new-version plays again the games it forfeited"
             )
         return lines
     if withheld is not None:

@@ -50,6 +50,34 @@ class BookDeals:
 
 
 @dataclass(frozen=True, slots=True)
+class PlayedVersion:
+    """The version a bot of a duel plays as: the bot (its plugin and options, as in the
+    duel's :class:`Bot`), the digest of its version and the id under which it is kept
+    (``bot_version``)."""
+
+    plugin: str
+    options: str
+    digest: str
+    id: int
+
+    @property
+    def bot(self) -> tuple[str, str]:
+        return (self.plugin, self.options)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "plugin": self.plugin,
+            "options": self.options,
+            "digest": self.digest,
+            "id": self.id,
+        }
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PlayedVersion:
+        return cls(str(data["plugin"]), str(data["options"]), str(data["digest"]), int(data["id"]))
+
+
+@dataclass(frozen=True, slots=True)
 class DuelSettings:
     """Everything that fixes a duel's matches and when it stops."""
 
@@ -81,6 +109,10 @@ class DuelSettings:
     (``c8league.duel.forfeits``); a duel stored before it was kept reads the default."""
     book: BookDeals | None = None
     """The book whose deals the duel plays, in order (None: deals of ``seed``)."""
+    versions: tuple[PlayedVersion, ...] | None = None
+    """The version each bot plays as (``c8league.players.versions``), kept with the duel
+    when its first run begins and changed only by a resume that takes a bot's new
+    version; None for a duel stored before versions were recorded, until it runs."""
 
     @property
     def spec(self) -> SprtSpec | None:
@@ -131,6 +163,13 @@ class DuelSettings:
             return self.book.seeds[deal]
         return deal_seed(self.seed, deal)
 
+    def version(self, bot: Bot) -> PlayedVersion | None:
+        """The version ``bot`` plays as (None: not known)."""
+        for played in self.versions or ():
+            if played.bot == (bot.plugin, bot.options):
+                return played
+        return None
+
     def tasks(self, deal: int) -> tuple[MatchTask, MatchTask]:
         """A's match and B's match of ``deal`` (task ids ``2·deal`` and ``2·deal + 1``),
         whose reports carry the results and the moves (a duel keeps no hand rows)."""
@@ -140,7 +179,7 @@ class DuelSettings:
             MatchTask(
                 match_id=2 * deal,
                 rules=self.rules,
-                seats=_seats(a_seats, self.sandbox),
+                seats=self._seats(a_seats),
                 seed=seed,
                 match_seconds=self.match_seconds,
                 hands=False,
@@ -151,7 +190,7 @@ class DuelSettings:
             MatchTask(
                 match_id=2 * deal + 1,
                 rules=self.rules,
-                seats=_seats(b_seats, self.sandbox),
+                seats=self._seats(b_seats),
                 seed=seed,
                 match_seconds=self.match_seconds,
                 hands=False,
@@ -159,6 +198,15 @@ class DuelSettings:
                 label=f"deal{deal}B",
                 clock=self.clock,
             ),
+        )
+
+    def _seats(self, bots: tuple[Bot, ...]) -> tuple[SeatSpec, ...]:
+        digests = {played.bot: played.digest for played in self.versions or ()}
+        return tuple(
+            SeatSpec(
+                bot.plugin, bot.options, self.sandbox, digests.get((bot.plugin, bot.options), "")
+            )
+            for bot in bots
         )
 
     def bots(self) -> list[tuple[str, Bot]]:
@@ -208,6 +256,11 @@ class DuelSettings:
                 **({} if self.clock is None else {"clock": str(self.clock)}),
                 "max_forfeit_share": self.max_forfeit_share,
                 **({} if self.book is None else {"book": self.book.to_dict()}),
+                **(
+                    {}
+                    if self.versions is None
+                    else {"versions": [played.to_dict() for played in self.versions]}
+                ),
             },
             sort_keys=True,
         )
@@ -231,6 +284,9 @@ class DuelSettings:
             clock=None if data.get("clock") is None else MatchClock.parse(data["clock"]),
             max_forfeit_share=float(data.get("max_forfeit_share", DEFAULT_MAX_FORFEIT_SHARE)),
             book=None if data.get("book") is None else BookDeals.from_dict(data["book"]),
+            versions=None
+            if data.get("versions") is None
+            else tuple(PlayedVersion.from_dict(v) for v in data["versions"]),
         )
 
 
@@ -238,7 +294,3 @@ def match_id(duel: str, deal: int, side: str) -> str:
     """How a user names a duel's match: the duel, the deal (from 0) and whose match it is
     (A's or B's: who sat in the deal's seat), as in ``duel-1:0A``."""
     return f"{duel}:{deal}{side}"
-
-
-def _seats(bots: tuple[Bot, ...], sandbox: Mode | None) -> tuple[SeatSpec, ...]:
-    return tuple(SeatSpec(bot.plugin, bot.options, sandbox) for bot in bots)

@@ -15,6 +15,7 @@ from c8league.duel.stats import Decision, DuelStats, DuelTally
 from c8league.results import move_words
 from c8league.storage import Session
 from c8league.storage import duels as stored_duels
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 from c8league.storage.duels import StoredPair
 from c8league.storage.models import Duel
@@ -57,6 +58,17 @@ class FaultSummary:
 
 
 @dataclass(frozen=True)
+class SideVersion:
+    """A version one side of a duel played as, and in how many of its stored deals."""
+
+    label: str
+    deals: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"label": self.label, "deals": self.deals}
+
+
+@dataclass(frozen=True)
 class DuelReport:
     """A stored duel: what it plays, where it stands, and its figures."""
 
@@ -77,6 +89,9 @@ class DuelReport:
     """The forfeits by side and kind, with the first of each (``duel show``)."""
     pairs: tuple[StoredPair, ...] = ()
     """The stored pairs, in deal order (``duel show``; without their moves)."""
+    versions: tuple[tuple[str, tuple[SideVersion, ...]], ...] = ()
+    """The versions A and B played as, each side's in the order first met (``duel
+    show``; none for a duel stored before versions were recorded)."""
 
     @property
     def forfeit_share(self) -> ForfeitShare:
@@ -184,6 +199,11 @@ class DuelReport:
             "created_at": self.created_at.isoformat(),
             "finished_at": None if self.finished_at is None else self.finished_at.isoformat(),
             "stats": self.stats.as_dict(),
+            **(
+                {"versions": {side: [v.to_dict() for v in vs] for side, vs in self.versions}}
+                if self.versions
+                else {}
+            ),
             **({"pairs": [self._pair(p) for p in self.pairs]} if self.pairs else {}),
         }
 
@@ -222,13 +242,19 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
     tally = DuelTally(settings.players)
     faults: dict[tuple[str, str], FaultSummary] = {}
     pairs: list[StoredPair] = []
+    played: dict[str, dict[int, int]] = {"A": {}, "B": {}}
     if detail:
         pairs = stored_duels.pairs(session, duel.id)
         for pair in pairs:
             tally.add(pair.share_a / steps, pair.share_b / steps)
             seconds += pair.seconds
             for text, side in ((pair.match_a, "A"), (pair.match_b, "B")):
-                forfeit = json.loads(text)["forfeit"]
+                data = json.loads(text)
+                versions = data.get("versions")
+                if versions and versions[pair.seat] is not None:
+                    counts = played[side]
+                    counts[versions[pair.seat]] = counts.get(versions[pair.seat], 0) + 1
+                forfeit = data["forfeit"]
                 if forfeit is None:
                     continue
                 who = forfeiter(settings.players, side, pair.seat, int(forfeit["seat"]))
@@ -251,6 +277,7 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)
         forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel.id))
+    labels = stored_versions.labels(session, (v for counts in played.values() for v in counts))
     return DuelReport(
         name=duel.name,
         status=duel.status,
@@ -263,4 +290,12 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         stopped=duel.stopped,
         faults=tuple(sorted(faults.values(), key=lambda f: ("A", "B", "field").index(f.side))),
         pairs=tuple(pairs),
+        versions=tuple(
+            (
+                side,
+                tuple(SideVersion(labels.get(v, f"version {v}"), n) for v, n in counts.items()),
+            )
+            for side, counts in played.items()
+            if counts
+        ),
     )

@@ -15,6 +15,7 @@ missing, which gives exactly the figures of an uninterrupted run.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
 import time
@@ -24,12 +25,13 @@ from dataclasses import dataclass, field, replace
 
 from c8league.duel.book import DealBook, load_book
 from c8league.duel.forfeits import DEFAULT_MAX_FORFEIT_SHARE, Forfeits, check_share, forfeiter
-from c8league.duel.plan import MAX_GAMES, BookDeals, DuelSettings, match_id
-from c8league.duel.specs import parse_spec, resolve
+from c8league.duel.plan import MAX_GAMES, BookDeals, DuelSettings, PlayedVersion, match_id
+from c8league.duel.specs import Bot, parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.rules import parse_assignments
 from c8league.errors import (
+    BotChanged,
     BotStopped,
     C8LeagueError,
     ExecutorLost,
@@ -40,6 +42,7 @@ from c8league.errors import (
 from c8league.interrupts import run_kept
 from c8league.names import check_name, printable
 from c8league.players import registry
+from c8league.players.versions import version_of, what_changed
 from c8league.results import MatchReport
 from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import Runner, make_runner, resume_command
@@ -49,10 +52,13 @@ from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks, Streak
 from c8league.runner.tasks import SeatSpec
 from c8league.sandbox import Mode, Support
 from c8league.standings import match_points
+from c8league.storage import Session
 from c8league.storage import duels as stored_duels
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 from c8league.storage.duels import StoredPair, pack_moves
 from c8league.storage.runlock import event_run_lock
+from c8league.storage.versions import VersionRecord
 
 COMMIT_SECONDS = 0.5
 """Finished pairs are committed at least this often (each pair whole)."""
@@ -95,6 +101,22 @@ class DuelRequest:
     """A match clock, ``SECONDS+INCREMENT`` (``runner.clock.MatchClock``)."""
 
 
+@dataclass(frozen=True)
+class NewVersion:
+    """A bot of a duel that a run found at another version: who (``A (cmd:./bot)``), and
+    the labels of the version it played as and of the one it plays as now."""
+
+    who: str
+    old: str
+    new: str
+    changed: str = ""
+    """What changed (``its file bot.py``, see ``players.versions.what_changed``)."""
+
+    def __str__(self) -> str:
+        changed = f": {self.changed} changed" if self.changed else ""
+        return f"{self.who} is a new version ({self.old} → {self.new}{changed})"
+
+
 @dataclass
 class RunSummary:
     """What one run of a duel did."""
@@ -108,6 +130,11 @@ class RunSummary:
     forfeits: int = 0
     """Games forfeited in this run."""
     already_finished: bool = False
+    new_versions: tuple[NewVersion, ...] = ()
+    """The bots this run took at a new version (``new_version``)."""
+    replayed: tuple[int, ...] = ()
+    """The deals whose pairs were taken out to be played again: an old version of a bot
+    in :attr:`new_versions` forfeited a match of each."""
     tally: DuelTally | None = field(default=None, repr=False)
     """The duel's pairs after this run, in deal order."""
     settings: DuelSettings | None = field(default=None, repr=False)
@@ -305,8 +332,18 @@ def run_duel(
     sandbox: Mode | None = None,
     unsandboxed: Callable[[Support], None] | None = None,
     gauntlet: str | None = None,
+    new_version: bool = False,
+    new_versions: Callable[[tuple[NewVersion, ...], tuple[int, ...]], None] | None = None,
 ) -> RunSummary:
     """Play the duel ``name`` until it is finished, from where an earlier run stopped.
+
+    The version of every bot is found first (``c8league.players.versions``) and kept with
+    the duel. A bot found at another version than the duel's matches were played with
+    stops the run before anything is played (:class:`BotChanged`), unless
+    ``new_version``: the duel then goes on with the new version, and the pairs in which
+    the old one forfeited a match are taken out and played again first
+    (``RunSummary.replayed``). Its other pairs stay as played. ``new_versions`` is told
+    the bots taken at a new version and the deals to play again, before play begins.
 
     Every bot is first started once on every worker (``runner.starting``); one that
     cannot start stops the run before its first game. A bot that forfeits
@@ -320,7 +357,7 @@ def run_duel(
     started = time.perf_counter()
     with db.session() as session:
         duel = stored_duels.get(session, name)
-        duel_id, duel_name = duel.id, duel.name
+        duel_id, duel_name, status = duel.id, duel.name, duel.status
         settings = replace(DuelSettings.from_json(duel.settings), sandbox=sandbox)
     assert duel_id is not None
     summary = RunSummary(duel_name)
@@ -340,8 +377,15 @@ def run_duel(
         event_run_lock(db, duel_id, duel_name, kind="duel"),
         make_runner(executor, workers, address) as runner,
     ):
+        if status != "finished" or new_version:
+            settings, summary.new_versions, summary.replayed = _take_versions(
+                db, duel_id, settings, new_version=new_version, resumed=resumed
+            )
+            if summary.new_versions and new_versions is not None:
+                new_versions(summary.new_versions, summary.replayed)
         with db.session() as session:
             stored = stored_duels.shares(session, duel_id)
+            played = stored_duels.deals(session, duel_id)
             forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel_id))
             status = stored_duels.get(session, duel_name).status
         tally = _tally(settings, stored)
@@ -361,6 +405,7 @@ def run_duel(
                 db,
                 duel_id,
                 settings=settings,
+                deals=_deals_to_play(played),
                 tally=tally,
                 runner=runner,
                 summary=summary,
@@ -370,6 +415,98 @@ def run_duel(
             )
     summary.seconds = time.perf_counter() - started
     return summary
+
+
+def _take_versions(
+    db: Database,
+    duel_id: int,
+    settings: DuelSettings,
+    *,
+    new_version: bool,
+    resumed: str,
+) -> tuple[DuelSettings, tuple[NewVersion, ...], tuple[int, ...]]:
+    """Find the version of every bot of the duel and keep it with the duel; a bot at
+    another version than the duel's stops the run (:class:`BotChanged`) unless
+    ``new_version``: then the pairs its old version forfeited are taken out, in the same
+    transaction. The duel's settings with its versions, the bots at a new version, and
+    the deals taken out."""
+    found = {
+        (bot.plugin, bot.options): (label, version_of(bot.plugin, json.loads(bot.options)))
+        for label, bot in settings.bots()
+    }
+    with db.writing(wait=None) as session:
+        ids = stored_versions.keep(
+            session,
+            (VersionRecord(v.digest, v.label, v.details_json()) for _, v in found.values()),
+        )
+        now = tuple(
+            PlayedVersion(plugin, options, version.digest, ids[version.digest])
+            for (plugin, options), (_, version) in found.items()
+        )
+        changed = [
+            (played, old)
+            for played in now
+            if (old := settings.version(Bot("", *played.bot))) is not None
+            and old.digest != played.digest
+        ]
+        olds = stored_versions.details(session, (old.id for _, old in changed))
+        news: list[NewVersion] = []
+        for played, old in changed:
+            who, version = found[played.bot]
+            label, made = olds.get(old.id, (old.digest[:8], {}))
+            news.append(NewVersion(who, label, version.label, what_changed(made, version.details)))
+        if news and not new_version:
+            first = news[0]
+            raise BotChanged(
+                f"{first}; the duel's games so far were played by the old version: "
+                f"c8league duel resume {resumed} --new-version goes on with the new one and "
+                "plays again the pairs the old one forfeited, or start a new duel",
+                who=first.who,
+                old=first.old,
+                new=first.new,
+            )
+        replay: list[int] = []
+        if news:
+            bots = {played.bot: played.id for played, _ in changed}
+            replay = _forfeited_by(session, duel_id, settings, bots)
+            if replay:
+                stored_duels.delete_pairs(session, duel_id, replay)
+                stored_duels.set_status(session, duel_id, "playing")
+        settings = replace(settings, versions=now)
+        stored_duels.set_settings(session, duel_id, settings.to_json())
+    return settings, tuple(news), tuple(replay)
+
+
+def _forfeited_by(
+    session: Session, duel_id: int, settings: DuelSettings, bots: dict[tuple[str, str], int]
+) -> list[int]:
+    """The deals of the stored pairs in which one of ``bots`` (by plugin and options, each
+    with the id of the version it now plays as) forfeited a match at another version
+    (at any, for a match stored before versions were recorded)."""
+    deals = []
+    for deal, _, *texts in stored_duels.forfeited_deals(session, duel_id):
+        for side, text in enumerate(texts):
+            data = json.loads(text)
+            forfeit = data["forfeit"]
+            if forfeit is None:
+                continue
+            seat = int(forfeit["seat"])
+            bot = settings.seatings(deal)[side][seat]
+            now = bots.get((bot.plugin, bot.options))
+            versions = data.get("versions")
+            if now is not None and (not versions or versions[seat] != now):
+                deals.append(deal)
+                break
+    return deals
+
+
+def _deals_to_play(played: Sequence[int]) -> Iterator[int]:
+    """The deals still to play, in the order they are played: those missing among the
+    stored (taken out to be played again), then the deals after the last stored."""
+    stored = set(played)
+    after = max(played, default=-1) + 1
+    yield from (deal for deal in range(after) if deal not in stored)
+    yield from itertools.count(after)
 
 
 def _check_plugins(settings: DuelSettings) -> None:
@@ -408,10 +545,13 @@ def _start_bots(
 def _starts(settings: DuelSettings) -> list[BotStart]:
     """The duel's bots, each once, to be started before its first game."""
     players, rules = settings.players, settings.rules
-    return [
-        BotStart(label, SeatSpec(bot.plugin, bot.options, settings.sandbox), rules, players)
-        for label, bot in settings.bots()
-    ]
+    starts = []
+    for label, bot in settings.bots():
+        played = settings.version(bot)
+        digest = "" if played is None else played.digest
+        spec = SeatSpec(bot.plugin, bot.options, settings.sandbox, digest)
+        starts.append(BotStart(label, spec, rules, players))
+    return starts
 
 
 def _stop(db: Database, duel_id: int, why: str) -> None:
@@ -436,6 +576,7 @@ def _play(
     duel_id: int,
     *,
     settings: DuelSettings,
+    deals: Iterator[int],
     tally: DuelTally,
     runner: Runner,
     summary: RunSummary,
@@ -457,9 +598,9 @@ def _play(
         forfeits=forfeits,
     )
     while True:
-        first = tally.pairs
-        count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - first)
-        tasks = [task for deal in range(first, first + count) for task in settings.tasks(deal)]
+        count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - tally.pairs)
+        chunk = list(itertools.islice(deals, count))
+        tasks = [task for deal in chunk for task in settings.tasks(deal)]
         if play.chunk(runner.run(tasks)):
             return
 
@@ -485,6 +626,7 @@ class _Play:
         self.forfeits = forfeits
         """The duel's forfeited games so far (the stored pairs', then this run's)."""
         self.names = {(bot.plugin, bot.options): label for label, bot in settings.bots()}
+        self.version_ids = {played.digest: played.id for played in settings.versions or ()}
         self.spec = settings.spec
         self.steps = 2 * (settings.players - 1)
         self.batch: list[StoredPair] = []
@@ -511,7 +653,14 @@ class _Play:
                     waiting = report
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
-                pair = _pair(self.settings, report.match_id // 2, a=waiting, b=report, steps=steps)
+                pair = _pair(
+                    self.settings,
+                    report.match_id // 2,
+                    a=waiting,
+                    b=report,
+                    steps=steps,
+                    versions=self.version_ids,
+                )
                 self.count_forfeits(pair.seat, a=waiting, b=report)
                 waiting = None
                 tally.add(pair.share_a / steps, pair.share_b / steps)
@@ -573,7 +722,13 @@ class _Play:
 
 
 def _pair(
-    settings: DuelSettings, deal: int, *, a: MatchReport, b: MatchReport, steps: int
+    settings: DuelSettings,
+    deal: int,
+    *,
+    a: MatchReport,
+    b: MatchReport,
+    steps: int,
+    versions: dict[str, int],
 ) -> StoredPair:
     seat = settings.seat(deal)
     share_a = round(match_points(a.result.placements)[seat] * steps)
@@ -583,17 +738,20 @@ def _pair(
         seat=seat,
         share_a=share_a,
         share_b=share_b,
-        match_a=_match_json(a),
-        match_b=_match_json(b),
+        match_a=_match_json(a, versions),
+        match_b=_match_json(b, versions),
         seconds=a.seconds + b.seconds,
         moves_a=pack_moves(a.moves) if a.moves else None,
         moves_b=pack_moves(b.moves) if b.moves else None,
     )
 
 
-def _match_json(report: MatchReport) -> str:
+def _match_json(report: MatchReport, versions: dict[str, int]) -> str:
+    """A match's result as a duel keeps it; ``versions``: the id of each version kept
+    (``bot_version``) by its digest, the seats' versions stored as their ids."""
     result = report.result
     forfeit = result.forfeit
+    played = [versions.get(digest) for digest in result.versions]
     return json.dumps(
         {
             "placements": list(result.placements),
@@ -610,6 +768,7 @@ def _match_json(report: MatchReport) -> str:
                 "detail": forfeit.detail[:500],
             },
             "seconds": round(report.seconds, 6) if math.isfinite(report.seconds) else None,
+            **({"versions": played} if any(v is not None for v in played) else {}),
         },
         separators=(",", ":"),
     )

@@ -181,3 +181,26 @@ def _tree(folder: str) -> _Tree:
 def _hidden(top: str, name: str, hidden: Sequence[tuple[str, str]]) -> bool:
     """Whether the file ``name`` of ``top`` is c8league's (its database and files)."""
     return any(top == folder and name.startswith(prefix) for folder, prefix in hidden)
+
+
+def what_changed(old: Mapping[str, Any], new: Mapping[str, Any]) -> str:
+    """What tells version ``new`` from ``old`` (their :attr:`Version.details`), in a few
+    words: ``its file bot.py``, ``files of its folder /bots/alice``, ``its command``…"""
+    said = []
+    if old.get("kind") != new.get("kind"):
+        return "another kind of player"
+    if new.get("kind") == "python":
+        if old.get("version") != new.get("version"):
+            said.append("its version")
+        if old.get("options") != new.get("options"):
+            said.append("its options")
+        return ", ".join(said) or "its plugin"
+    if old.get("command") != new.get("command"):
+        said.append("its command")
+    if old.get("env") != new.get("env"):
+        said.append("its env")
+    if old.get("file_sha256") != new.get("file_sha256"):
+        said.append(f"its file {os.path.basename(str(new.get('file', '')))}")
+    if old.get("folder_sha256") != new.get("folder_sha256"):
+        said.append(f"files of its folder {new.get('folder')}")
+    return ", ".join(said) or "its files"

@@ -199,6 +199,52 @@ def forfeited(session: Session, duel_id: int) -> list[tuple[int, str, str]]:
     return [(int(seat), str(a), str(b)) for seat, a, b in rows]
 
 
+def forfeited_deals(session: Session, duel_id: int) -> list[tuple[int, int, str, str]]:
+    """As :func:`forfeited`, each with its deal first: (deal, seat, A's match, B's)."""
+    rows = fetch_rows(
+        session.connection(),
+        sa_select(
+            col(DuelPair.deal), col(DuelPair.seat), col(DuelPair.match_a), col(DuelPair.match_b)
+        )
+        .where(col(DuelPair.duel_id) == duel_id)
+        .where(
+            or_(
+                col(DuelPair.match_a).not_like(_NO_FORFEIT),
+                col(DuelPair.match_b).not_like(_NO_FORFEIT),
+            )
+        )
+        .order_by(col(DuelPair.deal)),
+    )
+    return [(int(deal), int(seat), str(a), str(b)) for deal, seat, a, b in rows]
+
+
+def deals(session: Session, duel_id: int) -> list[int]:
+    """The deals of the duel's stored pairs, in order."""
+    rows = session.exec(
+        select(DuelPair.deal).where(DuelPair.duel_id == duel_id).order_by(col(DuelPair.deal))
+    ).all()
+    return [int(deal) for deal in rows]
+
+
+def delete_pairs(session: Session, duel_id: int, deals: Sequence[int]) -> None:
+    """Take out the pairs of ``deals``, to be played again (their deletion is chained)."""
+    for deal in deals:
+        row = session.get(DuelPair, (duel_id, deal))
+        if row is not None:
+            session.delete(row)
+    session.flush()
+
+
+def set_settings(session: Session, duel_id: int, settings: str) -> None:
+    """Keep the duel's settings (JSON, ``c8league.duel.plan``) as they now are."""
+    duel = session.get(Duel, duel_id)
+    if duel is None:
+        raise NotFoundError(f"no duel with id {duel_id}")
+    if duel.settings != settings:
+        duel.settings = settings
+        session.add(duel)
+
+
 def shares(session: Session, duel_id: int) -> list[tuple[int, int]]:
     """(A's share, B's share) of every stored pair, in units, in deal order."""
     rows = fetch_rows(

@@ -123,3 +123,27 @@ def seat_versions(session: Session, match_ids: Sequence[int]) -> dict[tuple[int,
         .where(col(MatchSeat.match_id).in_(list(match_ids)))
     ).all()
     return {(int(m), int(s)): str(label) for m, s, label in rows}
+
+
+def labels(session: Session, ids: Iterable[int]) -> dict[int, str]:
+    """The label of each version kept under ``ids`` (those that are)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = session.exec(
+        select(BotVersion.id, BotVersion.label).where(col(BotVersion.id).in_(wanted))
+    ).all()
+    return {int(version_id): str(label) for version_id, label in rows if version_id is not None}
+
+
+def details(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, dict[str, Any]]]:
+    """The label and details of each version kept under ``ids`` (those that are)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = session.exec(
+        select(BotVersion.id, BotVersion.label, BotVersion.details).where(
+            col(BotVersion.id).in_(wanted)
+        )
+    ).all()
+    return {int(i): (str(label), json.loads(text)) for i, label, text in rows if i is not None}

@@ -126,7 +126,8 @@ def test_a_duel_ends_as_soon_as_its_forfeits_are_certain_to_exceed_the_share(
         "Forfeits: A 0, B 4 (40.00 % of 10 games; a verdict allows 5.00 % at most)",
         "  B exception: 4 (first: match duel-1:0B, move 1: RuntimeError: queen trouble)",
         "No verdict: 4 forfeited games were already more than 5.00 % of the 50 the duel could "
-        "play (--max-forfeit-share), so it ended there; mend the bot, then play the duel again",
+        "play (--max-forfeit-share), so it ended there; mend the bot, then c8league duel "
+        "resume duel-1 --new-version plays again the games it forfeited",
     ]
     data = shown_json(db, capsys, "duel", "show", "duel-1")
     assert data["status"] == "finished" and data["stats"]["games"] == 10
@@ -170,7 +171,8 @@ def test_no_forfeit_allowed_ends_an_uncapped_test_at_the_first(
     )
     assert captured.out.splitlines()[-1] == (
         "No verdict: more than 0.00 % of the games were forfeited (--max-forfeit-share); "
-        "mend the bot, then play the duel again"
+        "mend the bot, then c8league duel resume duel-1 --new-version plays again the games "
+        "it forfeited"
     )
     assert shown_json(db, capsys, "duel", "show", "duel-1")["stats"]["games"] == 2
 

@@ -240,7 +240,8 @@ def test_an_interrupted_gauntlet_resumes_what_is_left(
     its duel: Ctrl-C then says in one line how to resume the gauntlet, exit 130; the
     first duel is finished, the second holds whole pairs from deal 0, the third none.
     The resume plays what is left and gives the figures of an uninterrupted run."""
-    bot = tmp_path / "blocker.py"
+    (tmp_path / "bot").mkdir()  # (a folder of its own: the files it writes are not its code)
+    bot = tmp_path / "bot" / "blocker.py"
     bot.write_text(BLOCKER)
 
     def gauntlet(run: str) -> list[str]:
