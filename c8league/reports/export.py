@@ -22,7 +22,7 @@ from pathlib import Path
 
 from c8league.duel.plan import DuelSettings
 from c8league.errors import NotFoundError, StorageError, UsageError
-from c8league.reports.games import duel_game, event_game, game_record
+from c8league.reports.games import duel_game, duel_versions, event_game, game_record
 from c8league.storage import Session, chain
 from c8league.storage import duels as stored_duels
 from c8league.storage import leagues as stored_leagues
@@ -110,9 +110,11 @@ def _duel_lines(session: Session, name: str) -> Iterator[str]:
         page = stored_duels.pairs_with_moves(session, duel.id, after=after)
         if not page:
             return
+        versions = duel_versions(session, page)
         for pair in page:
             for side in "AB":
-                yield _LINE(game_record(duel_game(duel.name, settings, pair, side))) + "\n"
+                game = duel_game(duel.name, settings, pair, side, versions)
+                yield _LINE(game_record(game)) + "\n"
         after = page[-1].deal
 
 

@@ -28,8 +28,10 @@ from c8league.errors import NotFoundError, RecordError, UsageError
 from c8league.results import Forfeit
 from c8league.runner.loop import play_match
 from c8league.runner.tasks import SeatSpec, create_player
+from c8league.storage import Session
 from c8league.storage import duels as stored_duels
 from c8league.storage import results as stored_results
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 
 DUEL_MATCH = re.compile(r"^(?P<duel>.+):(?P<deal>\d+)(?P<side>[ABab])$")
@@ -221,14 +223,33 @@ def _duel_game(db: Database, duel_name: str, deal: int, side: str) -> Game:
         pair = stored_duels.pair(session, duel.id, deal)
         name = duel.name
         settings = DuelSettings.from_json(duel.settings)
+        versions = duel_versions(session, [pair] if pair is not None else [])
     if pair is None:
         raise NotFoundError(f"duel {name} has no deal {deal} stored")
-    return duel_game(name, settings, pair, side)
+    return duel_game(name, settings, pair, side, versions)
 
 
-def duel_game(name: str, settings: DuelSettings, pair: stored_duels.StoredPair, side: str) -> Game:
+def duel_versions(
+    session: Session, pairs: Sequence[stored_duels.StoredPair]
+) -> dict[int, tuple[str, str]]:
+    """The label and digest of each version that played a match of ``pairs``, by id."""
+    ids: set[int] = set()
+    for pair in pairs:
+        for text in (pair.match_a, pair.match_b):
+            ids.update(v for v in json.loads(text).get("versions") or () if v is not None)
+    return stored_versions.named(session, ids)
+
+
+def duel_game(
+    name: str,
+    settings: DuelSettings,
+    pair: stored_duels.StoredPair,
+    side: str,
+    versions: dict[int, tuple[str, str]] | None = None,
+) -> Game:
     """A's (``side`` ``A``) or B's match of the duel ``name``'s stored ``pair``, not yet
-    replayed."""
+    replayed; ``versions``: the label and digest of the versions that played it, by id
+    (see :func:`duel_versions`)."""
     index = "AB".index(side)
     deal = pair.deal
     data = json.loads(pair.match_a if side == "A" else pair.match_b)
@@ -265,8 +286,20 @@ def duel_game(name: str, settings: DuelSettings, pair: stored_duels.StoredPair, 
         forfeit=forfeit,
         record=record,
         source={"duel": name, "deal": deal, "side": side, "seat": pair.seat},
-        seat_facts=tuple(_facts(bot, _BOT_SHOWN) for bot in seats),
+        seat_facts=tuple(
+            _seat_version(_facts(bot, _BOT_SHOWN), played, versions or {})
+            for bot, played in zip(seats, data.get("versions") or [None] * len(seats), strict=True)
+        ),
     )
+
+
+def _seat_version(
+    facts: dict[str, Any], played: int | None, versions: dict[int, tuple[str, str]]
+) -> dict[str, Any]:
+    """A duel's seat's facts with the label and digest of the version that played it
+    (None: a match stored before versions were kept)."""
+    label, digest = versions.get(played, (None, None)) if played is not None else (None, None)
+    return {**facts, "version": label, "version_digest": digest}
 
 
 # -- the replay ------------------------------------------------------------------------------

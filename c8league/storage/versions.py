@@ -147,3 +147,16 @@ def details(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, dict[s
         )
     ).all()
     return {int(i): (str(label), json.loads(text)) for i, label, text in rows if i is not None}
+
+
+def named(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
+    """The label and digest of each version kept under ``ids`` (those that are)."""
+    wanted = sorted(set(ids))
+    if not wanted:
+        return {}
+    rows = session.exec(
+        select(BotVersion.id, BotVersion.label, BotVersion.digest).where(
+            col(BotVersion.id).in_(wanted)
+        )
+    ).all()
+    return {int(i): (str(label), str(digest)) for i, label, digest in rows if i is not None}

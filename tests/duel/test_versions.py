@@ -8,6 +8,7 @@ import json
 import re
 import sqlite3
 import sys
+from importlib.metadata import version
 from pathlib import Path
 from typing import Any
 
@@ -92,6 +93,12 @@ def test_a_mended_bot_is_refused_then_taken_with_new_version(
     # The old version's pairs that it did not forfeit are as the new version plays them
     # (it differs only where it crashed): the duel equals one played by the new version.
     assert after["stats"] == fresh["stats"]
+    # Each game's record names the version of each seat (games export, match show).
+    capsys.readouterr()
+    assert cli(db, "games", "export", "duel-1") == 0
+    games = [json.loads(line) for line in capsys.readouterr().out.splitlines()]
+    played = {seat["version"] for game in games for seat in game["seats"]}
+    assert played == {v["label"] for v in versions} | {f"greedy {version('c8league')}"}
 
     # Stopped duels are what a resume goes on with: one stopped by its streak of forfeits.
     streak = ["--games", "40", "--max-forfeit-share", "1", "--max-forfeits", "2", "--name", "s"]
