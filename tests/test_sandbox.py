@@ -457,3 +457,30 @@ def test_bots_check_runs_the_bot_in_its_sandbox_and_says_what_it_lacks(
     )
     assert main([*args, f'ro_paths=["{data}"]']) == 0
     assert f"{data} (read-only)" in capsys.readouterr().out
+
+
+def test_bots_check_and_demo_hide_the_database_beside_the_bot(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The database kept in the bot's own folder is hidden from it by every command that
+    runs bots, not by the runs alone."""
+    db = tmp_path / "league.db"
+    assert main(["--db", str(db), "init"]) == 0
+    bot = spy(
+        tmp_path,
+        "try:\n"
+        f"    seen = open({str(db)!r}, 'rb').read(16)\n"
+        "except OSError:\n"
+        "    seen = b''\n"
+        "if seen.startswith(b'SQLite'): sys.exit('the database is in view')",
+    )
+    spec = f"cmd:{sys.executable} {bot}"
+    capsys.readouterr()
+    monkeypatch.delenv(sandbox.HIDE_VAR, raising=False)
+    args = ["--db", str(db), "bots", "check", spec, "--games", "1", "--presets", "basic"]
+    assert main(args) == 0, capsys.readouterr().out
+    capsys.readouterr()
+    monkeypatch.delenv(sandbox.HIDE_VAR)  # (as a command of its own)
+    assert main(["--db", str(db), "demo", spec, "greedy", "--seed", "1"]) == 0
+    out = capsys.readouterr().out
+    assert "in view" not in out and "forfeit" not in out, out

@@ -17,7 +17,7 @@ from c8league import about, sandbox
 from c8league.cli.db import database
 from c8league.cli.options import SandboxOpt
 from c8league.cli.output import err, out, print_json
-from c8league.cli.playing import sandbox_mode
+from c8league.cli.playing import hide_from_bots, sandbox_mode
 from c8league.duel.specs import parse_spec, resolve
 from c8league.errors import UsageError
 from c8league.players import registry
@@ -193,6 +193,7 @@ def check(
     names = [p.strip() for p in presets.split(",") if p.strip()]
     if not names:
         raise UsageError("--presets needs at least one rule preset")
+    hide_from_bots()
     parsed = parse_spec(spec, "PLAYER")
     given = registry.parse_options([*(extra or []), *(option or [])])
     if parsed.entrant is not None:

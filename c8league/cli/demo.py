@@ -9,6 +9,7 @@ import typer
 
 from c8league.cli.db import database
 from c8league.cli.match_cmd import print_game
+from c8league.cli.playing import hide_from_bots
 from c8league.errors import UsageError
 from c8league.reports.games import demo_game
 
@@ -40,6 +41,7 @@ def demo(
         raise UsageError("give the players as PLAYER... or as --players, not both")
     given = list(specs or (players.split(",") if players is not None else ["greedy", "random"]))
     names = [text.strip() for text in given if text.strip()]
+    hide_from_bots()
     db = None
     if any(name.startswith("@") for name in names):
         db = database()

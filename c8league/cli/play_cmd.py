@@ -13,6 +13,7 @@ from rich.text import Text
 from c8league import club
 from c8league.cli.db import database
 from c8league.cli.output import err, out
+from c8league.cli.playing import hide_from_bots
 from c8league.engine.rules import Rules, parse_assignments
 from c8league.errors import UsageError
 from c8league.interrupts import exit_status, signal_of
@@ -101,6 +102,7 @@ def play(
         name = check_name(name)
     except ValueError as exc:
         raise UsageError(f"--name {name!r}: {exc}") from None
+    hide_from_bots()
     if event is not None:
         _play_event(f"{league}/{event}" if league else event, name)
         return
