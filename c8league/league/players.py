@@ -418,7 +418,17 @@ def _still_seated(session: Session, league_id: int, entrant: Entrant) -> list[st
         if not rounds:
             continue
         last = rounds[-1]
-        for match, _ in stored_rounds.tables_of(session, last.id, entrant.id or 0):
+        tables = stored_rounds.tables_of(session, last.id, entrant.id or 0)
+        if event.format == "ladder":  # a run plays its matches: none is entered by hand
+            pending = sum(match.status == "pending" for match, _ in tables)
+            if pending:
+                lines.append(
+                    f"{entrant.name} still plays its {pending} "
+                    f"{'match' if pending == 1 else 'matches'} of the ladder's step "
+                    f"{last.number}, under way; it is not seated from the next step"
+                )
+            continue
+        for match, _ in tables:
             if not last.published:
                 lines.append(
                     f"{entrant.name} is seated at table {match.table_no} of the draft round "
