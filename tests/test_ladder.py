@@ -6,6 +6,7 @@ apart as ``NAME@v2``; the matchmaking seats newcomers first and every bot regula
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sqlite3
 import sys
@@ -107,12 +108,18 @@ def test_bots_entered_withdrawn_and_changed_are_picked_up_at_the_next_step(
                  "lad", "--option", f"command={sys.executable} bot.py",
                  "--option", f"cwd={folder}"]) == 0  # fmt: skip
     assert main(["--db", url, "players", "withdraw", "Random", "--league", "lad"]) == 0
-    assert run(url, "--matches", "16", "--workers", "1") == 0
     capsys.readouterr()
+    assert run(url, "--matches", "16", "--workers", "1") == 0
+    err = capsys.readouterr().err  # (the first step of a run compares with none)
+    assert "joined the ladder" not in err and "left the ladder" not in err
     with (folder / "bot.py").open("a") as bot:
         bot.write("# version 2\n")
     assert run(url, "--matches", "16", "--workers", "1") == 0
-    assert "Author@v2 joined: a new version, rated apart" in capsys.readouterr().err
+    err = capsys.readouterr().err
+    assert re.search(
+        r"Author@v2 joined: a new version of Author \(bot\.py \w{8} → bot\.py \w{8}\), rated apart",
+        err,
+    ), err
     assert main(["--db", url, "ladder", "show", "lad", "--json"]) == 0
     shown = json.loads(capsys.readouterr().out)
     rows = {row["name"]: row for row in shown["entrants"]}
@@ -221,3 +228,31 @@ def test_fewer_bots_than_seats_sit_at_one_table() -> None:
     tables = next_step(rungs(3), size=4, step=1, seed=0, quality=quality, initial_sigma=8.33)
     assert all(sorted(t) == [1, 2, 3] for t in tables)
     assert next_step(rungs(1), size=2, step=1, seed=0, quality=quality, initial_sigma=8.33) == []
+
+
+def test_a_running_ladder_says_who_joins_and_leaves_as_a_step_picks_it_up(
+    tmp_path: Path,
+) -> None:
+    """Changes made while a run goes on (here, from its progress: as from another
+    terminal) are picked up at the next step, and the run says so in a line each."""
+    from c8league.events.ladder import run_ladder
+    from c8league.storage import open_database
+
+    url = ladder(tmp_path)
+    told: list[str] = []
+    changed = False
+
+    def progress(done: int, goal: int | None) -> None:
+        nonlocal changed
+        if not changed:
+            changed = True
+            assert main(["--db", url, "players", "add", "Late", "--bot", "greedy",
+                         "--league", "lad"]) == 0  # fmt: skip
+            assert main(["--db", url, "players", "withdraw", "Random", "--league", "lad"]) == 0
+
+    db = open_database(url)
+    try:
+        run_ladder(db, "lad", matches=48, workers=1, progress=progress, told=told.append)
+    finally:
+        db.close()
+    assert told == ["Late joined the ladder at step 2", "Random left the ladder after step 1"]

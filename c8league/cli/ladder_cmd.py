@@ -115,14 +115,13 @@ def run(
         progress=progress,
         again=again,
         clock=match_clock,
+        told=lambda line: err.print(escape(line), highlight=False),
     )
     why = {
         "matches": "as many matches as asked",
         "until": f"every bot's σ below {stop.sigma if stop else ''}",
         "entrants": "fewer than two active bots",
     }.get(done.stopped, done.stopped)
-    for name in done.joined:
-        err.print(f"{escape(name)} joined: a new version, rated apart", highlight=False)
     err.print(
         f"ladder of {escape(done.league)}: played {done.played} matches in {done.seconds:.1f} s, "
         f"{done.forfeits} forfeits; stopped: {why}",

@@ -51,6 +51,7 @@ from c8league.storage import Session
 from c8league.storage import ladders as stored_ladders
 from c8league.storage import ratings as stored_ratings
 from c8league.storage import rounds as stored_rounds
+from c8league.storage import versions as stored_versions
 from c8league.storage.database import Database
 from c8league.storage.leagues import find_event, get_league, league_members
 from c8league.storage.models import Entrant, Event, League
@@ -96,6 +97,15 @@ class LadderRun:
     enough), ``entrants`` (fewer than two active bots)."""
     joined: list[str] = field(default_factory=list)
     """New versions entered as entrants of their own during the run (``NAME@v2``)."""
+    playing: list[str] = field(default_factory=list)
+    """The bots of the last step made, by name."""
+    told: Callable[[str], None] | None = field(default=None, repr=False, compare=False)
+    """Told, in a line, each change to who plays as a step picks it up: a bot entered or
+    withdrawn meanwhile, a new version."""
+
+    def tell(self, line: str) -> None:
+        if self.told is not None:
+            self.told(line)
 
 
 def run_ladder(
@@ -117,18 +127,20 @@ def run_ladder(
     progress: Progress | None = None,
     again: str = "",
     clock: MatchClock | None = None,
+    told: Callable[[str], None] | None = None,
 ) -> LadderRun:
     """Play the ladder of the league ``league_name`` (made on the first run, seeded
     with ``seed``, 0 by default) step after step until ``matches`` matches are played by
     this run (then at the end of that step), ``until`` holds, or it is stopped (Ctrl-C:
     the steps' matches stored stay; the next run plays the rest of a step first).
-    ``again`` is the command that goes on, for the messages that say how."""
+    ``again`` is the command that goes on, for the messages that say how; ``told`` is
+    told each change to who plays, in a line, as the step that picks it up is made."""
     if matches is not None and matches < 1:
         raise UsageError("`matches` must be at least 1", params=["matches"])
     check_match_seconds(match_seconds)
     check_match_seconds(move_seconds, "move_seconds")
     one_limit(move_seconds, clock)
-    run = LadderRun(league_name)
+    run = LadderRun(league_name, told=told)
     started = time.perf_counter()
     with db.writing() as session:
         league = get_league(session, league_name)
@@ -313,6 +325,7 @@ def _next_step(
             return None
         found = {b.id or 0: found.get(b.id or 0) or _version(b) for b in bots}
         step = stored_rounds.round_count(session, event_id) + 1
+        _changes(run, [b.name for b in bots], step)
         tables = next_step(
             _rungs(session, league, event_id, bots),
             size=event.table_size,
@@ -366,7 +379,29 @@ def _new_versions(
         result[newer.id] = version
         del result[entrant_id]
         run.joined.append(newer.name)
+        old = stored_versions.by_digest(session, [before])
+        labels = stored_versions.named(session, old.values())
+        label = next(iter(labels.values()), (before[:8], ""))[0]
+        run.tell(
+            f"{newer.name} joined: a new version of {entrant.name} ({label} → "
+            f"{version.label}), rated apart"
+        )
+        if entrant.name in run.playing:  # (its place is taken, not left)
+            run.playing[run.playing.index(entrant.name)] = newer.name
     return result
+
+
+def _changes(run: LadderRun, playing: list[str], step: int) -> None:
+    """Tell who joins the ladder and who leaves it at ``step`` (the bots of the step
+    before this run's first are not compared: they are what the run began with)."""
+    if run.playing:
+        for name in playing:
+            if name not in run.playing:
+                run.tell(f"{name} joined the ladder at step {step}")
+        for name in run.playing:
+            if name not in playing:
+                run.tell(f"{name} left the ladder after step {step - 1}")
+    run.playing = playing
 
 
 def _rungs(session: Session, league: League, event_id: int, bots: Sequence[Entrant]) -> list[Rung]:
