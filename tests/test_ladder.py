@@ -256,3 +256,16 @@ def test_a_running_ladder_says_who_joins_and_leaves_as_a_step_picks_it_up(
     finally:
         db.close()
     assert told == ["Late joined the ladder at step 2", "Random left the ladder after step 1"]
+
+
+def test_a_leagues_own_check_reads_its_bots_versions(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The versions a league's matches name belong to no league: the league's check
+    (verify LEAGUE, and the quick look of event status) reads them as the whole one."""
+    url = ladder(tmp_path)
+    assert run(url, "--matches", "16", "--workers", "1") == 0
+    capsys.readouterr()
+    assert main(["--db", url, "verify", "lad"]) == 0
+    assert main(["--db", url, "event", "status", "ladder", "--league", "lad"]) == 0
+    assert "warning" not in capsys.readouterr().err

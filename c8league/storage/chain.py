@@ -472,6 +472,10 @@ def _events(conn: Connection) -> dict[int, int]:
     return {int(e): int(lg) for e, lg in rows}
 
 
+SHARED_KINDS = ("entrant", "version")
+"""The kinds of record that belong to no league but that a league's records name (its
+entrants, the versions of its bots): a league's check reads them all."""
+
 EVENT_KINDS = ("event", "round", "match", "audit")
 """The kinds of record of one event (an audit entry may be of none)."""
 
@@ -498,7 +502,7 @@ def _scope(
     if league_id is None:
         return None
     if spec.league is None:
-        return true() if spec.kind in ("entrant", "version") else false()
+        return true() if spec.kind in SHARED_KINDS else false()
     if spec.league == "event_id":
         return table.c.event_id.in_(sorted(e for e, lg in events.items() if lg == league_id))
     return table.c[spec.league] == league_id
@@ -633,7 +637,7 @@ def _latest(
     elif league_id is not None:
         queries.append(
             sa_select(*columns).where(
-                or_(chain.c.league_id == league_id, chain.c.kind.in_(["entrant"]))
+                or_(chain.c.league_id == league_id, chain.c.kind.in_(SHARED_KINDS))
             )
         )
     else:
