@@ -126,6 +126,8 @@ def test_bots_entered_withdrawn_and_changed_are_picked_up_at_the_next_step(
     assert rows["Random"]["active"] is False and rows["Author"]["active"] is False
     assert rows["Author@v2"]["active"] and rows["Author@v2"]["matches"] >= 1
     assert rows["Author"]["version"] != rows["Author@v2"]["version"]
+    assert main(["--db", url, "players", "show", "Author", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["leagues"] == [{"league": "lad", "withdrawn": True}]
     with sqlite3.connect(url.removeprefix("sqlite:///")) as con:
         steps = con.execute(
             "SELECT r.number, group_concat(DISTINCT e.name) FROM match m "

@@ -148,6 +148,16 @@ def show_player(db: Database, name: str) -> dict[str, Any]:
         return {
             **_player(entrant),
             "status": "retired" if entrant.retired else "active",
+            "leagues": [
+                {
+                    "league": league.name,
+                    "withdrawn": bool(
+                        (m := stored_leagues.membership(session, league.id or 0, entrant.id))
+                        and m.withdrawn
+                    ),
+                }
+                for league in stored_leagues.entrant_leagues(session, entrant.id)
+            ],
             "versions": [
                 {
                     "number": number,

@@ -54,7 +54,15 @@ def show(
         return
     options = ", ".join(f"{k}={v}" for k, v in shown["options"].items())
     kind = shown["kind"] if shown["plugin"] is None else f"{shown['kind']} ({shown['plugin']})"
-    out.print(Text.assemble((shown["name"], "bold"), f"  {kind}, {shown['status']}"))
+    leagues = "; ".join(
+        f"{m['league']}: {'withdrawn' if m['withdrawn'] else 'plays'}" for m in shown["leagues"]
+    )
+    out.print(
+        Text.assemble(
+            (shown["name"], "bold"),
+            f"  {kind}, {shown['status']}" + (f" · {leagues}" if leagues else ""),
+        )
+    )
     if options:
         out.print(Text(options), soft_wrap=True)
     versions = shown["versions"]
