@@ -39,9 +39,20 @@ HOSTILE = BOTS / "hostile.py"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux sandboxes")
 
 
+OURS: list[str] = [f"{Path(__file__).parents[1]}/"]
+"""Where the bots this test run starts live: this checkout, and the run's own temporary
+folder (added below). A sandboxed process whose command line names the bots of another
+checkout or another run's temporary folder is that run's, not ours (any other is)."""
+FOREIGN = re.compile(
+    r"(\S*/(?:tests/bots|plugins/c8league-[\w-]+)/"  # a checkout's bots
+    r"|\S*/pytest-of-[^/\s]+/pytest-\d+/)"  # a test run's temporary folder
+)
+
+
 @pytest.fixture(scope="module", autouse=True)
-def available() -> None:
+def available(tmp_path_factory: pytest.TempPathFactory) -> None:
     """The sandbox is there (CI installs bubblewrap: there it must be)."""
+    OURS.append(f"{tmp_path_factory.getbasetemp()}/")
     found = sandbox.support()
     if not found.available:
         if os.environ.get("CI"):
@@ -49,7 +60,7 @@ def available() -> None:
         pytest.skip(f"no sandbox here: {found.problem}")
 
 
-def eventually(condition: Callable[[], bool], what: str, seconds: float = 2.0) -> None:
+def eventually(condition: Callable[[], bool], what: str, seconds: float = 30.0) -> None:
     end = time.monotonic() + seconds
     while not condition():
         if time.monotonic() > end:
@@ -58,8 +69,8 @@ def eventually(condition: Callable[[], bool], what: str, seconds: float = 2.0) -
 
 
 def sandbox_processes() -> list[tuple[int, str]]:
-    """Processes running as a sandbox's own user (run by root: user ids from
-    ``sandbox.UID_BASE``), with their command lines."""
+    """Processes of this test run (see :data:`OURS`) running as a sandbox's own user (run
+    by root: user ids from ``sandbox.UID_BASE``), with their command lines."""
     found = []
     for entry in Path("/proc").iterdir():
         if not entry.name.isdigit():
@@ -69,7 +80,9 @@ def sandbox_processes() -> list[tuple[int, str]]:
             cmd = (entry / "cmdline").read_bytes().replace(b"\0", b" ").decode(errors="replace")
         except (OSError, TypeError):
             continue
-        if sandbox.UID_BASE <= uid < sandbox.UID_BASE + (1 << 28):
+        named = FOREIGN.findall(cmd)
+        ours = not named or any(path.startswith(where) for path in named for where in OURS)
+        if ours and sandbox.UID_BASE <= uid < sandbox.UID_BASE + (1 << 28):
             found.append((int(entry.name), cmd))
     return found
 
