@@ -285,6 +285,34 @@ def test_a_draft_is_paired_again_after_a_withdrawal_and_a_late_entry(
     refused(fresh, capsys, "'thursday' has no round to discard", "event", "unpair", "thursday")
 
 
+def test_a_draft_seating_a_withdrawn_member_is_not_published_unforced(
+    club: Path, capsys: Capture
+) -> None:
+    """Publishing a draft that still seats someone who has withdrawn is refused with the
+    fix; a late entry while a round is drafted is told it is not seated."""
+    db = club
+    ok(db, capsys, "event", "pair", "thursday")
+    ok(db, capsys, "players", "withdraw", "Ada", "--league", "club")
+    table = next(t["table"] for t in sheet(db, capsys)["tables"] if "Ada" in t["seats"])
+    fix = ("pair it again (c8league event unpair thursday, then event pair thursday), or "
+           "publish it as it is with --force")  # fmt: skip
+    refused(db, capsys, f"round 1 of 'thursday' seats who has withdrawn: Ada (table {table}): "
+            f"{fix}", "event", "publish", "thursday")  # fmt: skip
+    assert run(db, "event", "publish", "thursday") == 1
+    _, err = ok(db, capsys, "players", "add", "Zoe", "--league", "club")
+    assert (
+        "warning: Zoe is not seated in the draft round 1 of 'thursday': pair it again "
+        "(c8league event unpair thursday, then event pair) to seat them"
+    ) in err
+    _, err = ok(db, capsys, "players", "add", "Yves")  # in no league: nothing to say
+    assert "warning" not in err
+    ok(db, capsys, "event", "publish", "thursday", "--force")
+    assert "Ada" in seated_names(db, capsys) and "Zoe" not in seated_names(db, capsys)
+    # Once published, a late entry waits for the next round: nothing to warn of.
+    _, err = ok(db, capsys, "players", "add", "Xena", "--league", "club")
+    assert "warning" not in err
+
+
 # -- 4. shared first places and several forfeits --------------------------------------------------
 
 

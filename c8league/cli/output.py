@@ -9,6 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from c8league.cli import record_words
+from c8league.club.changes import DraftSeatsWithdrawn
 from c8league.errors import C8LeagueError
 from c8league.findings import CopyRefused, RecordChanged
 
@@ -28,4 +29,9 @@ def said(exc: C8LeagueError) -> str:
         return record_words.refused(exc.finding)
     if isinstance(exc, CopyRefused):
         return record_words.copy_refused(exc)
+    if isinstance(exc, DraftSeatsWithdrawn):
+        return (
+            f"{exc}: pair it again (c8league event unpair {exc.event}, then event pair "
+            f"{exc.event}), or publish it as it is with --force"
+        )
     return exc.worded(lambda param: "--" + param.replace("_", "-"))

@@ -8,12 +8,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
-from c8league.errors import UsageError
+from c8league.errors import C8LeagueError, UsageError
 from c8league.events.pairing import repeat_meetings
 from c8league.storage import Session, audit
 from c8league.storage import rounds as stored_rounds
 from c8league.storage.database import Database
-from c8league.storage.leagues import entrant_names, get_entrant, get_event
+from c8league.storage.leagues import entrant_names, get_entrant, get_event, inactive_entrants
 from c8league.storage.models import Event, Round
 from c8league.storage.rounds import Tables
 
@@ -23,6 +23,16 @@ class ChangeResult:
     warnings: list[str] = field(default_factory=list)
     names: tuple[str, ...] = ()
     """The players changed, as the league writes their names."""
+
+
+class DraftSeatsWithdrawn(C8LeagueError):
+    """A draft round seats a member who has withdrawn since it was paired: it is to be
+    discarded and paired again (or published as it is, if the organiser says so).
+    ``event`` names the event."""
+
+    def __init__(self, message: str, *, event: str) -> None:
+        super().__init__(message)
+        self.event = event
 
 
 def _draft(session: Session, event: Event, why: str = "") -> Round:
@@ -253,16 +263,27 @@ def unpublish(db: Database, event_name: str) -> int:
         return round_row.number
 
 
-def publish(db: Database, event_name: str) -> int:
-    """Publish the draft round: its tables are fixed and results may be entered."""
+def publish(db: Database, event_name: str, *, force: bool = False) -> int:
+    """Publish the draft round: its tables are fixed and results may be entered. A draft
+    that seats someone who has withdrawn (or retired) since it was paired is refused
+    unless ``force``: the draft is to be discarded and paired again."""
     with db.writing() as session:
-        _, event = get_event(session, event_name)
+        league, event = get_event(session, event_name)
         round_row = stored_rounds.get_round(session, event, None)
         if round_row.published:
             raise UsageError(f"round {round_row.number} of {event.name!r} is already published")
-        stored_rounds.publish(session, round_row)
-        assert event.id is not None
+        assert event.id is not None and league.id is not None
         tables = stored_rounds.seatings(session, event.id).get(round_row.id or 0, {})
+        gone = inactive_entrants(session, league.id)
+        seated = sorted((t, e) for t, seats in tables.items() for e in seats if e in gone)
+        if seated and not force:
+            names = entrant_names(session, [e for _, e in seated])
+            who = ", ".join(f"{names.get(e, str(e))} (table {t})" for t, e in seated)
+            raise DraftSeatsWithdrawn(
+                f"round {round_row.number} of {event.name!r} seats who has withdrawn: {who}",
+                event=event.name,
+            )
+        stored_rounds.publish(session, round_row)
         _record(
             session,
             "publish",

@@ -144,10 +144,12 @@ def add_player(
     bot: str | None = None,
     options: dict[str, Any] | None = None,
     league: str | None = None,
-) -> Entrant:
-    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``.
-    A name that cannot be a name (see :func:`c8league.names.name_problem`), a bot's
-    bad options, raise before anything is written."""
+) -> PlayerAdded:
+    """Register a person (no ``bot``) or a bot; optionally make it a member of ``league``
+    (warning of each of the league's draft rounds, paired before it joined, that does
+    not seat it). A name that cannot be a name (see
+    :func:`c8league.names.name_problem`), a bot's bad options, raise before anything is
+    written."""
     try:
         name = check_name(name)
     except ValueError as exc:
@@ -174,9 +176,38 @@ def add_player(
         if existing is not None and lg is not None:
             _check_can_join(session, lg, existing)
         entrant = enter_entrant(session, spec, spec.name, summary, update=False)
-        if lg is not None:
-            join_league(session, lg, entrant)
-        return entrant
+        if lg is None:
+            return PlayerAdded(entrant)
+        join_league(session, lg, entrant)
+        return PlayerAdded(entrant, _not_seated(session, lg.id or 0, entrant))
+
+
+@dataclass(frozen=True)
+class PlayerAdded:
+    """A player registered, and warnings (a draft round of its league not seating it)."""
+
+    entrant: Entrant
+    warnings: list[str] = field(default_factory=list)
+
+
+def _not_seated(session: Session, league_id: int, entrant: Entrant) -> list[str]:
+    """The draft rounds (paired, not published) of the league's events that do not
+    seat ``entrant``, a new member: each in a line saying how to seat it."""
+    lines = []
+    for event in stored_leagues.league_events(session, league_id):
+        if event.format == "ladder":  # a ladder's run picks up a new member itself
+            continue
+        rounds = stored_rounds.event_rounds(session, event.id or 0)
+        if not rounds or rounds[-1].published:
+            continue
+        last = rounds[-1]
+        if not stored_rounds.tables_of(session, last.id, entrant.id or 0):
+            lines.append(
+                f"{entrant.name} is not seated in the draft round {last.number} of "
+                f"{event.name!r}: pair it again (c8league event unpair {event.name}, then "
+                f"event pair) to seat them"
+            )
+    return lines
 
 
 def check_new_name(

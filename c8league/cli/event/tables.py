@@ -168,10 +168,19 @@ def unpair(event: EventArg) -> None:
     err.print(f"round {number} of {event} discarded: c8league event pair {event} pairs it again")
 
 
-def publish(event: EventArg) -> None:
-    """Publish the draft round: its tables are fixed and results may be entered."""
+def publish(
+    event: EventArg,
+    force: Annotated[
+        bool,
+        typer.Option(
+            "--force", help="Publish even if the draft seats someone who has withdrawn since."
+        ),
+    ] = False,
+) -> None:
+    """Publish the draft round: its tables are fixed and results may be entered. A draft
+    that seats someone who has withdrawn is refused (pair it again) unless --force."""
     db = database()
-    number = club.publish(db, event)
+    number = club.publish(db, event, force=force)
     err.print(f"round {number} of {event} published")
     warn_if_changed(db, event=event)
 

@@ -38,9 +38,12 @@ def add(
     [ ] \\ (terminal markup) and control characters. A bot's options are checked now.
     """
     db = database()
-    entrant = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
+    added = add_player(db, name, bot=bot, options=parse_options(option or []), league=league)
+    entrant = added.entrant
     what = f"bot {entrant.plugin} {entrant.plugin_version}" if entrant.plugin else "person"
     err.print(f"player [bold]{entrant.name}[/] ({what})" + (f" in {league}" if league else ""))
+    for line in added.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
 def edit(
