@@ -690,7 +690,8 @@ def _where(s: DuelSettings) -> str:
     deals = f"seed {s.seed}"
     if s.book is not None:
         deals = f"book {s.book.name} {s.book.digest[:12]}"
-    return f"{s.rules_label}, {s.players} players{field}, {deals}"
+    clock = "" if s.clock is None else f", clock {s.clock}"
+    return f"{s.rules_label}, {s.players} players{field}, {deals}{clock}"
 
 
 def _live(tally: DuelTally, settings: DuelSettings) -> tuple[str, str, float, float | None]:

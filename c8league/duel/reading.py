@@ -181,6 +181,8 @@ class DuelReport:
             "sprt": s.sprt,
             "max_games": s.max_games,
             "match_seconds": s.match_seconds,
+            "move_seconds": s.move_seconds,
+            "clock": None if s.clock is None else str(s.clock),
             "max_forfeit_share": s.max_forfeit_share,
             "book": None
             if s.book is None
