@@ -140,6 +140,11 @@ SUBCOMMANDS: dict[str, Target] = {
     "games": Entry(
         f"{CLI}.games_cmd:app", "Games: export the games of an event, a duel or a league."
     ),
+    "serve": Entry(
+        f"{CLI}.serve_cmd:serve",
+        "Serve the league to the players' phones: the round's tables, standings, ratings,\n"
+        "replays, duels and ladders; the organiser's page with the token it prints.",
+    ),
 }
 # --- end of the command registry ---
 
