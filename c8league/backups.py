@@ -1,12 +1,13 @@
-"""Copies of the database for ``c8league backup`` and ``restore``: a SQLite file copied
-while other commands write to it, and a copy put back (upgraded by opening it, as any
-older database is), checked whole before it replaces anything, and the database it
-replaces kept beside it. A database on a server is copied with the server's own tools,
-which the refusal names.
+"""Copies of the database for ``c8league backup``, ``restore`` and ``copy``: a SQLite
+file copied while other commands write to it, and a copy put back (upgraded by opening
+it, as any older database is), checked whole before it replaces anything, and the
+database it replaces kept beside it. A database on a server is backed up with the
+server's own tools, which the refusal names; ``copy`` moves a whole database between
+SQLite and a server, row by row.
 
 The copying itself is storage's (``c8league.storage.backup``: it reads the file with
-SQLite); the command line calls these functions, and reaches storage only through
-``c8league.storage.database``.
+SQLite; ``c8league.storage.copying``: row by row); the command line calls these
+functions, and reaches storage only through ``c8league.storage.database``.
 """
 
 from __future__ import annotations
@@ -15,10 +16,21 @@ from pathlib import Path
 
 from c8league.findings import CopyRefused
 from c8league.storage import backup as copies
+from c8league.storage import copying
 from c8league.storage.backup import Contents, Restored
+from c8league.storage.copying import Copied
 from c8league.storage.database import Database
 
-__all__ = ["Contents", "CopyRefused", "Restored", "backup", "check_copyable", "restore"]
+__all__ = [
+    "Contents",
+    "Copied",
+    "CopyRefused",
+    "Restored",
+    "backup",
+    "check_copyable",
+    "copy",
+    "restore",
+]
 
 
 def check_copyable(url: str, what: str) -> None:
@@ -40,3 +52,11 @@ def restore(url: str, source: Path, *, force: bool) -> Restored:
     changed outside c8league is refused (:class:`CopyRefused`), and the database is
     left as it was. An older copy is upgraded."""
     return copies.restore(url, source, force=force)
+
+
+def copy(source: Database, target: str, *, force: bool) -> Copied:
+    """Copy the whole database ``source`` into the database at ``target`` (a SQLite file
+    or a server's URL), made if need be: every row, the record's chain included, in one
+    transaction, compared with the source before it commits. A target holding a c8league
+    database already is refused unless ``force`` (its rows are then replaced)."""
+    return copying.copy_database(source, target, force=force)

@@ -66,6 +66,11 @@ SUBCOMMANDS: dict[str, Target] = {
         "it is kept beside it). The copy is checked whole first; one that is damaged, from a\n"
         "newer c8league, or changed outside c8league is refused. An older one is upgraded.",
     ),
+    "copy": Entry(
+        f"{CLI}.copy_cmd:copy",
+        "Copy the whole database into another (--to URL) or another into it (--from URL): a\n"
+        "SQLite file or a PostgreSQL database, every row in one transaction, compared after.",
+    ),
     "verify": Entry(
         f"{CLI}.verify_cmd:verify",
         "Check that the record is as c8league wrote it: every result, round, membership\n"
