@@ -123,6 +123,25 @@ class NotFoundError(C8LeagueError):
     exit_code = 2
 
 
+class NoDatabase(NotFoundError):
+    """No c8league database at ``where`` (a file's path or a URL without its password),
+    and none was to be made there."""
+
+    def __init__(self, message: str, *, where: str) -> None:
+        super().__init__(message)
+        self.where = where
+
+
+class DraftSeatsWithdrawn(C8LeagueError):
+    """A draft round seats a member who has withdrawn since it was paired: it is to be
+    discarded and paired again (or published as it is, if the organiser says so).
+    ``event`` names the event."""
+
+    def __init__(self, message: str, *, event: str) -> None:
+        super().__init__(message)
+        self.event = event
+
+
 class LeagueFileError(C8LeagueError):
     """A league file that does not parse or validate; the message names file and field."""
 

@@ -632,12 +632,41 @@ def test_the_wrong_folder_makes_no_database(
     monkeypatch.chdir(tmp_path)
     monkeypatch.delenv("C8LEAGUE_DB", raising=False)
     assert main(args) == 2
+    where = tmp_path / "c8league.db"
     assert capsys.readouterr().err == (
-        f"error: no c8league database at {tmp_path / 'c8league.db'}: run the command in the "
-        "folder that holds it, or name it with --db FILE (or $C8LEAGUE_DB); c8league league "
-        "import FILE (or c8league init) creates one\n"
+        f"error: no c8league database at {where}: run the command in the folder that holds "
+        "it, or name it with --db FILE before or after the command (or $C8LEAGUE_DB); "
+        f"c8league league import FILE (or c8league init) creates one at {where}\n"
     )
     assert list(tmp_path.iterdir()) == []
+
+
+def test_the_database_may_be_named_after_the_command(
+    club: Path, tmp_path: Path, capsys: Capture, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``--db`` goes before or after the command, with ``--json`` anywhere after it."""
+    monkeypatch.chdir(tmp_path / "..")
+    monkeypatch.delenv("C8LEAGUE_DB", raising=False)
+    enter(club, capsys, new_round(club, capsys))
+    capsys.readouterr()
+    before = as_json(club, capsys, "event", "standings", "thursday", "--json")
+    for args in (
+        ["event", "standings", "thursday", "--db", str(club), "--json"],
+        ["event", "standings", "--json", f"--db={club}", "thursday"],
+        ["event", "--db", str(club), "standings", "thursday", "--json"],
+    ):
+        assert main(args) == 0, args
+        assert json.loads(capsys.readouterr().out) == before
+    # The last one named is the one opened, wherever each is.
+    elsewhere = tmp_path / "elsewhere.db"
+    assert main(["--db", str(club), "event", "standings", "thursday", "--db", str(elsewhere)]) == 2
+    assert f"no c8league database at {elsewhere}" in capsys.readouterr().err
+    assert main(["event", "standings", "thursday", "--db"]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("error:") and "--db" in err and "requires an argument" in err, err
+    # What follows -- is an argument, not an option.
+    assert main(["--db", str(club), "players", "add", "--", "--db"]) == 2
+    assert not elsewhere.exists()
 
 
 def test_init_and_import_make_the_database(

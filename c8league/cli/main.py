@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import signal
+import sys
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Annotated
@@ -175,7 +176,8 @@ def _root(
         typer.Option(
             "--db",
             envvar="C8LEAGUE_DB",
-            help="Database: a SQLite file or any SQLAlchemy URL (default: c8league.db).",
+            help="Database: a SQLite file or any SQLAlchemy URL (default: c8league.db). "
+            "It may also follow the command (c8league event standings EV --db FILE).",
         ),
     ] = None,
     version: Annotated[
@@ -210,12 +212,42 @@ def main(argv: Sequence[str] | None = None) -> int:
     return code
 
 
+DB_OPTION = "--db"
+
+
+def db_first(argv: Sequence[str]) -> list[str]:
+    """``argv`` with each ``--db FILE`` (or ``--db=FILE``) given after the command moved
+    before it, where the root takes it: ``--db`` is one option of every command, written
+    where a user writes it. Nothing after ``--`` is moved."""
+    front: list[str] = []
+    rest: list[str] = []
+    args = list(argv)
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg == "--":
+            rest.extend(args[i:])
+            break
+        if arg == DB_OPTION and i + 1 == len(args):
+            return [*front, arg]  # no value: the root says that it needs one
+        if arg == DB_OPTION:
+            front.extend(args[i : i + 2])
+            i += 2
+            continue
+        if arg.startswith(DB_OPTION + "="):
+            front.append(arg)
+        else:
+            rest.append(arg)
+        i += 1
+    return front + rest
+
+
 def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
     """The exit status, and whether a line said that the command was stopped."""
     command = typer.main.get_command(app)
     try:
         result = command.main(
-            args=list(argv) if argv is not None else None,
+            args=db_first(sys.argv[1:] if argv is None else argv),
             prog_name="c8league",
             standalone_mode=False,
         )

@@ -9,8 +9,7 @@ from typing import Any
 from rich.console import Console
 
 from c8league.cli import record_words
-from c8league.club.changes import DraftSeatsWithdrawn
-from c8league.errors import C8LeagueError
+from c8league.errors import C8LeagueError, DraftSeatsWithdrawn, NoDatabase
 from c8league.findings import CopyRefused, RecordChanged
 
 out = Console(highlight=False, soft_wrap=False)
@@ -29,6 +28,12 @@ def said(exc: C8LeagueError) -> str:
         return record_words.refused(exc.finding)
     if isinstance(exc, CopyRefused):
         return record_words.copy_refused(exc)
+    if isinstance(exc, NoDatabase):
+        return (
+            f"{exc}: run the command in the folder that holds it, or name it with --db FILE "
+            "before or after the command (or $C8LEAGUE_DB); c8league league import FILE "
+            f"(or c8league init) creates one at {exc.where}"
+        )
     if isinstance(exc, DraftSeatsWithdrawn):
         return (
             f"{exc}: pair it again (c8league event unpair {exc.event}, then event pair "

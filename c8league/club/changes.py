@@ -8,7 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from c8league.engine import Rules
-from c8league.errors import C8LeagueError, UsageError
+from c8league.errors import DraftSeatsWithdrawn, UsageError
 from c8league.events.pairing import repeat_meetings
 from c8league.storage import Session, audit
 from c8league.storage import rounds as stored_rounds
@@ -23,16 +23,6 @@ class ChangeResult:
     warnings: list[str] = field(default_factory=list)
     names: tuple[str, ...] = ()
     """The players changed, as the league writes their names."""
-
-
-class DraftSeatsWithdrawn(C8LeagueError):
-    """A draft round seats a member who has withdrawn since it was paired: it is to be
-    discarded and paired again (or published as it is, if the organiser says so).
-    ``event`` names the event."""
-
-    def __init__(self, message: str, *, event: str) -> None:
-        super().__init__(message)
-        self.event = event
 
 
 def _draft(session: Session, event: Event, why: str = "") -> Round:

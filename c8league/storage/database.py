@@ -24,7 +24,7 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from c8league.errors import BusyError, C8LeagueError, NotFoundError, StorageError
+from c8league.errors import BusyError, C8LeagueError, NoDatabase, StorageError
 from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
@@ -186,7 +186,7 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
     """Open (and create or upgrade) the database at ``db`` (see :func:`resolve_url`).
 
     With ``create`` false, a database that does not exist yet (no SQLite file, or a
-    server database without c8league's tables) is not made: :class:`NotFoundError`
+    server database without c8league's tables) is not made: :class:`~c8league.errors.NoDatabase`
     names where it was looked for."""
     url = resolve_url(db)
     path = sqlite_path(url)
@@ -453,13 +453,10 @@ def session_database(session: Session) -> str:
     return describe_url(engine.url.render_as_string(hide_password=False))
 
 
-def no_database(url: str) -> NotFoundError:
+def no_database(url: str) -> NoDatabase:
     """The error for a database that does not exist (and is not to be created)."""
-    return NotFoundError(
-        f"no c8league database at {describe_url(url)}: run the command in the folder that "
-        "holds it, or name it with --db FILE (or $C8LEAGUE_DB); c8league league import "
-        "FILE (or c8league init) creates one"
-    )
+    where = describe_url(url)
+    return NoDatabase(f"no c8league database at {where}", where=where)
 
 
 def safe_url(url: str) -> str:
