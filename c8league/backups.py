@@ -33,10 +33,10 @@ __all__ = [
 ]
 
 
-def check_copyable(url: str, what: str) -> None:
+def check_copyable(url: str, what: str, file: Path | None = None) -> None:
     """Refuse, before anything is opened, a database that is not a SQLite file, saying
-    how to copy it (``what``: the command refused)."""
-    copies.check_sqlite(url, what)
+    how to copy it (``what``: the command refused; ``file``: the copy it was given)."""
+    copies.check_sqlite(url, what, file)
 
 
 def backup(db: Database, target: Path) -> Contents:

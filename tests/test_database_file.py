@@ -19,6 +19,7 @@ from typing import Any
 
 import pytest
 from dbs import matches_done_meanwhile
+from sqlalchemy import make_url
 from test_season_record import SEASON, Club, scores_for, snapshot
 
 from c8league.cli.main import main
@@ -271,13 +272,28 @@ def test_backup_while_another_command_writes_is_consistent(tmp_path: Path, capsy
             con.close()
 
 
-def test_backup_on_postgresql_says_how_to_use_pg_dump(pg_url: str, capsys: Capture) -> None:
+def test_backup_on_postgresql_says_how_to_use_pg_dump(
+    pg_url: str, tmp_path: Path, capsys: Capture
+) -> None:
     c = Club(pg_url, capsys)
     c.ok("league", "import", str(SEASON))
-    err = c.refused("backup copies a SQLite file", "backup", "x.db")
-    assert "pg_dump --format=custom --file FILE" in err and "pg_restore" in err
-    assert ":***@" in err  # the password is not printed
-    c.refused("restore copies a SQLite file", "restore", "x.db")
+    dump = tmp_path / "club night.dump"
+    err = c.refused("backup copies a SQLite file", "backup", str(dump))
+    password = make_url(pg_url).password
+    assert password and f":{password}@" not in err  # the password is not printed
+    line = err.split(": use ", 1)[1].split(" (restore it with ", 1)[0]
+    assert line.startswith(f"pg_dump --format=custom --file '{dump}' postgresql://")
+    assert "$PGPASSWORD or ~/.pgpass" in err and "pg_restore --clean --if-exists" in err
+    if shutil.which("pg_dump") is not None:
+        # The line runs as printed, the password taken from $PGPASSWORD.
+        env = {**os.environ, "PGPASSWORD": password, "PGPASSFILE": os.devnull}
+        done = subprocess.run(line, shell=True, env=env, capture_output=True, text=True)
+        if "server version mismatch" not in done.stderr:
+            assert done.returncode == 0, done.stderr
+            assert dump.read_bytes().startswith(b"PGDMP")
+            dump.unlink()
+    err = c.refused("restore copies a SQLite file", "restore", "x.db")
+    assert "pg_restore --clean --if-exists --dbname postgresql://" in err and "x.db;" in err
     assert not Path("x.db").exists()
 
 

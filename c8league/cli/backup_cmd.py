@@ -21,7 +21,7 @@ def backup(
 ) -> None:
     """Copy the database to FILE, consistent even while another command writes to it
     (SQLite's online backup). On PostgreSQL, says how to use pg_dump."""
-    backups.check_copyable(resolve_url(state.db_option), "backup")
+    backups.check_copyable(resolve_url(state.db_option), "backup", file)
     contents = backups.backup(database(), file)
     err.print(f"backed up to [bold]{escape(str(file))}[/]: {contents.text()}", highlight=False)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shlex
 import shutil
 import sqlite3
 import tempfile
@@ -13,12 +14,12 @@ from dataclasses import dataclass
 from datetime import UTC, datetime
 from pathlib import Path
 
-from sqlalchemy import inspect
+from sqlalchemy import URL, inspect, make_url
 from sqlmodel import SQLModel
 
 from c8league.errors import C8LeagueError, StorageError, UsageError
 from c8league.findings import CopyRefused
-from c8league.storage import chain
+from c8league.storage import chain, postgres
 from c8league.storage.database import (
     SQLITE_HEADER,
     Database,
@@ -29,10 +30,9 @@ from c8league.storage.database import (
 )
 from c8league.storage.models import SCHEMA_VERSION
 
-PG_DUMP = (
-    "pg_dump --format=custom --file {file} '{url}' (restore it with pg_restore --clean "
-    "--if-exists --dbname '{url}' {file})"
-)
+PG_DUMP = "pg_dump --format=custom --file {file} {url}"
+PG_RESTORE = "pg_restore --clean --if-exists --dbname {url} {file}"
+PG_PASSWORD = "{tool} asks for the password, or takes it from $PGPASSWORD or ~/.pgpass"
 
 
 @dataclass(frozen=True)
@@ -54,16 +54,42 @@ class Contents:
         )
 
 
-def check_sqlite(url: str, what: str) -> Path:
+def check_sqlite(url: str, what: str, file: Path | None = None) -> Path:
     """The file of a SQLite database; for any other, a :class:`UsageError` saying to use
-    the server's own tools (``what``: the command refused)."""
+    the server's own tools (``what``: the command refused; ``file``: the copy it was
+    given). On PostgreSQL that is the ``pg_dump`` (or ``pg_restore``) line to run as it
+    stands: the URL without its password, which libpq takes from ``$PGPASSWORD`` or
+    ``~/.pgpass`` (or asks for)."""
     path = sqlite_path(url)
     if path is None:
+        where = f"{what} copies a SQLite file; the database {safe_url(url)} is on a server"
+        if not postgres.is_postgres(url):
+            raise UsageError(f"{where}: copy it with the server's own tools")
+        name = shlex.quote(str(file) if file is not None else "FILE")
+        target = shlex.quote(libpq_url(url))
+        dump = PG_DUMP.format(file=name, url=target)
+        back = PG_RESTORE.format(file=name, url=target)
         raise UsageError(
-            f"{what} copies a SQLite file; the database {safe_url(url)} is on a server: use "
-            + PG_DUMP.format(file="FILE", url=safe_url(url))
+            f"{where}: use {dump} (restore it with {back}); " + PG_PASSWORD.format(tool="pg_dump")
+            if what != "restore"
+            else f"{where}: restore a copy made by pg_dump with {back}; "
+            + PG_PASSWORD.format(tool="pg_restore")
         )
     return path
+
+
+def libpq_url(url: str) -> str:
+    """``url`` as PostgreSQL's own tools take it: ``postgresql://`` without a driver
+    name, and without the password."""
+    given = make_url(url)
+    return URL.create(
+        "postgresql",
+        username=given.username,
+        host=given.host,
+        port=given.port,
+        database=given.database,
+        query=given.query,
+    ).render_as_string(hide_password=False)
 
 
 def backup(db: Database, target: Path) -> Contents:
@@ -126,7 +152,7 @@ def restore(url: str, source: Path, *, force: bool, now: datetime | None = None)
     record's chain (:class:`CopyRefused` says what is wrong). The database it replaces
     (refused when it exists and ``force`` is not given) is kept beside it, named by
     :data:`KEPT`. Other processes see the old database or the copy, never a mix."""
-    path = check_sqlite(url, "restore")
+    path = check_sqlite(url, "restore", source)
     if not source.is_file():
         raise UsageError(f"{source}: no such file")
     if path.exists() and path.resolve() == source.resolve():
