@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import replace
-from typing import Annotated
+from typing import TYPE_CHECKING, Annotated
 
 import typer
 
@@ -20,6 +20,9 @@ from c8league.reports.records import CSV_HEADERS, leaderboard_records
 from c8league.reports.terminal import table_of
 from c8league.reports.views import leaderboard_view
 from c8league.tables import LIGHT, Column, draw_table
+
+if TYPE_CHECKING:
+    from c8league.ratings.fit import Fitness
 
 app = typer.Typer(
     help="Ratings: the leaderboard, rebuilding from results, predictions.", no_args_is_help=True
@@ -106,6 +109,7 @@ def predict(
                 "league": prediction.league,
                 "quality": prediction.quality,
                 "samples": prediction.samples,
+                "beta": prediction.beta,
                 "entrants": [
                     {
                         "name": r.name,
@@ -143,8 +147,119 @@ def predict(
     out.print(table)
     note = (
         f"match quality {prediction.quality:.3f} (0 one-sided … 1 even); chances to finish "
-        f"first from {prediction.samples} simulated matches"
+        f"first from {prediction.samples} simulated matches, β {prediction.beta:.3g} (the "
+        "league's; c8league ratings fit fits it)"
     )
     if not all(r.rated for r in prediction.rows):
         note += "; * not rated yet (initial rating)"
     out.print(note, style="dim")
+
+
+@app.command("fit")
+def fit(
+    league: LeagueArg = None,
+    apply: Annotated[
+        bool,
+        typer.Option(
+            "--apply",
+            help="Keep the fitted values as the league's and rebuild its ratings with them "
+            "(audited).",
+        ),
+    ] = False,
+    as_json: JsonOpt = False,
+) -> None:
+    """Fit the league's β (and τ, if it is above 0) to its own results: each match
+    predicted from the ratings before it, the values of least log-loss found, the figures
+    before and after shown with a calibration table (predicted chance against how often
+    it came true). Nothing changes without --apply."""
+    from c8league.ratings.fit import fit_league
+
+    name, done = fit_league(database(), league, apply=apply)
+    if as_json:
+        print_json(
+            {
+                "league": name,
+                "applied": apply,
+                "tau_fitted": done.tau_fitted,
+                "before": _fitness_json(done.before),
+                "after": _fitness_json(done.after),
+            }
+        )
+        return
+    table = draw_table(
+        (
+            "",
+            Column("β", right=True),
+            Column("τ", right=True),
+            Column("log-loss", right=True),
+            Column("calibration error", right=True),
+        ),
+        (
+            (
+                label,
+                f"{f.beta:.4g}",
+                f"{f.tau:.4g}",
+                f"{f.log_loss:.4f}",
+                f"{f.calibration_error:.4f}",
+            )
+            for label, f in (("as it is", done.before), ("fitted", done.after))
+        ),
+        title=f"{name}: its rating parameters against {done.after.pairs} pairs of results",
+        look=replace(LIGHT, title_style="", compact=False),
+    )
+    out.print(table)
+    bins = draw_table(
+        (
+            Column("favourite's chance", no_wrap=True),
+            Column("pairs", right=True),
+            Column("predicted", right=True),
+            Column("came true", right=True),
+        ),
+        (
+            (
+                f"{100 * b.low:.0f}–{100 * b.high:.0f}%",
+                str(b.pairs),
+                f"{100 * b.predicted:.1f}%",
+                f"{100 * b.observed:.1f}%",
+            )
+            for b in done.after.bins
+            if b.pairs
+        ),
+        title="Calibration with the fitted values",
+        look=replace(LIGHT, title_style="", compact=False),
+    )
+    out.print(bins)
+    if apply:
+        err.print(f"{name}: β {done.after.beta:.4g}, τ {done.after.tau:.4g} kept; ratings rebuilt")
+    else:
+        err.print(f"nothing changed: c8league ratings fit {name} --apply keeps the fitted values")
+
+
+def _fitness_row(label: str, f: Fitness) -> tuple[str, ...]:
+    return (
+        label,
+        f"{f.beta:.4g}",
+        f"{f.tau:.4g}",
+        f"{f.log_loss:.4f}",
+        f"{f.calibration_error:.4f}",
+    )
+
+
+def _fitness_json(f: Fitness) -> dict[str, object]:
+    return {
+        "beta": f.beta,
+        "tau": f.tau,
+        "pairs": f.pairs,
+        "log_loss": f.log_loss,
+        "calibration_error": f.calibration_error,
+        "bins": [
+            {
+                "low": b.low,
+                "high": b.high,
+                "pairs": b.pairs,
+                "predicted": b.predicted,
+                "observed": b.observed,
+            }
+            for b in f.bins
+        ],
+    }

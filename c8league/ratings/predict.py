@@ -34,6 +34,8 @@ class Prediction:
     """The rating system's match quality of the table (0 one-sided … 1 even)."""
     rows: tuple[PredictionRow, ...]
     samples: int
+    beta: float = 25.0 / 6.0
+    """The league's β the chances were simulated with (``ratings fit`` fits it)."""
 
 
 def league_for_entrants(session: Session, names: Sequence[str]) -> League:
@@ -104,7 +106,7 @@ def predict_table(
         )
         for name, value, is_rated, chance in zip(names, values, rated, chances, strict=True)
     )
-    return Prediction(league.name, model.quality(values), rows, samples)
+    return Prediction(league.name, model.quality(values), rows, samples, beta=model.settings.beta)
 
 
 def predict(
