@@ -148,13 +148,11 @@ def _restore(handlers: dict[int, Callable[[int, FrameType | None], Any]]) -> Non
 
 
 @contextmanager
-def run_kept(
-    kept: Callable[[], str], *, goes_on: str, again: str, elsewhere: str
-) -> Iterator[None]:
+def run_kept(kept: Callable[[], str], *, goes_on: str, again: str) -> Iterator[None]:
     """A run of matches that stops says what it kept (``kept()``: ``12 matches stored by
-    this run``) and how it goes on (``goes_on``, then a command): stopped by the user,
-    as :class:`Interrupted`, with ``again``; when what played its matches went away, as
-    :class:`ExecutorLost`, with ``elsewhere``."""
+    this run``) and how it goes on (``goes_on``, then ``again``, the command that goes on
+    where it ran): stopped by the user, as :class:`Interrupted`; when what played its
+    matches went away, as :class:`ExecutorLost`."""
     try:
         yield
     except KeyboardInterrupt as exc:
@@ -162,4 +160,4 @@ def run_kept(
             f"{stopped_by(exc)}: {kept()}, each whole; {goes_on}: {again}", signal_of(exc)
         ) from None
     except ExecutorLost as exc:
-        raise ExecutorLost(f"{exc}: {kept()}, each whole; {goes_on}: {elsewhere}") from None
+        raise ExecutorLost(f"{exc}: {kept()}, each whole; {goes_on}: {again}") from None

@@ -25,6 +25,7 @@ from dbs import BOT_ENTRANTS, event_state, matches_done, results
 
 from c8league.cli.event import running as event_running
 from c8league.cli.main import main
+from c8league.cli.playing import cluster_line
 from c8league.engine.rules import preset_rules
 from c8league.errors import UsageError
 from c8league.events.running import run_event
@@ -34,8 +35,9 @@ from c8league.players.greedy import GreedyPlayer
 from c8league.players.random_player import RandomPlayer
 from c8league.results import MatchReport, Result
 from c8league.runner import dask_executor, interleave
+from c8league.runner.base import ClusterEvent, NoWorkers, WorkerJoined, WorkerLost
 from c8league.runner.dask_executor import DaskRunner
-from c8league.runner.executors import make_runner
+from c8league.runner.executors import make_runner, resume_command
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
 from c8league.runner.tasks import MatchTask, SeatSpec
@@ -284,6 +286,42 @@ def test_choosing_an_executor() -> None:
         make_runner("dask", 2, "tcp://127.0.0.1:8786")
 
 
+def test_every_resume_hint_names_where_the_run_played() -> None:
+    assert resume_command("event", "ev", "processes", None) == "c8league event resume ev"
+    assert (
+        resume_command("duel", "duel-1", "dask", "tcp://10.0.0.5:8786", "off")
+        == "c8league duel resume duel-1 --executor dask --address tcp://10.0.0.5:8786 "
+        "--sandbox off"
+    )
+    assert (
+        resume_command("ladder", "club night", "dask", None, verb="run")
+        == "c8league ladder run 'club night' --executor dask"
+    )
+
+
+def test_what_changes_in_the_workers_is_one_line_each() -> None:
+    lines = [
+        cluster_line(event)
+        for event in (
+            NoWorkers("tcp://10.0.0.5:8786", 10.02),
+            NoWorkers(None, 40.0),
+            WorkerLost("tcp://10.0.0.7:40001", 3),
+            WorkerLost("tcp://10.0.0.7:40001", 1),
+            WorkerLost("tcp://10.0.0.7:40001", 0),
+            WorkerJoined("tcp://10.0.0.8:40002"),
+        )
+    ]
+    assert lines == [
+        "the Dask scheduler at tcp://10.0.0.5:8786 has had no workers for 10 s: waiting for "
+        "one (start one: dask worker tcp://10.0.0.5:8786; Ctrl-C stops)",
+        "the local Dask cluster has had no workers for 40 s: waiting for one (Ctrl-C stops)",
+        "worker tcp://10.0.0.7:40001 lost: its 3 matches are played again",
+        "worker tcp://10.0.0.7:40001 lost: its 1 match is played again",
+        "worker tcp://10.0.0.7:40001 lost: it held none of the run's matches",
+        "worker tcp://10.0.0.8:40002 joined",
+    ]
+
+
 def test_unreachable_scheduler_is_one_line() -> None:
     runner = DaskRunner("tcp://127.0.0.1:9", connect_seconds=0.5)
     with pytest.raises(
@@ -400,8 +438,11 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
             os.kill(victim, signal.SIGKILL)
             killed.append(done)
 
+    told: list[ClusterEvent] = []
     db = open_database(dask)
-    summary = run_event(db, "ev", executor="dask", address=cluster, progress=progress)
+    summary = run_event(
+        db, "ev", executor="dask", address=cluster, progress=progress, watch=told.append
+    )
     db.close()
     client.wait_for_workers(2, timeout=60)
     after: dict[str, int] = client.run(os.getpid)
@@ -413,6 +454,15 @@ def test_worker_killed_mid_event_gives_the_full_identical_results(
         if isinstance(event, dict) and event.get("action") == "remove-worker"
     ]
     assert lost["processing-tasks"] or lost["lost-computed-tasks"], "matches were played again"
+    # The run said so as it happened: the worker lost, with the matches it held.
+    (victim_address,) = [worker for worker, pid in before.items() if pid == victim]
+    (gone,) = [event for event in told if isinstance(event, WorkerLost)]
+    assert gone.worker == victim_address and gone.matches > 0, told
+    assert cluster_line(gone) == (
+        f"worker {victim_address} lost: its {gone.matches} "
+        + ("match is" if gone.matches == 1 else "matches are")
+        + " played again"
+    )
     assert summary.played == event_state(pool).matches_total
     assert results(dask) == results(pool)
 
@@ -494,6 +544,49 @@ def test_a_lost_scheduler_is_one_line_with_the_resume_command(
     assert results(dask) == results(pool)
 
 
+@pytest.mark.slow
+def test_a_scheduler_without_workers_is_waited_for_in_a_line_and_ctrl_c_stops_it(
+    tmp_path: Path,
+) -> None:
+    url = imported(tmp_path, "idle.db", write_league(tmp_path))
+    port = _free_port()
+    address = f"tcp://127.0.0.1:{port}"
+    log = (tmp_path / "scheduler.log").open("ab")
+    dask = [sys.executable, "-m", "distributed.cli.dask_scheduler"]
+    scheduler = subprocess.Popen(
+        [*dask, "--port", str(port), "--dashboard-address", ":0"], stdout=log, stderr=log
+    )
+    run = [sys.executable, "-m", "c8league", "--db", url, "event", "run", "ev"]
+    command = [*run, "--executor", "dask", "--address", address]
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    # (The scheduler may take a while to listen: the run waits for it up to 20 s.)
+    played = subprocess.Popen(
+        command, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, cwd=tmp_path, env=env
+    )
+    try:
+        assert played.stderr is not None
+        lines: list[str] = []
+        waiting = f"the Dask scheduler at {address} has had no workers for"
+        deadline = time.monotonic() + 180
+        while not any(line.startswith(waiting) for line in lines):
+            assert time.monotonic() < deadline and played.poll() is None, lines
+            lines.append(played.stderr.readline().decode())
+        played.send_signal(signal.SIGINT)
+        rest = played.stderr.read().decode()
+        assert played.wait(timeout=120) == 130, rest
+    finally:
+        for process in (played, scheduler):
+            process.kill()
+            process.wait()
+    (line,) = [line for line in lines if line.strip()]
+    assert line.endswith(f"waiting for one (start one: dask worker {address}; Ctrl-C stops)\n")
+    assert rest == (
+        "interrupted: 0 matches stored by this run, each whole; the rest are played by: "
+        f"c8league event resume ev --executor dask --address {address}\n"
+    )
+    assert matches_done(url) == 0
+
+
 BOTS = Path(__file__).parent / "bots"
 
 
@@ -537,6 +630,11 @@ def test_a_bot_that_cannot_start_on_a_worker_stops_the_run_in_one_line(
     assert "entrant 'X' did not start (crash)" in line and "no_such_bot.py" in line
     assert "can't open file" in line  # the end of its standard error
     assert "(on Dask worker tcp://127.0.0.1:" in line and ", started in /" in line
+    # Run as printed, the resume plays on the same cluster, not on this machine's pool.
+    assert line.endswith(
+        f"nothing was played (mend the bot, then: c8league event resume ev --executor dask "
+        f"--address {cluster})"
+    )
     assert "Traceback" not in err
     assert matches_done(url) == 0
 

@@ -38,6 +38,7 @@ from c8league.cli.playing import (
     RunProgress,
     hide_from_bots,
     sandbox_mode,
+    say_cluster,
     say_unsandboxed,
     where_played,
 )
@@ -550,6 +551,7 @@ def _run_one(db: Database, name: str, how: _Run, gauntlet: str | None = None) ->
             gauntlet=gauntlet,
             new_version=how.new_version,
             new_versions=None if quiet else _say_new_versions,
+            watch=say_cluster,
         )
         if announced and summary.tally is not None and summary.settings is not None:
             progress(summary.tally, summary.settings, last=True)  # the last pair

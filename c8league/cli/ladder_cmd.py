@@ -3,7 +3,6 @@ step after step, ``show`` is its table."""
 
 from __future__ import annotations
 
-import shlex
 import time
 from typing import Annotated
 
@@ -24,12 +23,17 @@ from c8league.cli.options import (
     MaxForfeitsOpt,
     MoveSecondsOpt,
     ProgressEveryOpt,
-    Sandbox,
     SandboxOpt,
     WorkersOpt,
 )
 from c8league.cli.output import err, out, print_json
-from c8league.cli.playing import hide_from_bots, sandbox_mode, say_unsandboxed, where_played
+from c8league.cli.playing import (
+    hide_from_bots,
+    sandbox_mode,
+    say_cluster,
+    say_unsandboxed,
+    where_played,
+)
 from c8league.events.ladder import LadderTable, Until, ladder_table, run_ladder
 from c8league.runner.clock import MatchClock, one_limit
 from c8league.tables import Column, draw_table
@@ -86,7 +90,6 @@ def run(
     db = database()
     hide_from_bots(db)
     where = where_played(workers, executor, address)
-    again = _again(league, executor, address, sandbox)
     err.print(f"ladder of {escape(league)}: playing on {where} (Ctrl-C stops it)", highlight=False)
     started = time.monotonic()
 
@@ -113,9 +116,9 @@ def run(
         sandbox=sandbox_mode(sandbox),
         unsandboxed=say_unsandboxed,
         progress=progress,
-        again=again,
         clock=match_clock,
         told=lambda line: err.print(escape(line), highlight=False),
+        watch=say_cluster,
     )
     why = {
         "matches": "as many matches as asked",
@@ -156,18 +159,6 @@ def show(
         while True:
             time.sleep(watch)
             live.update(_table(ladder_table(db, league)), refresh=True)
-
-
-def _again(league: str, executor: Executor, address: str | None, sandbox: Sandbox | None) -> str:
-    """The command that goes on with this run's ladder, where it runs now."""
-    words = ["c8league", "ladder", "run", shlex.quote(league)]
-    if executor is not Executor.processes:
-        words += ["--executor", executor.value]
-    if address is not None:
-        words += ["--address", address]
-    if sandbox is not None:
-        words += ["--sandbox", sandbox.value]
-    return " ".join(words)
 
 
 def _print(table: LadderTable) -> None:

@@ -9,13 +9,21 @@ from collections.abc import Callable
 from types import TracebackType
 from typing import Any
 
+from rich.markup import escape
 from rich.progress import Progress, ProgressColumn
 
 from c8league import sandbox
 from c8league.cli import state
 from c8league.cli.options import Every, Executor, Sandbox
 from c8league.cli.output import err
-from c8league.runner.base import default_workers
+from c8league.interrupts import deferred_interrupts
+from c8league.runner.base import (
+    ClusterEvent,
+    NoWorkers,
+    WorkerJoined,
+    WorkerLost,
+    default_workers,
+)
 from c8league.sandbox import Mode, Support
 from c8league.storage.database import Database, resolve_url, sqlite_path
 
@@ -31,6 +39,37 @@ def where_played(workers: int | None, executor: Executor, address: str | None) -
     if executor is Executor.dask:
         where = f"Dask {address}" if address else f"local Dask cluster, {where}"
     return where
+
+
+def cluster_line(event: ClusterEvent) -> str:
+    """What changed in a Dask cluster's workers during a run, in a line."""
+    match event:
+        case NoWorkers(address=None, seconds=seconds):
+            return (
+                f"the local Dask cluster has had no workers for {seconds:.0f} s: "
+                "waiting for one (Ctrl-C stops)"
+            )
+        case NoWorkers(address=address, seconds=seconds):
+            return (
+                f"the Dask scheduler at {address} has had no workers for {seconds:.0f} s: "
+                f"waiting for one (start one: dask worker {address}; Ctrl-C stops)"
+            )
+        case WorkerLost(worker=worker, matches=0):
+            return f"worker {worker} lost: it held none of the run's matches"
+        case WorkerLost(worker=worker, matches=1):
+            return f"worker {worker} lost: its 1 match is played again"
+        case WorkerLost(worker=worker, matches=matches):
+            return f"worker {worker} lost: its {matches} matches are played again"
+        case WorkerJoined(worker=worker):
+            return f"worker {worker} joined"
+
+
+def say_cluster(event: ClusterEvent) -> None:
+    """Print, in one line on stderr, what changed in a Dask cluster's workers. A Ctrl-C
+    meanwhile waits for the line to be written: raised in the middle of it, the line
+    would be written again with the next."""
+    with deferred_interrupts():
+        err.print(escape(cluster_line(event)), highlight=False)
 
 
 def sandbox_mode(option: Sandbox | None) -> Mode | None:

@@ -44,6 +44,7 @@ from c8league.names import check_name, printable
 from c8league.players import registry
 from c8league.players.versions import version_of, what_changed
 from c8league.results import MatchReport
+from c8league.runner.base import Watch
 from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.starting import BotStart
@@ -334,6 +335,7 @@ def run_duel(
     gauntlet: str | None = None,
     new_version: bool = False,
     new_versions: Callable[[tuple[NewVersion, ...], tuple[int, ...]], None] | None = None,
+    watch: Watch | None = None,
 ) -> RunSummary:
     """Play the duel ``name`` until it is finished, from where an earlier run stopped.
 
@@ -353,7 +355,8 @@ def run_duel(
     ``max_forfeit_share`` ends (finished, without a verdict: ``duel.forfeits``) as soon
     as that is certain. ``sandbox`` and ``unsandboxed`` are as for
     ``events.running.run_event``; ``gauntlet`` names the gauntlet the duel is one of,
-    which an interrupted run says to resume."""
+    which an interrupted run says to resume; ``watch`` is told what changes in a
+    cluster's workers during the run (``runner.executors.make_runner``)."""
     started = time.perf_counter()
     with db.session() as session:
         duel = stored_duels.get(session, name)
@@ -363,6 +366,7 @@ def run_duel(
     summary = RunSummary(duel_name)
     _check_plugins(settings)
     resumed = gauntlet or duel_name
+    again = resume_command("duel", resumed, executor, address, sandbox)
     with (
         run_kept(
             lambda: (
@@ -371,15 +375,14 @@ def run_duel(
                 else f"{summary.pairs} pairs stored by this run"
             ),
             goes_on="the gauntlet goes on with" if gauntlet else "the duel goes on with",
-            again=resume_command("duel", resumed, "processes", None, sandbox),
-            elsewhere=resume_command("duel", resumed, executor, address, sandbox),
+            again=again,
         ),
         event_run_lock(db, duel_id, duel_name, kind="duel"),
-        make_runner(executor, workers, address) as runner,
+        make_runner(executor, workers, address, watch=watch) as runner,
     ):
         if status != "finished" or new_version:
             settings, summary.new_versions, summary.replayed = _take_versions(
-                db, duel_id, settings, new_version=new_version, resumed=resumed
+                db, duel_id, settings, new_version=new_version, again=again
             )
             if summary.new_versions and new_versions is not None:
                 new_versions(summary.new_versions, summary.replayed)
@@ -399,7 +402,7 @@ def run_duel(
             missing = runner_unsandboxed(_starts(settings))
             if missing is not None and unsandboxed is not None:
                 unsandboxed(missing)
-            _start_bots(db, duel_id, name=duel_name, settings=settings, runner=runner)
+            _start_bots(db, duel_id, name=duel_name, settings=settings, runner=runner, again=again)
             streaks = ForfeitStreaks(max_forfeits)
             _play(
                 db,
@@ -412,6 +415,7 @@ def run_duel(
                 progress=progress,
                 streaks=streaks,
                 forfeits=forfeits,
+                again=again,
             )
     summary.seconds = time.perf_counter() - started
     return summary
@@ -423,7 +427,7 @@ def _take_versions(
     settings: DuelSettings,
     *,
     new_version: bool,
-    resumed: str,
+    again: str,
 ) -> tuple[DuelSettings, tuple[NewVersion, ...], tuple[int, ...]]:
     """Find the version of every bot of the duel and keep it with the duel; a bot at
     another version than the duel's stops the run (:class:`BotChanged`) unless
@@ -459,7 +463,7 @@ def _take_versions(
             first = news[0]
             raise BotChanged(
                 f"{first}; the duel's games so far were played by the old version: "
-                f"c8league duel resume {resumed} --new-version goes on with the new one and "
+                f"{again} --new-version goes on with the new one and "
                 "plays again the pairs the old one forfeited, or start a new duel",
                 who=first.who,
                 old=first.old,
@@ -529,14 +533,13 @@ def _check_plugins(settings: DuelSettings) -> None:
 
 
 def _start_bots(
-    db: Database, duel_id: int, *, name: str, settings: DuelSettings, runner: Runner
+    db: Database, duel_id: int, *, name: str, settings: DuelSettings, runner: Runner, again: str
 ) -> None:
     """Start every bot once on every worker before the first game (see
     ``runner.starting``): one that cannot start stops the duel, kept without a verdict."""
     problem = runner.start(_starts(settings), settings.match_seconds)
     if problem is not None:
         _stop(db, duel_id, problem)
-        again = resume_command("duel", name, "processes", None, settings.sandbox)
         raise BotStopped(f"{problem}; duel {name} has no verdict ({again})")
     with db.writing(wait=None) as session:
         stored_duels.set_stopped(session, duel_id, None)
@@ -583,6 +586,7 @@ def _play(
     progress: Progress | None,
     streaks: ForfeitStreaks,
     forfeits: Forfeits,
+    again: str,
 ) -> None:
     cap = settings.max_pairs
     if progress is not None:
@@ -596,6 +600,7 @@ def _play(
         progress=progress,
         streaks=streaks,
         forfeits=forfeits,
+        again=again,
     )
     while True:
         count = CHUNK_PAIRS if cap is None else min(CHUNK_PAIRS, cap - tally.pairs)
@@ -619,7 +624,10 @@ class _Play:
         progress: Progress | None,
         streaks: ForfeitStreaks,
         forfeits: Forfeits,
+        again: str,
     ) -> None:
+        self.again = again
+        """The command that goes on with the duel (or its gauntlet) where it runs."""
         self.db, self.duel_id, self.settings = db, duel_id, settings
         self.tally, self.summary, self.progress = tally, summary, progress
         self.streaks = streaks
@@ -646,7 +654,7 @@ class _Play:
                     side = "A's" if report.match_id % 2 == 0 else "B's"
                     raise PluginError(
                         f"deal {deal}, {side} match: {report.error} (the deals before it "
-                        f"are stored: c8league duel resume {self.summary.name})"
+                        f"are stored: {self.again})"
                     )
                 streak = self.count_forfeit(report) or streak
                 if report.match_id % 2 == 0:
@@ -685,7 +693,7 @@ class _Play:
                     name = self.summary.name
                     raise BotStopped(
                         f"{streak}; duel {name} has no verdict: mend the bot, then "
-                        f"c8league duel resume {name} (--max-forfeits 0 never stops)"
+                        f"{self.again} (--max-forfeits 0 never stops)"
                     )
         except ExecutorLost:
             self.store(finished=False)  # the pairs played are whole

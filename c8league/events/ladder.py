@@ -39,8 +39,9 @@ from c8league.league.players import enter_new_version
 from c8league.players.versions import Version, version_of
 from c8league.ratings import Rating
 from c8league.ratings.update import model_for
+from c8league.runner.base import Watch
 from c8league.runner.clock import MatchClock, one_limit
-from c8league.runner.executors import make_runner
+from c8league.runner.executors import make_runner, resume_command
 from c8league.runner.starting import BotStart
 from c8league.runner.starting import unsandboxed as runner_unsandboxed
 from c8league.runner.streaks import MAX_FORFEITS, ForfeitStreaks
@@ -125,16 +126,18 @@ def run_ladder(
     sandbox: Mode | None = None,
     unsandboxed: Callable[[Support], None] | None = None,
     progress: Progress | None = None,
-    again: str = "",
     clock: MatchClock | None = None,
     told: Callable[[str], None] | None = None,
+    watch: Watch | None = None,
 ) -> LadderRun:
     """Play the ladder of the league ``league_name`` (made on the first run, seeded
     with ``seed``, 0 by default) step after step until ``matches`` matches are played by
     this run (then at the end of that step), ``until`` holds, or it is stopped (Ctrl-C:
     the steps' matches stored stay; the next run plays the rest of a step first).
-    ``again`` is the command that goes on, for the messages that say how; ``told`` is
-    told each change to who plays, in a line, as the step that picks it up is made."""
+    The messages that say how the ladder goes on name the command that runs it where it
+    ran (``runner.executors.resume_command``); ``told`` is told each change to who
+    plays, in a line, as the step that picks it up is made; ``watch``, what changes in
+    a cluster's workers (``runner.executors.make_runner``)."""
     if matches is not None and matches < 1:
         raise UsageError("`matches` must be at least 1", params=["matches"])
     check_match_seconds(match_seconds)
@@ -150,15 +153,15 @@ def run_ladder(
     assert event_id is not None
     options = RunOptions(match_seconds, move_seconds, max_forfeits, sandbox, clock=clock)
     summary = RunSummary()
+    again = resume_command("ladder", league_name, executor, address, sandbox, verb="run")
     with (
         run_kept(
             lambda: f"{summary.played} matches stored by this run",
             goes_on="the ladder goes on with",
             again=again,
-            elsewhere=again,
         ),
         event_run_lock(db, event_id, f"{league_name}'s ladder"),
-        make_runner(executor, workers, address) as runner,
+        make_runner(executor, workers, address, watch=watch) as runner,
     ):
         runner.prepare()
         starts, found = _starts(db, league_name, options)

@@ -22,6 +22,7 @@ from c8league.players import registry
 from c8league.players.versions import Version, version_of
 from c8league.ratings.update import ResultWriter
 from c8league.results import MatchReport
+from c8league.runner.base import Watch
 from c8league.runner.clock import MatchClock, one_limit
 from c8league.runner.executors import Runner, make_runner, resume_command
 from c8league.runner.pool import MatchRunner
@@ -90,6 +91,7 @@ def run_event(
     sandbox: Mode | None = None,
     unsandboxed: Callable[[Support], None] | None = None,
     clock: MatchClock | None = None,
+    watch: Watch | None = None,
 ) -> RunSummary:
     """Pair and play the event's rounds until it is complete (or ``rounds`` more rounds
     have been played); resumes where an earlier run stopped. A round-robin's rounds do
@@ -97,7 +99,8 @@ def run_event(
     processes, the first rounds are paired and played while the rest are paired: see
     :data:`FIRST_MATCHES`); a Swiss round is paired when the one before it is complete.
     ``executor`` and ``address`` choose where the matches are played (see
-    ``runner.dask_executor.make_runner``). A
+    ``runner.executors.make_runner``; ``watch`` is told what changes in a cluster's
+    workers meanwhile). A
     player still deciding when its match passes ``match_seconds`` forfeits it (see
     ``runner.loop``), and one over ``move_seconds`` on a decision, or whose match
     ``clock`` runs out (one or the other: ``runner.clock``).
@@ -131,11 +134,11 @@ def run_event(
     missing = runner_unsandboxed(starts)
     if missing is not None and unsandboxed is not None:
         unsandboxed(missing)
+    again = resume_command("event", event_name, executor, address, sandbox)
     with run_kept(
         lambda: f"{summary.played} matches stored by this run",
         goes_on="the rest are played by",
-        again=resume_command("event", event_name, "processes", None, sandbox),
-        elsewhere=resume_command("event", event_name, executor, address, sandbox),
+        again=again,
     ):
         _run_rounds(
             db,
@@ -151,6 +154,8 @@ def run_event(
             address=address,
             options=options,
             starts=starts,
+            again=again,
+            watch=watch,
         )
     summary.seconds = time.perf_counter() - started
     return summary
@@ -171,10 +176,12 @@ def _run_rounds(
     address: str | None,
     options: RunOptions,
     starts: Sequence[BotStart],
+    again: str,
+    watch: Watch | None,
 ) -> None:
     with (
         event_run_lock(db, event_id, event_name),
-        make_runner(executor, workers, address) as runner,
+        make_runner(executor, workers, address, watch=watch) as runner,
     ):
         runner.prepare()  # an unreachable cluster stops the run before anything is paired
         planned: Schedule | None = None
@@ -190,10 +197,7 @@ def _run_rounds(
         else:
             problem = runner.start(starts, options.match_seconds)
         if problem is not None:
-            raise BotStopped(
-                f"{problem}; nothing was played (mend the bot, then: c8league event resume "
-                f"{event_name})"
-            )
+            raise BotStopped(f"{problem}; nothing was played (mend the bot, then: {again})")
         streaks = ForfeitStreaks(options.max_forfeits)
         later = 0
         """Rounds to pair while the first ones are played (see :func:`_first_rounds`)."""
@@ -228,7 +232,6 @@ def _run_rounds(
                 summary.rounds_paired += first
                 later = count - first
                 continue
-            again = resume_command("event", event_name, "processes", None, options.sandbox)
             played = Played(summary, streaks, seated, again)
             more = None
             if later:

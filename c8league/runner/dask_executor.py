@@ -38,7 +38,15 @@ from typing import Any
 from c8league.errors import C8LeagueError, ExecutorLost, PluginError, UsageError
 from c8league.players import registry
 from c8league.results import MatchReport
-from c8league.runner.base import ClosingRunner, default_workers
+from c8league.runner.base import (
+    ClosingRunner,
+    ClusterEvent,
+    NoWorkers,
+    Watch,
+    WorkerJoined,
+    WorkerLost,
+    default_workers,
+)
 from c8league.runner.pool import TOGETHER_CHUNKS, MatchRunner
 from c8league.runner.starting import BotStart, Started
 from c8league.runner.tasks import MatchTask, play_task
@@ -47,8 +55,11 @@ from c8league.runner.worker import exec_worker
 RETRIES = 3
 """How often a match is played again after an error or after killing its workers."""
 CONNECT_SECONDS = 20.0
-NO_WORKERS_SECONDS = 120.0
-"""How long a run waits while the cluster has no worker at all before giving up."""
+NO_WORKERS_SECONDS = 10.0
+"""How long the cluster may have no worker at all before the run says it waits for one
+(:class:`~c8league.runner.base.NoWorkers`); it waits until one joins, or it is stopped."""
+NO_WORKERS_AGAIN_SECONDS = 30.0
+"""How often a run that waits for a worker says so again."""
 POLL_SECONDS = 2.0
 BATCH_SECONDS = 1.0
 """Matches are sent to a worker in batches of about this much play time: a batch costs
@@ -130,6 +141,11 @@ class DaskRunner(ClosingRunner):
     batches (default: :data:`WINDOW_PER_THREAD` per worker thread) are sent and not yet
     handed back. ``play`` is what a worker runs for each task
     (:func:`~c8league.runner.tasks.play_task` by default).
+
+    ``watch`` is told what changes in the cluster's workers while the runner plays or
+    waits: a worker that joins or is lost (with the matches it held, played again
+    elsewhere), and a cluster without a worker (after :data:`NO_WORKERS_SECONDS`, then
+    every :data:`NO_WORKERS_AGAIN_SECONDS` while the run waits for one).
     """
 
     def __init__(
@@ -142,8 +158,10 @@ class DaskRunner(ClosingRunner):
         batch: int | None = None,
         play: Play = play_task,
         connect_seconds: float = CONNECT_SECONDS,
+        watch: Watch | None = None,
     ) -> None:
         self.address = address
+        self.watch = watch
         self.workers = workers
         self.retries = max(0, retries)
         self.window = window
@@ -158,6 +176,18 @@ class DaskRunner(ClosingRunner):
         self._together = 1
         """Up to how many matches a worker thread plays at once, as its bots' start said."""
         self._logs: list[tuple[logging.Logger, int]] = []
+        self._known: set[str] | None = None
+        """The workers the scheduler named when last asked (None: not asked yet)."""
+        self._changed = threading.Event()
+        """Set (by Dask's thread for events) when a worker joins or leaves the cluster."""
+        self._woken: threading.Event | None = None
+        """Set too then: what the run in progress waits on."""
+        self._held: dict[str, set[str]] = {}
+        """The batches (their keys) each worker that left held, as the scheduler said."""
+        self._held_lock = threading.Lock()
+        self._idle_since: float | None = None
+        """Since when the cluster has had no worker, as last asked."""
+        self._idle_told: float | None = None
 
     @property
     def where(self) -> str:
@@ -177,6 +207,7 @@ class DaskRunner(ClosingRunner):
             count = count if matches is None else max(1, min(count, matches))
             self._cluster = local_cluster(count)
             self._client = dask.Client(self._cluster, set_as_default=False)
+            self._client.subscribe_topic("all", self._cluster_event)
             return self._client
         try:
             self._client = dask.Client(
@@ -185,7 +216,26 @@ class DaskRunner(ClosingRunner):
         except (OSError, ValueError, TypeError) as exc:
             raise UsageError(f"cannot reach the Dask scheduler at {self.address}: {exc}") from None
         self._logs = _quiet_logs()  # a lost scheduler is said in one line, not logged too
+        self._client.subscribe_topic("all", self._cluster_event)
         return self._client
+
+    def _cluster_event(self, event: tuple[float, Any]) -> None:
+        """A worker joined or left (Dask's thread for events): the run looks at once,
+        the batches the worker held kept to say how many matches are played again."""
+        _, message = event
+        if not isinstance(message, dict):
+            return
+        action = message.get("action")
+        if action == "remove-worker":
+            keys = [*message.get("processing-tasks", ()), *message.get("lost-computed-tasks", ())]
+            with self._held_lock:
+                self._held.setdefault(str(message.get("worker")), set()).update(map(str, keys))
+        elif action != "add-worker":
+            return
+        self._changed.set()
+        woken = self._woken
+        if woken is not None:
+            woken.set()
 
     def prepare(self) -> None:
         """Connect to the scheduler (or start the local cluster) now."""
@@ -243,6 +293,7 @@ class DaskRunner(ClosingRunner):
                     reports = flight.next_batch()
                 yield from reports
         finally:
+            self._woken = None
             if flight.pending:
                 with contextlib.suppress(Exception):
                     client.cancel([batch.future for batch in flight.pending])
@@ -277,16 +328,55 @@ class DaskRunner(ClosingRunner):
     # -- before playing -------------------------------------------------------------------
 
     def _wait_for_workers(self, client: Any) -> dict[str, int]:
-        """The cluster's workers and their threads, once it has any."""
-        deadline = time.monotonic() + NO_WORKERS_SECONDS
+        """The cluster's workers and their threads, once it has any (waiting, and saying
+        so, while it has none)."""
         while True:
-            workers = _workers(client)
-            if workers or time.monotonic() > deadline:
-                break
+            workers = self._look(client)
+            if workers:
+                return workers
             time.sleep(0.2)
-        if not workers:
-            raise C8LeagueError(f"{self.where} has no workers: start some (dask worker ADDRESS)")
+
+    def _look(self, client: Any, pending: Iterable[_Batch] = ()) -> dict[str, int]:
+        """The cluster's workers and their threads, as the scheduler says now; the watch
+        told of the workers lost (with the matches of ``pending`` they held) or joined
+        since the last look, and of a cluster without a worker for a while."""
+        self._changed.clear()
+        workers = _workers(client)
+        now = time.monotonic()
+        with self._held_lock:
+            said, self._held = self._held, {}
+        if self._known is not None:
+            for worker in sorted(self._known - workers.keys()):
+                # The batches the scheduler said the worker held; else those sent to it
+                # and not yet played.
+                keys = said.get(worker)
+                mine = [
+                    batch
+                    for batch in pending
+                    if batch.reports is None
+                    and (batch.worker == worker if keys is None else batch.future.key in keys)
+                ]
+                for batch in mine:
+                    if batch.worker == worker:
+                        batch.worker = None
+                self._tell(WorkerLost(worker, sum(len(batch.tasks) for batch in mine)))
+            for worker in sorted(workers.keys() - self._known):
+                self._tell(WorkerJoined(worker))
+        self._known = set(workers)
+        if workers:
+            self._idle_since = self._idle_told = None
+        elif self._idle_since is None:
+            self._idle_since = now
+        elif now - self._idle_since >= NO_WORKERS_SECONDS and (
+            self._idle_told is None or now - self._idle_told >= NO_WORKERS_AGAIN_SECONDS
+        ):
+            self._idle_told = now
+            self._tell(NoWorkers(self.address, now - self._idle_since))
         return workers
+
+    def _tell(self, event: ClusterEvent) -> None:
+        if self.watch is not None:
+            self.watch(event)
 
     def _check_workers(self, client: Any, tasks: Sequence[MatchTask]) -> None:
         """Ask every connected worker for the event's plugins: a missing one, or one of
@@ -372,23 +462,16 @@ class _Flight:
         self.workers = workers
         """Each worker's threads, as the scheduler last said."""
         self.looked = time.monotonic()
-        self.idle_since: float | None = None
         self.woken = threading.Event()
-        """Set when a batch is done (by Dask's thread for callbacks)."""
+        """Set when a batch is done (by Dask's thread for callbacks), or a worker joins or
+        leaves the cluster."""
+        runner._woken = self.woken
 
     def look(self) -> None:
-        """Ask the scheduler for its workers again (joined, or lost)."""
-        self.workers = _workers(self.client)
+        """Ask the scheduler for its workers again (joined, or lost): while it has none,
+        the run waits for one."""
+        self.workers = self.runner._look(self.client, self.pending)
         self.looked = time.monotonic()
-        if self.workers:
-            self.idle_since = None
-        elif self.idle_since is None:
-            self.idle_since = time.monotonic()
-        elif time.monotonic() - self.idle_since > NO_WORKERS_SECONDS:
-            raise C8LeagueError(
-                f"{self.runner.where} has had no workers for {NO_WORKERS_SECONDS:.0f} s; "
-                "start workers, then resume the event"
-            )
 
     @property
     def threads(self) -> int:
@@ -398,7 +481,7 @@ class _Flight:
         """The reports of the oldest batch, sending more while waiting for it."""
         while True:
             self.woken.clear()  # (before looking at the batches: no batch's end is missed)
-            if time.monotonic() - self.looked > POLL_SECONDS:
+            if self.runner._changed.is_set() or time.monotonic() - self.looked > POLL_SECONDS:
                 self.look()
             self.collect()
             self.fill()

@@ -7,13 +7,14 @@ this one) and ``dask`` (``runner.dask_executor``: a Dask cluster) give the same 
 
 from __future__ import annotations
 
+import shlex
 from collections.abc import Iterator, Sequence
 from types import TracebackType
 from typing import Protocol
 
 from c8league.errors import UsageError
 from c8league.results import MatchReport
-from c8league.runner.base import default_workers
+from c8league.runner.base import Watch, default_workers
 from c8league.runner.dask_executor import DaskRunner
 from c8league.runner.pool import MatchRunner
 from c8league.runner.starting import BotStart
@@ -68,28 +69,41 @@ def check_workers(workers: int | None) -> None:
 
 
 def resume_command(
-    kind: str, name: str, executor: str, address: str | None, sandbox: str | None = None
+    kind: str,
+    name: str,
+    executor: str,
+    address: str | None,
+    sandbox: str | None = None,
+    *,
+    verb: str = "resume",
 ) -> str:
-    """The command that goes on with an event or duel (``kind``) where it stopped, on the
-    same executor, with the same sandbox."""
-    words = [f"c8league {kind} resume {name}"]
+    """The command that goes on with an event, duel or gauntlet (``kind``), or with a
+    ladder (``ladder``, ``verb`` ``run``), where it stopped: on the executor and at the
+    address that ran it, with the same sandbox. Every hint a run gives on how it goes on
+    is made here, so that none plays elsewhere than where the run played."""
+    words = ["c8league", kind, verb, shlex.quote(name)]
     if executor != "processes":
-        words.append(f"--executor {executor}")
+        words += ["--executor", executor]
     if address is not None:
-        words.append(f"--address {address}")
+        words += ["--address", shlex.quote(address)]
     if sandbox is not None:
-        words.append(f"--sandbox {sandbox}")
+        words += ["--sandbox", sandbox]
     return " ".join(words)
 
 
 def make_runner(
-    executor: str = "processes", workers: int | None = None, address: str | None = None
+    executor: str = "processes",
+    workers: int | None = None,
+    address: str | None = None,
+    *,
+    watch: Watch | None = None,
 ) -> Runner:
     """The runner for ``executor``: ``processes`` (a process pool of ``workers``, all
     cores by default) or ``dask`` (the Dask scheduler at ``address``, or a local
-    cluster of ``workers`` processes when no address is given). ``workers`` far above
-    this machine's cores is refused (see :func:`check_workers`); a batch never
-    starts more workers than it has matches."""
+    cluster of ``workers`` processes when no address is given; ``watch`` is told what
+    changes in its workers, see :class:`~c8league.runner.dask_executor.DaskRunner`).
+    ``workers`` far above this machine's cores is refused (see :func:`check_workers`);
+    a batch never starts more workers than it has matches."""
     if executor == "processes":
         if address is not None:
             raise UsageError(
@@ -106,5 +120,5 @@ def make_runner(
                 params=["workers", "address"],
             )
         check_workers(workers)
-        return DaskRunner(address, workers)
+        return DaskRunner(address, workers, watch=watch)
     raise UsageError(f"unknown executor {executor!r}; executors: {', '.join(EXECUTORS)}")

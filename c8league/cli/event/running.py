@@ -35,6 +35,7 @@ from c8league.cli.playing import (
     RunProgress,
     hide_from_bots,
     sandbox_mode,
+    say_cluster,
     say_unsandboxed,
     where_played,
 )
@@ -99,6 +100,7 @@ def _run(
             sandbox=sandbox_mode(sandbox),
             unsandboxed=say_unsandboxed,
             clock=match_clock,
+            watch=say_cluster,
         )
     status = event_status(db, event, league)
     rate = summary.played / summary.seconds if summary.seconds > 0 else 0.0
