@@ -22,6 +22,9 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2; httpx works t
     from starlette.testclient import TestClient
 
 from c8league.cli.main import main
+from c8league.club.reporting import report_result
+from c8league.errors import ResultError
+from c8league.events.status import event_status
 from c8league.serve import ServeConfig, create_app
 from c8league.storage.database import open_database
 
@@ -140,3 +143,207 @@ def test_a_duel_page_shows_its_llr_against_the_bounds(tmp_path: Path) -> None:
     assert page.status_code == 200
     assert '<svg class="llr"' in page.text and "<polyline" in page.text
     assert "LLR" in page.text
+
+
+# --- writes ----------------------------------------------------------------------------
+
+
+def organiser(client: TestClient, config: ServeConfig) -> None:
+    assert client.get(f"/organiser?token={config.token}").status_code == 200
+
+
+def csrf_of(page: str) -> str:
+    found = re.search(r'name="csrf" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def ticket_of(page: str) -> str:
+    found = re.search(r'name="ticket" value="([^"]+)"', page)
+    assert found is not None
+    return found.group(1)
+
+
+def codes(client: TestClient, config: ServeConfig) -> dict[int, str]:
+    """The codes of the round's tables, as the organiser's page shows them."""
+    page = TestClient(client.app, base_url=f"http://{HOST}")
+    organiser(page, config)
+    text = page.get("/organiser/league/club/event/thursday").text
+    return {
+        int(t): c for t, c in re.findall(r"<tr><td>(\d+)</td><td class=\"text\"><code>(\w+)", text)
+    }
+
+
+def scores_of(club: Path, capsys: pytest.CaptureFixture[str], table: int) -> dict[str, str]:
+    t = sheet(club, capsys)["tables"][table - 1]  # type: ignore[index]
+    values = [t["target"], 40, 20, 10][: len(t["seats"])]
+    return {f"score{i}": str(v) for i, v in enumerate(values)}
+
+
+def report(client: TestClient, code: str, scores: dict[str, str]) -> tuple[int, str]:
+    """Type ``code`` on the report page, then the scores: the last answer."""
+    form = client.get("/report").text
+    step = client.post("/report", data={"csrf": csrf_of(form), "code": code})
+    if step.status_code != 200 or 'name="ticket"' not in step.text:
+        return step.status_code, step.text
+    data = {"csrf": csrf_of(step.text), "ticket": ticket_of(step.text), **scores}
+    done = client.post("/report/scores", data=data)
+    return done.status_code, done.text
+
+
+def test_a_table_reports_and_the_organiser_accepts(
+    served: tuple[TestClient, ServeConfig], club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, config = served
+    table_codes = codes(client, config)
+    assert sorted(table_codes) == [1, 2, 3, 4]
+    # The public pages never show a code.
+    for path in ("/", "/league/club", "/league/club/event/thursday", "/report"):
+        assert not any(c in client.get(path).text for c in table_codes.values())
+    before = digest(club)
+    status, page = report(client, table_codes[2].lower(), scores_of(club, capsys, 2))
+    assert status == 200 and "Reported:" in page and "organiser accepts" in page
+    assert table_codes[2] not in page
+    assert event_status(config.db, "thursday").matches_done == 0  # reported, not final
+    # The organiser accepts it on the page: final, in the audit trail with its source.
+    boss = TestClient(client.app, base_url=f"http://{HOST}")
+    organiser(boss, config)
+    page_text = boss.get("/organiser/league/club/event/thursday").text
+    assert "reported:" in page_text
+    accepted = boss.post(
+        "/organiser/league/club/event/thursday",
+        data={"csrf": csrf_of(page_text), "action": "accept", "table": "2"},
+    )
+    assert accepted.status_code == 200 and "is final" in accepted.text
+    assert digest(club) != before
+    capsys.readouterr()
+    assert run(club, "result", "history", "thursday", "--json") == 0
+    trail = capsys.readouterr().out
+    assert "reported at the table with table 2's code; accepted by the organiser (serve)" in trail
+    # The code no longer works once its table's result is final.
+    after = digest(club)
+    status, page = report(client, table_codes[2], scores_of(club, capsys, 2))
+    assert status == 403 and "no longer works" in page
+    assert digest(club) == after
+    # result accept in the command line does the same for another table.
+    assert report(client, table_codes[3], scores_of(club, capsys, 3))[0] == 200
+    assert run(club, "result", "accept", "thursday", "--table", "3") == 0
+    assert run(club, "verify") == 0
+
+
+def test_refused_writes_store_nothing(
+    served: tuple[TestClient, ServeConfig], club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, config = served
+    table_codes = codes(client, config)
+    scores = scores_of(club, capsys, 1)
+    before = digest(club)
+    # A wrong code, and another table's code with this table's scores.
+    status, page = report(client, "ZZZZZZ", scores)
+    assert status == 403 and "no table of a published round has this code" in page
+    # Another table's code opens that table's form only (its own players, by seat), and
+    # with this table's names the scores are refused as result add refuses them.
+    form = client.get("/report").text
+    step = client.post("/report", data={"csrf": csrf_of(form), "code": table_codes[2]})
+    seats = sheet(club, capsys)["tables"]  # type: ignore[index]
+    assert all(name in step.text for name in seats[1]["seats"])  # type: ignore[index]
+    assert not any(name in step.text for name in seats[0]["seats"])  # type: ignore[index]
+    names = dict(zip(seats[0]["seats"], map(int, scores.values()), strict=True))  # type: ignore[index]
+    with pytest.raises(ResultError, match="not seated"):
+        report_result(config.db, table_codes[2], names)
+    # Scores that do not fit: the same line as result add's.
+    bad = {**scores, "score0": "10"}
+    status, page = report(client, table_codes[1], bad)
+    assert status == 400 and "reached" in page
+    status, page = report(client, table_codes[1], {**scores, "score1": "x"})
+    assert status == 400 and "refused" in page
+    assert digest(club) == before
+    # No CSRF token, or one that is not the cookie's.
+    form = client.get("/report").text
+    assert client.post("/report", data={"code": table_codes[1]}).status_code == 403
+    assert (
+        client.post("/report", data={"csrf": "forged", "code": table_codes[1]}).status_code == 403
+    )
+    step = client.post("/report", data={"csrf": csrf_of(form), "code": table_codes[1]})
+    data = {"ticket": ticket_of(step.text), **scores}
+    assert client.post("/report/scores", data=data).status_code == 403
+    # A forged ticket (another match's number, or no signature).
+    forged = {"csrf": csrf_of(form), **scores}
+    for ticket in ("1.00", "2", ticket_of(step.text).replace(".", "0.")):
+        assert client.post("/report/scores", data={**forged, "ticket": ticket}).status_code == 403
+    # The organiser's writes without the organiser's cookie, or without a CSRF token.
+    assert (
+        client.post(
+            "/organiser/league/club/event/thursday",
+            data={"csrf": csrf_of(form), "action": "pair"},
+        ).status_code
+        == 403
+    )
+    boss = TestClient(client.app, base_url=f"http://{HOST}")
+    organiser(boss, config)
+    assert (
+        boss.post("/organiser/league/club/event/thursday", data={"action": "pair"}).status_code
+        == 403
+    )
+    # The organiser's cookie at another address.
+    page = boss.get("/organiser/league/club/event/thursday").text
+    elsewhere = boss.post(
+        "/organiser/league/club/event/thursday",
+        data={"csrf": csrf_of(page), "action": "pair"},
+        headers={"host": "evil.example"},
+    )
+    assert elsewhere.status_code == 403
+    assert digest(club) == before
+
+
+def test_a_code_of_a_finished_round_and_a_second_report(
+    served: tuple[TestClient, ServeConfig], club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, config = served
+    table_codes = codes(client, config)
+    first = scores_of(club, capsys, 1)
+    assert report(client, table_codes[1], first)[0] == 200
+    # A second phone at the same table: the conflict is shown, nothing overwritten.
+    phone = TestClient(client.app, base_url=f"http://{HOST}")
+    before = digest(club)
+    other = {**first, "score1": "45"}
+    status, page = report(phone, table_codes[1], other)
+    assert status == 200 and "Reported already" in page  # found before its scores are sent
+    assert digest(club) == before
+    # Both phones had the form open at once: the second's scores are refused.
+    phone2 = TestClient(client.app, base_url=f"http://{HOST}")
+    form = phone2.get("/report").text
+    assert run(club, "result", "accept", "thursday", "--table", "1", "--refuse") == 0
+    step = phone2.post("/report", data={"csrf": csrf_of(form), "code": table_codes[1]})
+    assert report(client, table_codes[1], first)[0] == 200
+    middle = digest(club)
+    data = {"csrf": csrf_of(step.text), "ticket": ticket_of(step.text), **other}
+    clash = phone2.post("/report/scores", data=data)
+    assert clash.status_code == 409 and "has a reported result already" in clash.text
+    assert "You sent" in clash.text and "45" in clash.text
+    assert digest(club) == middle
+    # Every table's result entered: the round is over, and its codes work no more.
+    for table in (1, 2, 3, 4):
+        values = scores_of(club, capsys, table)
+        if table == 1:
+            assert run(club, "result", "accept", "thursday", "--table", "1") == 0
+            continue
+        t = sheet(club, capsys)["tables"][table - 1]  # type: ignore[index]
+        text = ",".join(f"{n}={v}" for n, v in zip(t["seats"], values.values(), strict=True))
+        assert run(club, "result", "add", "thursday", "--table", str(table), "--scores", text) == 0
+    done = digest(club)
+    for code in table_codes.values():
+        status, page = report(client, code, first)
+        assert status == 403 and "no longer works" in page
+    assert digest(club) == done
+
+
+def test_wrong_codes_are_rate_limited_per_client(
+    served: tuple[TestClient, ServeConfig], club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, config = served
+    table_codes = codes(client, config)
+    for _ in range(10):
+        assert report(client, "WRONG1", {})[0] == 403
+    status, page = report(client, table_codes[1], {})
+    assert status == 429 and "too many wrong codes" in page

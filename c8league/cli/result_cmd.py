@@ -15,7 +15,7 @@ from c8league.cli.db import database
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out, print_json, said
 from c8league.cli.trail import show_trail, values_text
-from c8league.club import SCORE_MAX, CheckedResult
+from c8league.club import SCORE_MAX, CheckedResult, reporting
 from c8league.errors import NoInput, ResultError
 from c8league.results import UNFINISHED
 from c8league.tables import draw_table
@@ -252,6 +252,45 @@ def edit(
         unfinished,
         places,
     )
+
+
+@app.command("accept")
+def accept(
+    event: EventArg,
+    table: TableOpt,
+    refuse: Annotated[
+        bool,
+        typer.Option(
+            "--refuse", help="Forget the reported result instead (the table may report again)."
+        ),
+    ] = False,
+) -> None:
+    """Make the result reported at a table with its code (c8league serve) final: it is
+    stored as result add stores one, and the audit trail names the table's code and the
+    organiser. The latest published round where the table waits for its result."""
+    db = database()
+    if refuse:
+        reporting.refuse_report(db, event, table)
+        err.print(f"table {table}: the reported result is forgotten", highlight=False)
+        return
+    _show(reporting.accept_report(db, event, table, by="the organiser (result accept)"), "accepted")
+
+
+@app.command("codes")
+def codes(event: EventArg) -> None:
+    """The codes of the tables of the latest published round, to give each table (its
+    players report its result with it on c8league serve's page), and what each reported."""
+    number, rows = reporting.round_codes(database(), event)
+    out.print(f"round {number}", highlight=False)
+    for row in rows:
+        state = row.status
+        if row.reported is not None and row.status == "pending":
+            state = "reported: " + ", ".join(f"{n}={v}" for n, v in row.reported.items())
+        out.print(
+            f"table {row.table}: {row.code}  {', '.join(row.seats)}  ({state})",
+            highlight=False,
+            markup=False,
+        )
 
 
 @app.command("void")

@@ -175,7 +175,8 @@ def _find(
     return candidates[0]
 
 
-def _info(session: Session, event: Event, round_row: Round, match: Match) -> TableInfo:
+def info_in(session: Session, event: Event, round_row: Round, match: Match) -> TableInfo:
+    """The table of ``match``, in the caller's transaction."""
     return TableInfo(
         event=event.name,
         round=round_row.number,
@@ -206,7 +207,7 @@ def _check(
         names=entry.names(),
     )
     try:
-        checked = _info(session, event, round_row, match).check(entry)
+        checked = info_in(session, event, round_row, match).check(entry)
     except ResultError as exc:
         if round_number is None and "not seated" in str(exc):
             assert event.id is not None
@@ -236,7 +237,7 @@ def table_info(
         round_row, match = _find(
             session, event, table=table, round_number=round_number, statuses=statuses
         )
-        return _info(session, event, round_row, match)
+        return info_in(session, event, round_row, match)
 
 
 def add_result(
@@ -246,29 +247,42 @@ def add_result(
     voided before takes back the voided result's place in the order of results)."""
     with db.writing() as session:
         league, event = get_event(session, event_name)
-        round_row, match, checked = _check(
-            session, event, table=table, round_number=round_number, statuses=ENTER, entry=entry
-        )
-        was = match.status
-        if was == "void" and match.sequence is not None:
-            sequence = match.sequence
-            stored_results.clear_result(session, match, status="done")
-            stored_results.store_result(session, match, checked.result, sequence)
-            rebuild_ratings(session, _league_id(league), from_sequence=sequence)
-        else:
-            record_results(session, league, [(match, checked.result)])
-        assert match.id is not None
-        _record(
-            session,
-            "add",
-            event=event,
-            round_row=round_row,
-            match=match,
-            before=None,
-            after=checked.to_dict(),
-            note=entry.note,
-        )
-        return Change(round_row.number, table, checked, was)
+        return add_in(session, league, event, table, entry, round_number=round_number)
+
+
+def add_in(
+    session: Session,
+    league: League,
+    event: Event,
+    table: int,
+    entry: Entry,
+    *,
+    round_number: int | None = None,
+) -> Change:
+    """:func:`add_result` in the caller's transaction."""
+    round_row, match, checked = _check(
+        session, event, table=table, round_number=round_number, statuses=ENTER, entry=entry
+    )
+    was = match.status
+    if was == "void" and match.sequence is not None:
+        sequence = match.sequence
+        stored_results.clear_result(session, match, status="done")
+        stored_results.store_result(session, match, checked.result, sequence)
+        rebuild_ratings(session, _league_id(league), from_sequence=sequence)
+    else:
+        record_results(session, league, [(match, checked.result)])
+    assert match.id is not None
+    _record(
+        session,
+        "add",
+        event=event,
+        round_row=round_row,
+        match=match,
+        before=None,
+        after=checked.to_dict(),
+        note=entry.note,
+    )
+    return Change(round_row.number, table, checked, was)
 
 
 def edit_result(

@@ -7,6 +7,7 @@ line the command line would print, and a status of 4xx.
 
 from __future__ import annotations
 
+import contextlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
@@ -19,10 +20,23 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from c8league.club import pairing_sheet
+from c8league.club import pairing_sheet, parse_scores, publish
+from c8league.club.reporting import (
+    CodedTable,
+    CodeRefused,
+    ReportConflict,
+    RoundCode,
+    accept_report,
+    coded_table,
+    refuse_report,
+    report_at,
+    round_codes,
+    table_at,
+)
 from c8league.duel.reading import duel_report, list_duels
-from c8league.errors import C8LeagueError
+from c8league.errors import C8LeagueError, ResultError, UsageError
 from c8league.events.ladder import ladder_table
+from c8league.events.pairing import pair_round
 from c8league.events.season import season_table
 from c8league.events.status import event_standings, event_status, event_tiebreaks
 from c8league.league.reading import list_leagues, show_league
@@ -31,6 +45,7 @@ from c8league.ratings.leaderboard import league_leaderboard
 from c8league.reports.game_html import render_game
 from c8league.reports.games import read_game
 from c8league.reports.views import leaderboard_view, season_view
+from c8league.serve.guards import CSRF_COOKIE, CSRF_FIELD, Guesses, Tickets, csrf_ok, new_csrf
 from c8league.serve.llr import llr_path, llr_svg
 from c8league.standings import TIEBREAKS, explain_tiebreaks
 from c8league.storage.database import Database
@@ -103,12 +118,37 @@ class Pages:
         self.config = config
         self.db = config.db
         self.env = _templates()
+        self.guesses = Guesses()
+        self.tickets = Tickets()
 
     # --- helpers ---
 
     def page(self, name: str, code: int = 200, **values: Any) -> HTMLResponse:
         html = self.env.get_template(name).render(refresh=REFRESH_SECONDS, **values)
         return HTMLResponse(html, status_code=code, headers=SECURITY_HEADERS)
+
+    def form_page(self, request: Request, name: str, code: int = 200, **values: Any) -> Response:
+        """A page with a form: its CSRF token, the same as the browser's cookie (set here
+        when the browser has none)."""
+        token = request.cookies.get(CSRF_COOKIE) or new_csrf()
+        response = self.page(name, code, csrf=token, **values)
+        if request.cookies.get(CSRF_COOKIE) != token:
+            response.set_cookie(CSRF_COOKIE, token, httponly=True, samesite="strict", path="/")
+        return response
+
+    def write_refused(self, request: Request, form: Form) -> Response | None:
+        """Why a write is refused before it is read (a clear page), or None."""
+        if not self.from_given_address(request):
+            return self.refused(
+                "this server answers writes only at the address it printed", status=403
+            )
+        if not csrf_ok(request.cookies.get(CSRF_COOKIE), form.get(CSRF_FIELD)):
+            return self.refused(
+                "the form's security token is missing or stale: open the page again and "
+                "send the form from there (nothing was stored)",
+                status=403,
+            )
+        return None
 
     def refused(self, message: str, status: int = 400, title: str = "Refused") -> HTMLResponse:
         return self.page("message.html.j2", code=status, title=title, message=message)
@@ -181,6 +221,76 @@ class Pages:
     def ladder(self, request: Request) -> Response:
         return self.page("ladder.html.j2", t=ladder_table(self.db, request.path_params["league"]))
 
+    # --- results reported from the table ---
+
+    def report_form(self, request: Request) -> Response:
+        return self.form_page(request, "report.html.j2", problem=None)
+
+    def report_code(self, request: Request, form: Form) -> Response:
+        """A code typed at the table: the form of that table's scores (a ticket names the
+        table in it, not the code)."""
+        refused = self.write_refused(request, form)
+        if refused is not None:
+            return refused
+        client = request.client.host if request.client else "?"
+        if self.guesses.blocked(client):
+            return self.form_page(request, "report.html.j2", 429,
+                                  problem="too many wrong codes from this device: wait a few "
+                                  "minutes, or ask the organiser")  # fmt: skip
+        try:
+            table = coded_table(self.db, form.get("code", ""))
+        except CodeRefused as exc:
+            self.guesses.wrong(client)
+            return self.form_page(request, "report.html.j2", 403, problem=_said(exc))
+        return self.scores_page(request, table)
+
+    def scores_page(
+        self,
+        request: Request,
+        table: CodedTable,
+        code: int = 200,
+        problem: str | None = None,
+        values: dict[str, str] | None = None,
+    ) -> Response:
+        return self.form_page(
+            request,
+            "scores.html.j2",
+            code,
+            t=table,
+            ticket=self.tickets.make(table.match_id),
+            problem=problem,
+            values=values or {},
+        )
+
+    def report_scores(self, request: Request, form: Form) -> Response:
+        """The scores of a table found by its code: stored as reported, or refused with
+        the same line as ``result add`` gives."""
+        refused = self.write_refused(request, form)
+        if refused is not None:
+            return refused
+        match_id = self.tickets.read(form.get("ticket"))
+        if match_id is None:
+            return self.refused("this form is not one this server made: type the code again",
+                                status=403)  # fmt: skip
+        try:
+            table = table_at(self.db, match_id)
+        except CodeRefused as exc:
+            return self.refused(_said(exc), status=403)
+        values = {n: form.get(f"score{i}", "").strip() for i, n in enumerate(table.info.seats)}
+        try:
+            scores = parse_scores(",".join(f"{n}={v}" for n, v in values.items()))
+            checked = report_at(self.db, match_id, scores)
+        except ReportConflict as exc:
+            return self.page("reported.html.j2", 409, t=table, conflict=True, tried=values,
+                             reported=exc.reported, message=_said(exc))  # fmt: skip
+        except CodeRefused as exc:
+            return self.refused(_said(exc), status=403)
+        except ResultError as exc:
+            return self.scores_page(request, table, 400, problem=_said(exc), values=values)
+        reported = dict(zip(checked.seats, checked.result.scores, strict=True))
+        return self.page("reported.html.j2", t=table, conflict=False, tried=values,
+                         reported=reported, message="")  # fmt: skip
+
     async def live_js(self, request: Request) -> Response:
         return Response(
             LIVE_JS,
@@ -234,8 +344,96 @@ class Pages:
             )
         return self.page("organiser.html.j2", leagues=list_leagues(self.db))
 
+    def organiser_refused(self) -> Response:
+        return self.refused(
+            "the organiser's page needs the token serve printed at start "
+            "(open the address it printed, with ?token=)",
+            status=403,
+            title="Forbidden",
+        )
+
+    def organiser_event(self, request: Request) -> Response:
+        if not self.is_organiser(request):
+            return self.organiser_refused()
+        league = request.path_params["league"]
+        name = request.path_params["event"]
+        status = event_status(self.db, name, league)
+        sheet = pairing_sheet(self.db, f"{league}/{name}") if status.rounds_paired else None
+        number, codes = 0, list[RoundCode]()
+        if status.rounds_paired and status.played_by == "people":
+            # The codes of a round are made when the organiser first sees them (none
+            # before a round is published).
+            with contextlib.suppress(UsageError):
+                number, codes = round_codes(self.db, f"{league}/{name}")
+        return self.form_page(
+            request,
+            "organiser_event.html.j2",
+            league=league,
+            status=status,
+            sheet=sheet,
+            round_number=number,
+            codes=codes,
+            done=request.query_params.get("done", "")[:200],
+        )
+
+    def organiser_act(self, request: Request, form: Form) -> Response:
+        """Pair, publish, accept or refuse a reported result: the organiser's writes."""
+        if not self.is_organiser(request):
+            return self.organiser_refused()
+        refused = self.write_refused(request, form)
+        if refused is not None:
+            return refused
+        league = request.path_params["league"]
+        name = request.path_params["event"]
+        event = f"{league}/{name}"
+        action = form.get("action", "")
+        table = form.get("table", "")
+        try:
+            if action == "pair":
+                done = f"round {pair_round(self.db, name, league).round} paired (a draft)"
+            elif action == "publish":
+                done = f"round {publish(self.db, event)} published"
+            elif action in ("accept", "refuse") and table.isdigit() and len(table) < 6:
+                if action == "accept":
+                    change = accept_report(self.db, event, int(table), by="the organiser (serve)")
+                    done = f"table {change.table}: the reported result is final"
+                else:
+                    refuse_report(self.db, event, int(table))
+                    done = f"table {table}: the reported result is forgotten"
+            else:
+                return self.refused("unknown action", status=400)
+        except C8LeagueError as exc:
+            return self.refused(_said(exc), status=400)
+        url = request.url_for("organiser_event", league=league, event=name)
+        return RedirectResponse(f"{url.path}?done={done}", status_code=303)
+
 
 ORGANISER_COOKIE = "c8league_organiser"
+
+Form = dict[str, str]
+"""A form's text fields (a file sent in a form is dropped)."""
+
+
+def _said(exc: C8LeagueError) -> str:
+    """An error's one line, each parameter named as the form's field."""
+    return exc.worded(lambda param: param)
+
+
+def _posted(pages: Pages, handler: Callable[[Request, Form], Response]) -> Handler:
+    async def endpoint(request: Request) -> Response:
+        from starlette.concurrency import run_in_threadpool
+
+        try:
+            data = await request.form(max_files=0, max_fields=64)
+        except Exception:  # a body that is no form (or too big): nothing is read
+            return pages.refused("the request is not a form this page sends", status=400)
+        form = {k: v for k, v in data.items() if isinstance(v, str)}
+        try:
+            return await run_in_threadpool(handler, request, form)
+        except C8LeagueError as exc:
+            return pages.refused(_said(exc), status=400)
+
+    return endpoint
 
 
 def _guarded(pages: Pages, handler: Callable[[Request], Response]) -> Handler:
@@ -245,7 +443,7 @@ def _guarded(pages: Pages, handler: Callable[[Request], Response]) -> Handler:
         try:
             return await run_in_threadpool(handler, request)
         except C8LeagueError as exc:
-            return pages.refused(exc.worded(lambda p: p), status=404, title="Not found")
+            return pages.refused(_said(exc), status=404, title="Not found")
 
     return endpoint
 
@@ -261,6 +459,19 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/match/{match}", _guarded(pages, pages.match)),
         Route("/duel/{duel}", _guarded(pages, pages.duel)),
         Route("/organiser", _guarded(pages, pages.login)),
+        Route(
+            "/organiser/league/{league}/event/{event}",
+            _guarded(pages, pages.organiser_event),
+            name="organiser_event",
+        ),
+        Route(
+            "/organiser/league/{league}/event/{event}",
+            _posted(pages, pages.organiser_act),
+            methods=["POST"],
+        ),
+        Route("/report", _guarded(pages, pages.report_form)),
+        Route("/report", _posted(pages, pages.report_code), methods=["POST"]),
+        Route("/report/scores", _posted(pages, pages.report_scores), methods=["POST"]),
         Route("/static/live.js", pages.live_js),
     ]
 

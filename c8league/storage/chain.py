@@ -7,7 +7,9 @@ What is chained: leagues, players (entrants), memberships and their history, eve
 rounds, matches (the match, its seats and its hands), the audit trail, duels and their
 pairs, the versions of bots: everything c8league stores but what it derives from these
 (ratings and their history, which ``ratings rebuild`` computes again from the results; a
-round-robin's stored schedule; the counters in ``meta``).
+round-robin's stored schedule; the counters in ``meta``), and the tables' codes with the
+results reported by them (``table_code``: codes are secrets, and a reported result is
+not the record until it is accepted, as an audited ``add``).
 
 An entry (:class:`~c8league.storage.models.ChainEntry`) names its record by ``kind``
 and ``key`` (``match`` ``12``, ``pair`` ``3/5`` for deal 5 of duel 3), holds the digest

@@ -290,6 +290,25 @@ def _v11_forfeit_request(conn: Any) -> None:
     conn.execute(text("ALTER TABLE match ADD COLUMN forfeit_request INTEGER"))
 
 
+def _v12_table_codes(conn: Any) -> None:
+    """Version 12: the codes of the tables of published rounds and the results reported
+    with them from the table (``table_code``). Not chained (codes are secrets; a report
+    becomes the record only once accepted): nothing is chained anew."""
+    meta = MetaData()
+    Table("match", meta, Column("id", Integer, primary_key=True))
+    table = Table(
+        "table_code",
+        meta,
+        Column("id", Integer, primary_key=True),
+        Column("match_id", Integer, ForeignKey("match.id"), nullable=False, unique=True),
+        Column("code", String(16), nullable=False, unique=True),
+        Column("report", Text, nullable=True),
+        Column("reported_at", DateTime, nullable=True),
+        Column("created_at", DateTime, nullable=False),
+    )
+    table.create(conn)
+
+
 # version reached -> step from the version below. Version 1 is the first schema.
 STEPS: dict[int, Step] = {
     2: _v2_result_audit,
@@ -302,6 +321,7 @@ STEPS: dict[int, Step] = {
     9: _v9_chain,
     10: _v10_versions,
     11: _v11_forfeit_request,
+    12: _v12_table_codes,
 }
 
 RECHAIN = frozenset({9})

@@ -10,7 +10,7 @@ from pydantic import ConfigDict
 from sqlalchemy import Column, Index, Integer, LargeBinary, Text, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
-SCHEMA_VERSION = 11
+SCHEMA_VERSION = 12
 
 
 def utcnow() -> datetime:
@@ -190,6 +190,23 @@ class BotVersion(_Table, table=True):
     digest: str = Field(max_length=64, unique=True)
     label: str = Field(max_length=256)
     details: str = Field(sa_column=Column(Text, nullable=False))
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class TableCode(_Table, table=True):
+    """The code of one table of a published round, which the players at that table type to
+    report its result from their phones (``c8league serve``), and the result reported with
+    it (``report``, JSON of the entry; None until one is). A reported result is not the
+    record: it becomes one when the organiser accepts it (``result accept``), through the
+    same path as ``result add``. Codes are secrets, so this table is not chained."""
+
+    __tablename__ = "table_code"
+
+    id: int | None = Field(default=None, primary_key=True)
+    match_id: int = Field(foreign_key="match.id", unique=True)
+    code: str = Field(max_length=16, unique=True)
+    report: str | None = Field(default=None, sa_column=Column(Text, nullable=True))
+    reported_at: datetime | None = Field(default=None)
     created_at: datetime = Field(default_factory=utcnow)
 
 

@@ -13,7 +13,7 @@ from sqlalchemy import select as sa_select
 from sqlmodel import Session, SQLModel, col, func, select
 
 from c8league.errors import NotFoundError
-from c8league.storage import chain, schedules
+from c8league.storage import chain, schedules, table_codes
 from c8league.storage.fetch import fetch_rows
 from c8league.storage.models import Entrant, Event, Match, MatchSeat, Round, utcnow
 
@@ -157,9 +157,13 @@ def _table(model: type[SQLModel]) -> Table:
 
 
 def publish(session: Session, round_row: Round, published: bool = True) -> None:
-    """Publish the round (or, ``published`` false, take it back to a draft)."""
+    """Publish the round (or, ``published`` false, take it back to a draft: its tables'
+    codes are forgotten, and made anew when it is published again)."""
     round_row.published = published
     session.add(round_row)
+    if not published:
+        matches = session.exec(select(Match.id).where(Match.round_id == round_row.id)).all()
+        table_codes.forget(session, [m for m in matches if m is not None])
 
 
 def tables_with_results(session: Session, round_id: int | None) -> list[int]:
