@@ -226,6 +226,36 @@ def test_tables_are_as_even_as_the_ratings_allow() -> None:
     assert set(first) in ({1, 2}, {3, 4})
 
 
+def test_the_bots_the_ratings_cannot_order_play_most() -> None:
+    """Once every bot has its table of the step, the tables go to the bots whose order is
+    least sure: here the two pairs of nearly equal ratings, not the lone bots far away."""
+    field = [
+        Rung(1, 30.0, 1.0, 50, 0),
+        Rung(2, 30.2, 1.0, 50, 0),
+        Rung(3, 20.0, 1.0, 50, 0),
+        Rung(4, 20.3, 1.0, 50, 0),
+        Rung(5, 5.0, 1.0, 50, 0),
+        Rung(6, 45.0, 1.0, 50, 0),
+    ]
+    tables = next_step(field, size=2, step=1, seed=0)
+    counts = {r.entrant: sum(r.entrant in t for t in tables) for r in field}
+    assert min(counts.values()) >= 1  # every bot plays in the step
+    assert sum(set(t) in ({1, 2}, {3, 4}) for t in tables) >= 10
+    assert counts[5] < counts[1] and counts[6] < counts[3]
+
+
+def test_a_step_does_not_keep_groups_of_bots_apart() -> None:
+    """Three pairs of nearly equal bots, the pairs a little apart: a step that played
+    each pair only would leave the pairs' ratings to drift apart unchecked (σ shrinks
+    with every match); the step's tables join them all."""
+    field = [Rung(i, 1.5 * (i // 2) + i % 2 * 0.1, 1.0, 50, 0) for i in range(6)]
+    tables = next_step(field, size=2, step=3, seed=1)
+    joined = {0}
+    for _ in field:
+        joined |= {e for t in tables if joined & set(t) for e in t}
+    assert joined == set(range(6))
+
+
 def test_fewer_bots_than_seats_sit_at_one_table() -> None:
     tables = next_step(rungs(3), size=4, step=1, seed=0, quality=quality, initial_sigma=8.33)
     assert all(sorted(t) == [1, 2, 3] for t in tables)
