@@ -131,6 +131,9 @@ class Standing:
     direct: float | None = None
     """Direct encounter with those tied with the entrant, when it was applied (None
     when the entrant was not tied, or not every two of those tied met)."""
+    played: bool = True
+    """False for an entrant seated in no round of the event (absent all along, or in
+    the league after its last round): listed apart, after the ranked ones, rank 0."""
 
     def value(self, tiebreak: str) -> float:
         """The entrant's value for the tie-break ``tiebreak``."""
@@ -184,9 +187,14 @@ def standings(
     tables: Sequence[TableResult],
     byes: Sequence[int] = (),
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
+    seated: Collection[int] | None = None,
 ) -> list[Standing]:
     """Standings of ``entrants`` (ids) from finished tables and byes (one id per bye),
-    ties in match points broken by ``tiebreaks`` in order (names of :data:`TIEBREAKS`)."""
+    ties in match points broken by ``tiebreaks`` in order (names of :data:`TIEBREAKS`).
+
+    ``seated`` names who was seated at a table (played or not) or had a bye in any
+    round paired so far: an entrant of none of them, once someone is, did not play the
+    event and is listed apart, after the ranked ones (``played`` false, rank 0)."""
     tally: dict[int, _Tally] = defaultdict(_Tally)
     for table in tables:
         shares = match_points([s.place for s in table.seats])
@@ -220,7 +228,13 @@ def standings(
             opponents_average=round(opponents / len(t.opponents), 6) if t.opponents else 0.0,
             game_share=round(t.share / t.played, 6) if t.played else 0.0,
         )
-    groups = _split([sorted(rows)], lambda e: rows[e].match_points)
+    apart = [
+        e for e in entrants if seated and e not in seated and not tally[e].played + tally[e].byes
+    ]
+    for e in apart:
+        rows[e] = _with(rows[e], played=False)
+    ranked = sorted(set(rows) - set(apart))
+    groups = _split([ranked], lambda e: rows[e].match_points)
     for name in tiebreaks:
         if name == "direct":
             for group in groups:
@@ -232,14 +246,14 @@ def standings(
     for group in groups:
         rank = len(result) + 1
         result.extend(_with(rows[e], rank=rank) for e in sorted(group))
-    return result
+    return result + [rows[e] for e in apart]
 
 
 def _value(rows: dict[int, Standing], tiebreak: str, entrant: int) -> float:
     return rows[entrant].value(tiebreak)
 
 
-def _with(row: Standing, **changes: float | None) -> Standing:
+def _with(row: Standing, **changes: float | bool | None) -> Standing:
     values = {name: getattr(row, name) for name in Standing.__slots__}
     values.update(changes)
     return Standing(**values)

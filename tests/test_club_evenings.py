@@ -313,6 +313,40 @@ def test_a_draft_seating_a_withdrawn_member_is_not_published_unforced(
     assert "warning" not in err
 
 
+def test_a_member_absent_all_evening_is_listed_apart(club: Path, capsys: Capture) -> None:
+    """Ada says she will not come: after a round she is listed apart as not having
+    played (terminal, JSON, every report format), not ranked last."""
+    db = club
+    ok(db, capsys, "event", "absent", "thursday", "Ada")
+    enter(db, capsys, new_round(db, capsys))
+    rows = as_json(db, capsys, "event", "standings", "thursday", "--json")
+    assert (rows[-1]["name"], rows[-1]["rank"], rows[-1]["played"]) == ("Ada", None, False)
+    assert all(r["played"] and r["rank"] >= 1 for r in rows[:-1])
+    out, _ = ok(db, capsys, "event", "standings", "thursday")
+    last = [line for line in out.splitlines() if "Ada" in line]
+    assert len(last) == 1 and "–" in last[0]
+    assert "Ada (did not play; absent in round 1 of thursday)" in last[0]
+    assert out.index("Ada") > max(out.index(r["name"]) for r in rows[:-1])
+    report = as_json(db, capsys, "report", "thursday", "-f", "json")
+    standing = report["events"][0]["standings"]
+    assert (standing[-1]["name"], standing[-1]["rank"], standing[-1]["played"]) == (
+        "Ada", None, False,
+    )  # fmt: skip
+    out, _ = ok(db, capsys, "report", "thursday")
+    assert "Ada (did not play; absent in round 1 of thursday)" in out
+    csv_rows, _ = ok(db, capsys, "report", "thursday", "-f", "csv", "--table", "standings")
+    assert csv_rows.splitlines()[-1].startswith("thursday,,false,Ada,")
+    # Before anyone is seated nobody is set apart; once she plays, she is ranked.
+    fresh = db.parent / "fresh.db"
+    assert run(fresh, "league", "import", str(LEAGUES / "club-swiss.toml")) == 0
+    assert all(r["played"] for r in as_json(fresh, capsys, "event", "standings", "thursday",
+                                            "--json"))  # fmt: skip
+    ok(db, capsys, "event", "present", "thursday", "Ada")
+    enter(db, capsys, new_round(db, capsys))
+    rows = as_json(db, capsys, "event", "standings", "thursday", "--json")
+    assert all(r["played"] for r in rows)
+
+
 # -- 4. shared first places and several forfeits --------------------------------------------------
 
 

@@ -188,8 +188,15 @@ class StandingRow:
 
     @property
     def label(self) -> str:
-        """The name, with what to tell: ``Ada (absent in round 2 of evening-1)``."""
-        return self.name + (f" ({self.note})" if self.note else "")
+        """The name, with what to tell: ``Ada (absent in round 2 of evening-1)``, ``Ben
+        (did not play)``."""
+        notes = [*([] if self.standing.played else [DID_NOT_PLAY]), *filter(None, [self.note])]
+        return self.name + (f" ({'; '.join(notes)})" if notes else "")
+
+
+DID_NOT_PLAY = "did not play"
+"""Said of an entrant listed apart in an event's standings (see
+:attr:`c8league.standings.Standing.played`)."""
 
 
 def event_tiebreaks(db: Database, name: str, league: str | None = None) -> tuple[str, ...]:
@@ -217,8 +224,18 @@ def standings_in(session: Session, lg: League, ev: Event) -> list[StandingRow]:
     names = entrant_names(session, entrants)
     return [
         standing_row(r, names[r.entrant], during)
-        for r in standings(entrants, tables, byes, tiebreaks_of(lg))
+        for r in standings(
+            entrants, tables, byes, tiebreaks_of(lg), seated=seated_in(session, ev.id)
+        )
     ]
+
+
+def seated_in(session: Session, event_id: int) -> set[int]:
+    """Who was seated at a table (played or still to play) or had a bye in any round
+    of the event paired so far."""
+    rounds = stored_rounds.seatings(session, event_id).values()
+    seated = {e for tables in rounds for seats in tables.values() for e in seats}
+    return seated | set(stored_rounds.byes(session, [event_id])[event_id])
 
 
 def standing_row(standing: Standing, name: str, during: EventMembers) -> StandingRow:

@@ -21,7 +21,13 @@ from operator import itemgetter
 from c8league.engine import Rules
 from c8league.errors import NotFoundError
 from c8league.events.season import season_in
-from c8league.events.status import planned_rounds, played_rules, table_results, tiebreaks_of
+from c8league.events.status import (
+    planned_rounds,
+    played_rules,
+    seated_in,
+    table_results,
+    tiebreaks_of,
+)
 from c8league.league.house_rules import house_rules
 from c8league.league.status import EventMembers, event_members
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
@@ -142,6 +148,7 @@ def build_report(
                 rules=rules_of.get(ev.id or 0),
                 tiebreaks=tiebreaks_of(league),
                 round_rows=[r for r in round_rows if r.event_id == ev.id],
+                seated=seated_in(session, ev.id or 0),
                 rounds_total=totals.get(ev.id or 0, 0) if ev.id in with_rounds else 0,
             )
             for ev in scope_events
@@ -255,6 +262,7 @@ def _event_section(
     rules: Rules | None,
     tiebreaks: tuple[str, ...],
     round_rows: list[RoundRow],
+    seated: set[int],
     rounds_total: int,
 ) -> EventSection:
     """An event's standings (:func:`c8league.standings.standings`, as ``c8league event
@@ -263,7 +271,7 @@ def _event_section(
     mine = [p for p in played if p.event_id == event.id]
     tables = table_results(mine, rules)
     entrants = field_of(during.members, (), tables, byes)
-    rows = standings(entrants, tables, byes, tiebreaks)
+    rows = standings(entrants, tables, byes, tiebreaks, seated=seated)
     entries = tuple(
         StandingEntry(
             rank=r.rank,
@@ -280,6 +288,7 @@ def _event_section(
             game_share=r.game_share,
             direct=r.direct,
             absent_rounds=during.absent.get(r.entrant, ()),
+            played=r.played,
         )
         for r in rows
     )

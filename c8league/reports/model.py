@@ -34,11 +34,15 @@ class StandingEntry:
     direct: float | None = None
     absent_rounds: tuple[int, ...] = ()
     """The rounds paired without the entrant, who said they would not come."""
+    played: bool = True
+    """False for an entrant seated in no round of the event, listed apart after the
+    ranked ones (rank 0)."""
 
     @property
     def status_text(self) -> str:
-        """:attr:`membership`: empty for an entrant with nothing to tell."""
-        return self.membership
+        """:attr:`membership`, after ``did not play`` for an entrant listed apart; empty
+        for an entrant with nothing to tell."""
+        return "; ".join(filter(None, ["" if self.played else "did not play", self.membership]))
 
 
 @dataclass(frozen=True, slots=True)

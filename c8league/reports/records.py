@@ -96,7 +96,8 @@ def _event(section: EventSection) -> Record:
         "order": explain_tiebreaks(section.tiebreaks),
         "standings": [
             {
-                "rank": s.rank,
+                "rank": s.rank if s.played else None,
+                "played": s.played,
                 "name": s.name,
                 "match_points": s.match_points,
                 "opponents_match_points": s.opponents_match_points,
@@ -369,7 +370,7 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
         "prob_stronger_than_next",
     ),
     "standings": (
-        "event", "rank", "name", "match_points", "opponents_match_points", "game_points",
+        "event", "rank", "played", "name", "match_points", "opponents_match_points", "game_points",
         "wins", "matches", "byes", "status", "membership", "opponents_average", "game_share",
         "direct", "absent_rounds",
     ),

@@ -204,7 +204,7 @@ def _standings(section: EventSection) -> TableView:
     for s in section.standings:
         table.rows.append(
             [
-                str(s.rank),
+                str(s.rank) if s.played else "–",
                 s.name + (f" ({s.status_text})" if s.status_text else ""),
                 _points(s.match_points),
                 *(_tiebreak_value(s, name) for name in section.tiebreaks),

@@ -54,7 +54,8 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
         print_json(
             [
                 {
-                    "rank": r.standing.rank,
+                    "rank": r.standing.rank if r.standing.played else None,
+                    "played": r.standing.played,
                     "name": r.name,
                     "match_points": r.standing.match_points,
                     "opponents_match_points": r.standing.opponents_points,
@@ -86,7 +87,7 @@ def print_standings(event: str, league: str | None) -> None:
         (Column(column, right=column != "entrant") for column in headings),
         (
             (
-                str(r.standing.rank),
+                str(r.standing.rank) if r.standing.played else "–",
                 r.label,
                 f"{r.standing.match_points:.2f}".rstrip("0").rstrip("."),
                 *(r.standing.shown(t) for t in tiebreaks),
