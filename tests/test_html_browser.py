@@ -237,13 +237,16 @@ def test_report_page_loads_in_a_browser(page: Path, width: int) -> None:
         "forfeits",
         "hands",
         "history",
+        "calibration",
     ):
         assert tables.get(f"table-{table}", 0) > 0, table  # fmt: skip
     assert tables["table-leaderboard"] == 6
-    (image,) = found["images"]  # type: ignore[misc]
+    image, calibration = found["images"]  # type: ignore[misc]
     assert image["loaded"] and image["scheme"] == "data"
     assert 200 < image["width"] <= width
     assert (image["natural"] < 500) == (width < 640)  # the chart drawn for the width
+    assert calibration["loaded"] and calibration["scheme"] == "data"
+    assert 200 < calibration["width"] <= width
     # Self-contained: nothing but data: URIs is fetched.
     assert all(str(r).startswith("data:") for r in found["requests"])  # type: ignore[attr-defined]
     # Wide tables scroll inside their boxes; the page itself never scrolls sideways.

@@ -398,6 +398,7 @@ def test_json_shape(club_report: Report) -> None:
     assert list(data) == [
         "format", "version", "scope", "league", "event", "provisional_below", "leaderboard",
         "events", "head_to_head", "entrants", "endings", "rating_history", "footer", "season",
+        "calibration",
     ]  # fmt: skip
     assert list(data["leaderboard"][0]) == [
         "rank", "name", "mu", "sigma", "conservative", "matches", "wins", "win_rate",

@@ -30,6 +30,7 @@ from c8league.events.status import (
 )
 from c8league.league.house_rules import house_rules
 from c8league.league.status import EventMembers, event_members
+from c8league.ratings.fit import fitness, league_results
 from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for
@@ -136,6 +137,10 @@ def build_report(
             round_rows = stored_rounds.rounds_of(session, with_rounds) if with_rounds else []
             changes = tuple(house_rules(Rules.from_json(league.rules), league.preset))
             season = season_in(session, league) if event is None else None
+            calibration = None
+            if event is None and model.settings.system == "trueskill":
+                results = league_results(session, league.id)
+                calibration = fitness(results, model.settings) if results else None
 
         sections = tuple(
             _event_section(
@@ -174,6 +179,7 @@ def build_report(
             history=history,
             footer=footer,
             season=season,
+            calibration=calibration,
         )
 
 

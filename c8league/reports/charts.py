@@ -10,7 +10,7 @@ from typing import Any, Literal
 
 from c8league.reports.model import HistorySeries, Report
 
-__all__ = ["CHART_ENTRANTS", "MAX_POINTS", "rating_chart"]
+__all__ = ["CHART_ENTRANTS", "MAX_POINTS", "calibration_chart", "rating_chart"]
 
 #: Entrants drawn by default: the top of the leaderboard.
 CHART_ENTRANTS = 6
@@ -136,4 +136,51 @@ def _panels(
     buffer = io.BytesIO()
     metadata = {"Date": None} if image == "svg" else {"Software": None}
     figure.savefig(buffer, format=image, metadata=metadata, dpi=100 if image == "svg" else 150)
+    return buffer.getvalue()
+
+
+def calibration_chart(report: Report, *, image: Literal["svg", "png"] = "svg") -> bytes | None:
+    """The league's calibration as a reliability diagram (``None`` without one): for each
+    bin of the favourite's predicted chance, how often it came true, against the
+    diagonal of perfect calibration; the dots' areas are the bins' pairs."""
+    fit = report.calibration
+    if fit is None or not any(b.pairs for b in fit.bins):
+        return None
+    import matplotlib  # matplotlib: only to draw a chart
+    from matplotlib.backends.backend_agg import FigureCanvasAgg  # matplotlib: only to draw a chart
+    from matplotlib.figure import Figure  # matplotlib: only to draw a chart
+
+    bins = [b for b in fit.bins if b.pairs]
+    most = max(b.pairs for b in bins)
+    with matplotlib.rc_context(
+        {
+            "svg.fonttype": "none",
+            "svg.hashsalt": "c8league",
+            "font.family": ["DejaVu Sans", "sans-serif"],
+            "font.size": 10,
+        }
+    ):
+        figure = Figure(figsize=(4.2, 4.0), dpi=100, layout="constrained")
+        FigureCanvasAgg(figure)
+        axes = figure.add_subplot()
+        axes.plot([0.5, 1.0], [0.5, 1.0], color="0.6", linewidth=1, linestyle="--")
+        axes.plot(
+            [b.predicted for b in bins], [b.observed for b in bins], color="C0", linewidth=1.4
+        )
+        axes.scatter(
+            [b.predicted for b in bins],
+            [b.observed for b in bins],
+            s=[20 + 200 * b.pairs / most for b in bins],
+            color="C0",
+            zorder=3,
+        )
+        axes.set_xlim(0.48, 1.02)
+        axes.set_ylim(min(0.48, *(b.observed - 0.02 for b in bins)), 1.02)
+        axes.set_xlabel("favourite's predicted chance")
+        axes.set_ylabel("came true")
+        axes.set_title(f"β {fit.beta:.3g}: calibration error {fit.calibration_error:.3f}")
+        axes.grid(True, alpha=0.3)
+        buffer = io.BytesIO()
+        metadata = {"Date": None} if image == "svg" else {"Software": None}
+        figure.savefig(buffer, format=image, metadata=metadata, dpi=100 if image == "svg" else 150)
     return buffer.getvalue()

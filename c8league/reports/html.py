@@ -6,7 +6,12 @@ from __future__ import annotations
 
 import base64
 
-from c8league.reports.charts import CHART_ENTRANTS, PANEL_HEIGHT, rating_chart
+from c8league.reports.charts import (
+    CHART_ENTRANTS,
+    PANEL_HEIGHT,
+    calibration_chart,
+    rating_chart,
+)
 from c8league.reports.model import Report
 from c8league.reports.text import footer_lines
 from c8league.reports.views import MATRIX_SIZE, Cell, Column, report_sections
@@ -55,6 +60,7 @@ def render_html(
         chart_narrow=_data_uri(narrow),
         chart_narrow_size=(420, round(100 * (0.7 + PANEL_HEIGHT * max(shown, 1)))),
         chart_entrants=shown,
+        calibration=_data_uri(calibration_chart(report, image="svg")),
         footer=footer_lines(report),
         column_class=_column_class,
         is_cell=lambda value: isinstance(value, Cell),

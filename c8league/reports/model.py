@@ -8,6 +8,7 @@ from datetime import datetime
 
 from c8league.events.season import SeasonTable
 from c8league.league.house_rules import rules_line
+from c8league.ratings.fit import Fitness
 from c8league.ratings.leaderboard import LeaderboardRow
 
 
@@ -233,6 +234,9 @@ class Report:
     footer: Footer
     season: SeasonTable | None = None
     """The league's season standings (a league's report only)."""
+    calibration: Fitness | None = None
+    """How well the ratings predicted the league's results, each match from the ratings
+    before it (``ratings.fit``): a league's report of TrueSkill ratings only."""
 
     @property
     def rules_line(self) -> str:

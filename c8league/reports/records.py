@@ -240,6 +240,30 @@ def report_document(report: Report) -> Record:
         },
         "footer": _footer(report.footer),
         "season": report.season.to_dict() if report.season is not None else None,
+        "calibration": _calibration(report),
+    }
+
+
+def _calibration(report: Report) -> Record | None:
+    fit = report.calibration
+    if fit is None:
+        return None
+    return {
+        "beta": fit.beta,
+        "tau": fit.tau,
+        "pairs": fit.pairs,
+        "log_loss": fit.log_loss,
+        "calibration_error": fit.calibration_error,
+        "bins": [
+            {
+                "low": b.low,
+                "high": b.high,
+                "pairs": b.pairs,
+                "predicted": b.predicted,
+                "observed": b.observed,
+            }
+            for b in fit.bins
+        ],
     }
 
 

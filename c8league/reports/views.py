@@ -521,4 +521,46 @@ def report_sections(
     history = _history(report, spark_width)
     if history.rows:
         sections.append(Section("history", "Rating history", [history]))
+    calibration = _calibration(report)
+    if calibration is not None:
+        sections.append(
+            Section(
+                "calibration",
+                "Calibration",
+                [calibration],
+                intro="How well the ratings predicted the league's results: every two seats "
+                "of a match that did not tie, the chance the ratings before the match gave "
+                "the favourite to place higher, against how often it did.",
+            )
+        )
     return sections
+
+
+def _calibration(report: Report) -> TableView | None:
+    fit = report.calibration
+    if fit is None or not any(b.pairs for b in fit.bins):
+        return None
+    table = TableView(
+        "calibration",
+        "Predicted against what came true",
+        [
+            Column("favourite's chance", numeric=False),
+            Column("pairs"),
+            Column("predicted"),
+            Column("came true"),
+        ],
+        caption=f"β {fit.beta:.4g}, τ {fit.tau:.4g}: log-loss {fit.log_loss:.4f} over "
+        f"{fit.pairs} pairs, calibration error {fit.calibration_error:.4f} (c8league ratings "
+        "fit finds the β that predicts best).",
+    )
+    for b in fit.bins:
+        if b.pairs:
+            table.rows.append(
+                [
+                    f"{100 * b.low:.0f}–{100 * b.high:.0f}%",
+                    str(b.pairs),
+                    f"{100 * b.predicted:.1f}%",
+                    f"{100 * b.observed:.1f}%",
+                ]
+            )
+    return table
