@@ -55,7 +55,7 @@ def serve(
     hosts = {f"{shown}:{port}", f"{host}:{port}", f"127.0.0.1:{port}", f"localhost:{port}"}
     config = ServeConfig(db=db, hosts=tuple(sorted(hosts)))
     players = f"http://{shown}:{port}/"
-    out.print(f"players: {players}", highlight=False, markup=False)
+    out.print(f"players: {players}", highlight=False, markup=False, soft_wrap=True)
     if host == EVERYWHERE:
         _print_qr(players)
     out.print(f"organiser: {players}organiser?token={config.token}", highlight=False, markup=False)
