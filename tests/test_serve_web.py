@@ -347,3 +347,24 @@ def test_wrong_codes_are_rate_limited_per_client(
         assert report(client, "WRONG1", {})[0] == 403
     status, page = report(client, table_codes[1], {})
     assert status == 429 and "too many wrong codes" in page
+
+
+def test_serve_prints_the_players_and_the_organisers_address(
+    club: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    import uvicorn
+
+    served: list[object] = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **how: served.append((app, how)))
+    capsys.readouterr()
+    assert run(club, "serve", "--port", "8123") == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "players: http://127.0.0.1:8123/"
+    assert lines[1].startswith("organiser: http://127.0.0.1:8123/organiser?token=")
+    token = lines[1].partition("token=")[2]
+    app, how = served[0]  # type: ignore[misc]
+    assert how == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
+    with TestClient(app, base_url="http://127.0.0.1:8123") as client:  # type: ignore[arg-type]
+        assert client.get(f"/organiser?token={token}").status_code == 200
+    with TestClient(app, base_url="http://192.0.2.7:8123") as client:  # type: ignore[arg-type]
+        assert client.get(f"/organiser?token={token}").status_code == 403

@@ -58,7 +58,8 @@ def serve(
     out.print(f"players: {players}", highlight=False, markup=False, soft_wrap=True)
     if host == EVERYWHERE:
         _print_qr(players)
-    out.print(f"organiser: {players}organiser?token={config.token}", highlight=False, markup=False)
+    organiser = f"{players}organiser?token={config.token}"
+    out.print(f"organiser: {organiser}", highlight=False, markup=False, soft_wrap=True)
     err.print("Ctrl-C stops the server.", style="dim")
     uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
 
