@@ -665,3 +665,19 @@ def test_a_bot_is_started_once_on_each_worker_and_plays_its_matches_there(
         assert len(started) <= len(played) // 2, "\n".join(lines)
         assert main(["--db", pool, "event", "run", "ev", "--workers", "2"]) == 0
     assert results(url) == results(pool)
+
+
+@pytest.mark.usefixtures("external")
+def test_a_duel_stopped_on_a_cluster_says_to_resume_it_there(
+    tmp_path: Path, cluster: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    url = f"sqlite:///{tmp_path / 'duel.db'}"
+    on = ["--executor", "dask", "--address", cluster]
+    capsys.readouterr()
+    assert main(["--db", url, "duel", "cmd:/no/such/bot", "greedy", *on]) == 3
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("error: A (cmd:/no/such/bot) did not start")
+    assert err[0].endswith(
+        f"duel duel-1 has no verdict (c8league duel resume duel-1 --executor dask "
+        f"--address {cluster})"
+    )

@@ -61,7 +61,7 @@ from c8league.duel.running import (
     run_duel,
 )
 from c8league.errors import BotStopped
-from c8league.runner.executors import check_workers
+from c8league.runner.executors import check_workers, resume_command
 from c8league.tables import Column, draw_table
 
 if TYPE_CHECKING:
@@ -598,7 +598,10 @@ def _play(name: str, how: _Run) -> None:
         }
         print_json(data)
     else:
-        print_summary(report)
+        sandbox = None if how.sandbox is None else how.sandbox.value
+        print_summary(
+            report, resume_command("duel", name, how.executor.value, how.address, sandbox)
+        )
     if report.withheld is not None:
         raise NoVerdict([report.withheld])
 
@@ -731,7 +734,7 @@ def _elo(stats: DuelStats) -> str:
     return f"{stats.elo:.2f} +/- {_num(stats.elo_error)}"
 
 
-def summary_lines(report: DuelReport) -> list[str]:
+def summary_lines(report: DuelReport, again: str | None = None) -> list[str]:
     """The summary of a duel, in the shape fastchess prints."""
     s, st = report.settings, report.stats
     lines = [
@@ -782,7 +785,7 @@ def summary_lines(report: DuelReport) -> list[str]:
         lines.append(f"LLR: {t.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) {bounds}{model}")
     lines.extend(f"Note: {note}" for note in st.notes)
     lines.append("-" * 50)
-    lines.extend(_verdict_block(report))
+    lines.extend(_verdict_block(report, again))
     return lines
 
 
@@ -790,9 +793,11 @@ def _plural(n: int, word: str) -> str:
     return word if n == 1 else word + "s"
 
 
-def _verdict_block(report: DuelReport) -> list[str]:
+def _verdict_block(report: DuelReport, again: str | None = None) -> list[str]:
     """The forfeits, by side, with the first of each kind, and the verdict (or why
-    there is none)."""
+    there is none, and ``again``, the command that goes on: by default on this
+    machine's worker processes)."""
+    again = again or resume_command("duel", report.name, "processes", None)
     st, share = report.stats, report.forfeit_share
     sides = ", ".join(f"{side} {n}" for side, n in report.forfeits.by_side(st.players))
     played = (
@@ -817,19 +822,19 @@ def _verdict_block(report: DuelReport) -> list[str]:
             lines.append(
                 f"No verdict: {share.forfeits.games} forfeited games were already more than "
                 f"{_pct(share.limit)} of the {most} the duel could play (--max-forfeit-share), "
-                f"so it ended there; mend the bot, then c8league duel resume {report.name} "
+                f"so it ended there; mend the bot, then {again} "
                 "--new-version plays again the games it forfeited"
             )
         else:
             lines.append(
                 f"No verdict: more than {_pct(share.limit)} of the games were forfeited "
-                "(--max-forfeit-share); mend the bot, then c8league duel resume "
-                f"{report.name} --new-version plays again the games it forfeited"
+                f"(--max-forfeit-share); mend the bot, then {again} --new-version plays "
+                "again the games it forfeited"
             )
         return lines
     if withheld is not None:
         lines.append(f"Stopped, no verdict: {withheld.stopped}")
-        lines.append(f"(mend the bot, then: c8league duel resume {report.name})")
+        lines.append(f"(mend the bot, then: {again})")
     elif st.sprt is not None:
         t = st.sprt
         bounds = f"[{t.spec.elo0:.2f}, {t.spec.elo1:.2f}]"
@@ -845,6 +850,8 @@ def _verdict_block(report: DuelReport) -> list[str]:
     return lines
 
 
-def print_summary(report: DuelReport) -> None:
-    for line in summary_lines(report):
+def print_summary(report: DuelReport, again: str | None = None) -> None:
+    """The duel's summary; ``again``, the command that goes on with it (see
+    :func:`_verdict_block`)."""
+    for line in summary_lines(report, again):
         out.print(line, markup=False, soft_wrap=True)
