@@ -368,3 +368,28 @@ def test_serve_prints_the_players_and_the_organisers_address(
         assert client.get(f"/organiser?token={token}").status_code == 200
     with TestClient(app, base_url="http://192.0.2.7:8123") as client:  # type: ignore[arg-type]
         assert client.get(f"/organiser?token={token}").status_code == 403
+
+
+def test_the_sheet_prints_each_tables_code_and_the_report_page(
+    served: tuple[TestClient, ServeConfig], club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    client, config = served
+    table_codes = codes(client, config)
+    capsys.readouterr()
+    assert run(club, "event", "sheet", "thursday", "--format", "json") == 0
+    assert "codes" not in json.loads(capsys.readouterr().out)  # only when asked for
+    assert run(club, "event", "sheet", "thursday", "--codes", "--format", "json") == 0
+    data = json.loads(capsys.readouterr().out)
+    assert {c["table"]: c["code"] for c in data["codes"]} == table_codes
+    url = "http://192.0.2.7:8000/report"
+    assert run(club, "event", "sheet", "thursday", "--codes", "--url", url) == 0
+    text = capsys.readouterr().out
+    assert f"report each table's result at {url} with its code" in text
+    assert all(code in text for code in table_codes.values())
+    assert run(club, "event", "sheet", "thursday", "--codes", "--url", url, "--format", "html") == 0
+    page = capsys.readouterr().out
+    assert page.count("<svg") == 4 and page.count(url) >= 4
+    assert all(f'<b class="code">{code}</b>' in page for code in table_codes.values())
+    assert run(club, "event", "sheet", "thursday", "--url", url) == 2
+    assert "--url goes with --codes" in capsys.readouterr().err
+    assert run(club, "event", "sheet", "thursday", "--codes", "--url", "ftp://x") == 2

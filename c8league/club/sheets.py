@@ -99,6 +99,17 @@ class Sheet:
     tie-break), then one row per entrant; empty before the first result."""
     order: tuple[str, ...] = ()
     """The lines under the standings: the order, and one line per tie-break."""
+    codes: tuple[tuple[int, str], ...] = ()
+    """(table, code) of each table, for its players to report its result on
+    ``c8league serve``'s page (``event sheet --codes``); empty: not shown."""
+    report_url: str = ""
+    """The address of that page, printed with the codes (and as ``report_qr``)."""
+    report_qr: str = ""
+    """A QR code of ``report_url``, as inline SVG markup; empty: none."""
+
+    def code_of(self, table: int) -> str:
+        """The code of ``table``, or ``""``."""
+        return next((code for number, code in self.codes if number == table), "")
 
     @property
     def rules_line(self) -> str:
@@ -150,6 +161,14 @@ class Sheet:
             "byes": list(self.byes),
             "absent": list(self.absent),
             "where": [{"name": w.name, "table": w.table, "seat": w.seat} for w in self.where()],
+            **(
+                {
+                    "codes": [{"table": t, "code": c} for t, c in self.codes],
+                    "report_url": self.report_url or None,
+                }
+                if self.codes
+                else {}
+            ),
         }
 
 

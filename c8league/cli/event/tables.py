@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import io
 import json
+from dataclasses import replace
 from pathlib import Path
 from typing import Annotated
 
@@ -18,7 +19,7 @@ from c8league.cli.db import database, warn_if_changed
 from c8league.cli.event import EventArg, FormatOpt, LeagueOpt, OutOpt
 from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out
-from c8league.club import Sheet, check_out, sheet_format
+from c8league.club import Sheet, check_out, reporting, sheet_format
 from c8league.errors import UsageError
 from c8league.events.pairing import pair_round
 from c8league.tables import Column, draw_table
@@ -42,12 +43,14 @@ def pair(
 def _sheet_table(sheet: Sheet) -> Table:
     draft = "" if sheet.published else "DRAFT — "
     width = max((len(t.seats) for t in sheet.tables), default=2)
+    code = ("code",) if sheet.codes else ()
     return draw_table(
         (
             Column("table", right=True),
             Column("play to", right=True),
             *(f"seat {seat}" + (" (deals)" if seat == 1 else "") for seat in range(1, width + 1)),
             "result",
+            *code,
         ),
         (
             (
@@ -56,6 +59,7 @@ def _sheet_table(sheet: Sheet) -> Table:
                 *t.seats,
                 *[""] * (width - len(t.seats)),
                 t.result_text(),
+                *((sheet.code_of(t.table),) if code else ()),
             )
             for t in sheet.tables
         ),
@@ -69,6 +73,14 @@ def _print_sheet(sheet: Sheet, console: Console) -> None:
     """The sheet as the terminal shows it: the tables, byes, the draft warning, and the
     "where do I sit" list."""
     console.print(_sheet_table(sheet))
+    if sheet.codes:
+        where = f" at {sheet.report_url}" if sheet.report_url else " on c8league serve's page"
+        console.print(
+            f"report each table's result{where} with its code",
+            markup=False,
+            highlight=False,
+            soft_wrap=True,
+        )
     if sheet.byes:
         console.print("bye: " + ", ".join(sheet.byes), markup=False, highlight=False)
     if sheet.absent:
@@ -93,9 +105,33 @@ def sheet_output(fmt: str | None, path: str | None) -> str:
     return sheet_format(fmt, path)
 
 
-def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None) -> None:
-    """Print (or write) a round's pairing sheet in ``fmt`` (checked by sheet_output)."""
-    sheet = club.pairing_sheet(database(), event, round_number)
+def show_sheet(
+    event: str,
+    round_number: int | None,
+    fmt: str,
+    path: str | None,
+    *,
+    codes: bool = False,
+    url: str | None = None,
+) -> None:
+    """Print (or write) a round's pairing sheet in ``fmt`` (checked by sheet_output);
+    with ``codes``, each table's code for reporting its result (the latest published
+    round's), and ``url``, the address of the page to report it at."""
+    db = database()
+    sheet = club.pairing_sheet(db, event, round_number)
+    if codes:
+        number, rows = reporting.round_codes(db, event)
+        if number != sheet.round:
+            raise UsageError(
+                f"--codes: the codes are those of the latest published round ({number}), "
+                f"not round {sheet.round}"
+            )
+        sheet = replace(
+            sheet,
+            codes=tuple((row.table, row.code) for row in rows),
+            report_url=url or "",
+            report_qr=_qr_svg(url) if url and fmt == "html" else "",
+        )
     if fmt == "terminal" and path is None:
         _print_sheet(sheet, out)
         return
@@ -119,6 +155,15 @@ def show_sheet(event: str, round_number: int | None, fmt: str, path: str | None)
     err.print(f"pairing sheet written to {path}", highlight=False, markup=False)
 
 
+def _qr_svg(url: str) -> str:
+    """A QR code of ``url`` as inline SVG (segno, of the serve extra), or "" without it."""
+    try:
+        import segno  # the serve extra's: only for a sheet with the report page's address
+    except ImportError:
+        return ""
+    return str(segno.make(url, error="m").svg_inline(scale=4, title=url))
+
+
 def sheet(
     event: EventArg,
     round_number: Annotated[
@@ -127,10 +172,30 @@ def sheet(
     ] = None,
     fmt: FormatOpt = None,
     path: OutOpt = None,
+    codes: Annotated[
+        bool,
+        typer.Option(
+            "--codes",
+            help="Show each table's code, with which its players report its result on "
+            "c8league serve's page (keep such a sheet for the tables: a code is a secret).",
+        ),
+    ] = False,
+    url: Annotated[
+        str | None,
+        typer.Option(
+            "--url",
+            help="With --codes: the address of serve's report page (http://HOST:PORT/report),"
+            " printed with the codes and, in HTML, as a QR code.",
+        ),
+    ] = None,
 ) -> None:
     """The pairing sheet of a round: tables, seats in order, first dealer, target score,
     where everyone sits, and (HTML) a score sheet per table."""
-    show_sheet(event, round_number, sheet_output(fmt, path), path)
+    if url is not None and not codes:
+        raise UsageError("--url goes with --codes")
+    if url is not None and not url.startswith(("http://", "https://")):
+        raise UsageError(f"--url: an address starting with http:// or https://, got {url!r}")
+    show_sheet(event, round_number, sheet_output(fmt, path), path, codes=codes, url=url)
 
 
 def swap(
