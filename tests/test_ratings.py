@@ -9,6 +9,7 @@ and draw probability 0.10 unless stated.
 
 from __future__ import annotations
 
+import itertools
 import math
 from collections.abc import Sequence
 
@@ -24,6 +25,7 @@ from c8league.ratings import (
     RatingModel,
     RatingSettings,
 )
+from c8league.ratings.leaderboard import placement_figures
 
 TOL = 1e-3
 
@@ -533,3 +535,15 @@ def test_openskill_version_and_parameters(open_model: RatingModel) -> None:
     assert params["model"] == "PlackettLuce"
     assert params["mu"] == 25.0
     assert "draw_probability" not in params
+
+
+def test_average_places_do_not_depend_on_the_order_the_matches_are_read_in() -> None:
+    """Places scaled to the table (0, 1/2, 2/3, 1/3) average to 0.375 in any order; a sum
+    of floats in this order makes it 0.37499999999999994."""
+    seats = [(7, 1, 3), (7, 2, 3), (7, 3, 4), (7, 2, 4), (8, 1, 2)]
+    assert sum([0.0, 1 / 2, 2 / 3, 1 / 3]) / 4 == 0.37499999999999994
+    for order in itertools.permutations(seats):
+        figures = placement_figures(order)
+        assert figures[7].average_place_normalised == 0.375
+        assert (figures[7].matches, figures[7].wins, figures[7].average_place) == (4, 1, 2.0)
+        assert figures[8].average_place_normalised == 0.0

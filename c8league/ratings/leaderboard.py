@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
-from dataclasses import dataclass
+from collections import defaultdict
+from collections.abc import Collection, Iterable
+from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from c8league.ratings.model import Rating, RatingModel
@@ -13,7 +15,7 @@ from c8league.storage import Session
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.database import Database
 from c8league.storage.leagues import inactive_entrants, league_by_id, league_members, only_league
-from c8league.storage.results import placement_stats
+from c8league.storage.results import placements
 
 #: An entrant with fewer rated matches than this is marked provisional.
 PROVISIONAL_MATCHES = 10
@@ -22,6 +24,49 @@ PROVISIONAL_MATCHES = 10
 #: puts the chance that the upper one is stronger at this or more (or at 1 − this or
 #: less, when the conservative rating ranks a less certain but stronger entrant lower).
 CLEAR_GAP = 0.95
+
+
+@dataclass(slots=True)
+class Placements:
+    """An entrant's places over its finished matches: the one way c8league computes
+    matches, first places and average places (on every database, in every report)."""
+
+    matches: int = 0
+    wins: int = 0
+    """First places (a shared first place counts)."""
+    places: int = 0
+    """The sum of its places."""
+    behind: dict[int, int] = field(default_factory=dict)
+    """By the number of others at the table: the sum of the places behind first
+    (place − 1) at tables of that size."""
+
+    @property
+    def average_place(self) -> float:
+        return self.places / self.matches if self.matches else math.nan
+
+    @property
+    def average_place_normalised(self) -> float:
+        """Placement scaled to the table, averaged: 0 is always first, 1 always last.
+        Computed exactly and rounded once, so that it does not depend on the order the
+        matches are read in (a sum of floats does: 0.37499999999999994 or 0.375)."""
+        if not self.matches:
+            return math.nan
+        total = sum((Fraction(n, others) for others, n in self.behind.items()), Fraction(0))
+        return float(total / self.matches)
+
+
+def placement_figures(seats: Iterable[tuple[int, int, int]]) -> dict[int, Placements]:
+    """Each entrant's :class:`Placements` from its seats, given as (entrant id, place,
+    table size), in any order."""
+    figures: dict[int, Placements] = defaultdict(Placements)
+    for entrant, place, size in seats:
+        figure = figures[entrant]
+        figure.matches += 1
+        figure.wins += place == 1
+        figure.places += place
+        if size > 1:
+            figure.behind[size - 1] = figure.behind.get(size - 1, 0) + place - 1
+    return dict(figures)
 
 
 @dataclass(frozen=True, slots=True)
@@ -78,7 +123,7 @@ def leaderboard(
     league = league_by_id(session, league_id)
     if model is None:
         model = model_for(league)
-    stats = placement_stats(session, league_id, upto)
+    stats = placement_figures(placements(session, league_id, upto))
     if inactive is None:
         inactive = inactive_entrants(session, league_id)
     rated = stored_ratings.rated_entrants(session, league_id, upto)
@@ -86,8 +131,7 @@ def leaderboard(
     values = [Rating(r.mu, r.sigma) for r in ordered]
     result: list[LeaderboardRow] = []
     for index, (entrant_id, name, mu, sigma, matches) in enumerate(ordered):
-        played, wins, avg_place, avg_norm = stats.get(entrant_id, (0, 0, None, None))
-        wins = int(wins or 0)
+        placed = stats.get(entrant_id, Placements())
         next_prob = (
             model.prob_stronger(values[index], values[index + 1])
             if index + 1 < len(values)
@@ -102,10 +146,10 @@ def leaderboard(
                 sigma=sigma,
                 conservative=mu - 3.0 * sigma,
                 matches=matches,
-                wins=wins,
-                win_rate=wins / played if played else 0.0,
-                average_place=float(avg_place) if avg_place is not None else math.nan,
-                average_place_normalised=float(avg_norm) if avg_norm is not None else math.nan,
+                wins=placed.wins,
+                win_rate=placed.wins / placed.matches if placed.matches else 0.0,
+                average_place=placed.average_place,
+                average_place_normalised=placed.average_place_normalised,
                 provisional=matches < provisional,
                 active=entrant_id not in inactive,
                 prob_stronger_than_next=next_prob,

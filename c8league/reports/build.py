@@ -31,7 +31,12 @@ from c8league.events.status import (
 from c8league.league.house_rules import house_rules
 from c8league.league.status import EventMembers, event_members
 from c8league.ratings.fit import fitness, league_results
-from c8league.ratings.leaderboard import PROVISIONAL_MATCHES, LeaderboardRow, leaderboard
+from c8league.ratings.leaderboard import (
+    PROVISIONAL_MATCHES,
+    LeaderboardRow,
+    leaderboard,
+    placement_figures,
+)
 from c8league.ratings.model import RatingModel
 from c8league.ratings.update import model_for
 from c8league.reports.model import (
@@ -445,21 +450,17 @@ def _entrant_stats(
     board: list[LeaderboardRow],
     names: dict[int, str],
 ) -> tuple[EntrantStats, ...]:
-    matches: dict[int, int] = defaultdict(int)
-    wins: dict[int, int] = defaultdict(int)
-    places: dict[int, int] = defaultdict(int)
-    normalised: dict[int, float] = defaultdict(float)
+    placed = placement_figures(
+        (entrant, place, len(match.seats))
+        for match in played
+        for _, entrant, place, _ in match.seats
+    )
     forfeits: dict[int, dict[str, int]] = defaultdict(dict)
     seat_of: dict[int, list[int]] = {}
     for match in played:
-        size = len(match.seats)
         seat_of[match.match_id] = [entrant for _, entrant, _, _ in match.seats]
         lost = match.forfeit_seats if match.forfeit_seat is not None else ()
-        for seat, entrant, place, _ in match.seats:
-            matches[entrant] += 1
-            wins[entrant] += place == 1
-            places[entrant] += place
-            normalised[entrant] += (place - 1) / (size - 1) if size > 1 else 0.0
+        for seat, entrant, _, _ in match.seats:
             if seat in lost:
                 reason = match.forfeit_reason or "unknown"
                 forfeits[entrant][reason] = forfeits[entrant].get(reason, 0) + 1
@@ -495,16 +496,16 @@ def _entrant_stats(
             hand_count[entrant] = hand_count.get(entrant, 0) + count[0]
             hands_won[entrant] += won[seat]
             points[entrant] += scored[seat]
-    ordered = [row.entrant_id for row in board if row.entrant_id in matches]
+    ordered = [row.entrant_id for row in board if row.entrant_id in placed]
     on_board = set(ordered)
-    ordered += sorted((e for e in matches if e not in on_board), key=lambda e: names.get(e, ""))
+    ordered += sorted((e for e in placed if e not in on_board), key=lambda e: names.get(e, ""))
     return tuple(
         EntrantStats(
             name=names.get(e, str(e)),
-            matches=matches[e],
-            wins=wins[e],
-            average_place=places[e] / matches[e],
-            average_place_normalised=normalised[e] / matches[e],
+            matches=placed[e].matches,
+            wins=placed[e].wins,
+            average_place=placed[e].average_place,
+            average_place_normalised=placed[e].average_place_normalised,
             hands=hand_count.get(e),
             hands_won=hands_won[e] if e in hand_count else None,
             average_points_per_hand=points[e] / hand_count[e] if hand_count.get(e) else None,

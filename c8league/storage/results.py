@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Table, bindparam, case, insert, text, update
+from sqlalchemy import Table, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, func, select
@@ -525,38 +525,33 @@ def rated_seats(
     return list(map(RatedSeat._make, fetch_rows(session.connection(), query)))
 
 
-def placement_stats(
+def placements(
     session: Session, league_id: int, upto: int | None = None
-) -> dict[int, tuple[int, int, float | None, float | None]]:
-    """Per entrant over the league's finished matches (those counted up to sequence
-    ``upto``, or all): (matches, first places, average place, average place scaled to
-    the table: 0 first … 1 last)."""
+) -> list[tuple[int, int, int]]:
+    """(entrant id, place, table size) of every seat of the league's finished matches
+    (those counted up to sequence ``upto``, or all), in the order their results count.
+    The figures made of them (average places) are computed in Python
+    (``c8league.ratings.leaderboard.placement_figures``), the same way on every
+    database."""
     sizes = (
         select(col(MatchSeat.match_id).label("match_id"), func.count().label("size"))
         .group_by(col(MatchSeat.match_id))
         .subquery()
     )
-    place = col(MatchSeat.place)
     query = (
-        sa_select(
-            col(MatchSeat.entrant_id),
-            func.count(),
-            func.sum(case((place == 1, 1), else_=0)),
-            func.avg(place * 1.0),
-            func.avg((place - 1.0) / (sizes.c.size - 1)),
-        )
+        sa_select(col(MatchSeat.entrant_id), col(MatchSeat.place), sizes.c.size)
         .join(Match, col(Match.id) == col(MatchSeat.match_id))
         .join(Event, col(Event.id) == col(Match.event_id))
         .join(sizes, sizes.c.match_id == col(MatchSeat.match_id))
         .where(col(Event.league_id) == league_id, col(Match.status) == "done")
-        .group_by(col(MatchSeat.entrant_id))
+        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat))
     )
     if upto is not None:
         query = query.where(col(Match.sequence) <= upto)
-    return {
-        entrant_id: (matches, wins, average, scaled)
-        for entrant_id, matches, wins, average, scaled in session.execute(query).all()
-    }
+    return [
+        (int(entrant), int(place), int(size))
+        for entrant, place, size in fetch_rows(session.connection(), query)
+    ]
 
 
 def done_count(session: Session, league_id: int, upto: int | None = None) -> int:

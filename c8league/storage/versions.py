@@ -81,7 +81,7 @@ def played(session: Session, entrant_id: int) -> list[PlayedVersion]:
             func.count(),
             func.sum(func.coalesce((place == 1).cast(Integer), 0)),
             func.sum(func.coalesce((forfeit_seat == col(MatchSeat.seat)).cast(Integer), 0)),
-            func.avg(place),
+            func.sum(place),
             func.min(col(Match.id)),
             func.max(col(Match.id)),
         )
@@ -105,7 +105,7 @@ def played(session: Session, entrant_id: int) -> list[PlayedVersion]:
             matches=int(row[4]),
             wins=int(row[5] or 0),
             forfeits=int(row[6] or 0),
-            mean_place=float(row[7] or 0.0),
+            mean_place=int(row[7] or 0) / int(row[4]),
             first_match=int(row[8]),
             last_match=int(row[9]),
         )
