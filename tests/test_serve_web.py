@@ -104,6 +104,7 @@ def test_every_read_page_renders(
     replay = client.get(f"/match/{match.group(1)}")
     assert replay.status_code == 200 and "<html" in replay.text
     assert "Order:" in page  # the tie-breaks explained under the standings
+    assert "<td>0.67</td>" in page or "<td>0.5</td>" in page  # points as the CLI prints them
     # Nothing in any page names the organiser's token.
     for response in (index, league, event, found, replay):
         assert config.token not in response.text

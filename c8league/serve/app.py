@@ -105,6 +105,7 @@ def _templates() -> jinja2.Environment:
         undefined=jinja2.StrictUndefined,
     )
     env.globals["is_cell"] = lambda value: not isinstance(value, str)
+    env.filters["points"] = lambda value: f"{value:.2f}".rstrip("0").rstrip(".")
     return env
 
 
