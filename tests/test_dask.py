@@ -274,6 +274,47 @@ def test_a_batch_goes_to_the_worker_chosen_or_another_if_it_is_gone(cluster: str
     assert [where[f.key] for f in futures[:2]] == [(workers[1],), (workers[1],)]
 
 
+class _Keyed(_Future):
+    def __init__(self, key: str) -> None:
+        super().__init__()
+        self.key = key
+
+
+class _Scheduler:
+    """What the runner asks of a client when it looks at the workers."""
+
+    def __init__(self, *workers: str) -> None:
+        self.workers = list(workers)
+
+    def nthreads(self) -> dict[str, int]:
+        return dict.fromkeys(self.workers, 1)
+
+
+def test_workers_lost_and_joined_are_told_with_the_matches_they_held() -> None:
+    told: list[ClusterEvent] = []
+    runner = DaskRunner(watch=told.append)
+    tasks = [MatchTask(i, "{}", (), seed=i) for i in range(5)]
+    pending = [
+        dask_executor._Batch(tasks[:3], _Keyed("k1"), "tcp://a:9001"),
+        dask_executor._Batch(tasks[3:], _Keyed("k2"), "tcp://b:9001"),
+    ]
+    client = _Scheduler("tcp://a:9001", "tcp://b:9001")
+    assert runner._look(client, pending) and told == []  # the workers at the start
+    # a's service restarts it at the same address between two looks: only the
+    # scheduler's word says it was lost, and which batch it held.
+    lost = {"action": "remove-worker", "worker": "tcp://a:9001", "processing-tasks": ["k1"]}
+    runner._cluster_event((0.0, {**lost, "lost-computed-tasks": []}))
+    runner._cluster_event((0.0, {"action": "add-worker", "worker": "tcp://a:9001"}))
+    assert runner._changed.is_set()
+    runner._look(client, pending)
+    assert told == [WorkerLost("tcp://a:9001", 3), WorkerJoined("tcp://a:9001")]
+    # b leaves unseen by events, c joins: b's batch sent to it is played again.
+    told.clear()
+    client.workers = ["tcp://a:9001", "tcp://c:9001"]
+    runner._look(client, pending)
+    assert told == [WorkerLost("tcp://b:9001", 2), WorkerJoined("tcp://c:9001")]
+
+
 def test_choosing_an_executor() -> None:
     assert isinstance(make_runner("processes", 2, None), MatchRunner)
     assert isinstance(make_runner("dask", 2, None), DaskRunner)

@@ -346,7 +346,10 @@ class DaskRunner(ClosingRunner):
         with self._held_lock:
             said, self._held = self._held, {}
         if self._known is not None:
-            for worker in sorted(self._known - workers.keys()):
+            # A worker restarted at the same address (its port fixed) between two looks
+            # is seen in the scheduler's word only: lost, then joined again.
+            back = said.keys() & self._known & workers.keys()
+            for worker in sorted((self._known - workers.keys()) | back):
                 # The batches the scheduler said the worker held; else those sent to it
                 # and not yet played.
                 keys = said.get(worker)
@@ -360,7 +363,7 @@ class DaskRunner(ClosingRunner):
                     if batch.worker == worker:
                         batch.worker = None
                 self._tell(WorkerLost(worker, sum(len(batch.tasks) for batch in mine)))
-            for worker in sorted(workers.keys() - self._known):
+            for worker in sorted((workers.keys() - self._known) | back):
                 self._tell(WorkerJoined(worker))
         self._known = set(workers)
         if workers:
