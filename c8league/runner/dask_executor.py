@@ -8,10 +8,11 @@ flight at a time, sent in batches when matches are fast, each batch to a worker 
 runner chooses, as the process pool chooses (see :class:`_Flight`). A match whose
 worker dies is played again on another worker (Dask reschedules it; after repeated
 deaths it is submitted afresh), and each match's report is taken once, so nothing is
-lost or counted twice. On each worker the matches are played in a process of their
-own, watched as the process pool watches its workers (``runner.pool``): a player that
-ends its process or hangs forfeits there with the same result as on the process pool,
-and the Dask worker never notices.
+lost or counted twice. What changes in the workers (one lost, one joined, none at all
+for a while) is told as it happens to the runner's ``watch``. On each worker the
+matches are played in a process of their own, watched as the process pool watches its
+workers (``runner.pool``): a player that ends its process or hangs forfeits there with
+the same result as on the process pool, and the Dask worker never notices.
 
 Workers need c8league and every player plugin of the event installed; before playing,
 the runner asks each connected worker, and a missing or different plugin is an error
