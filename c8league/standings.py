@@ -15,7 +15,7 @@ from __future__ import annotations
 import functools
 import json
 from collections import defaultdict
-from collections.abc import Callable, Collection, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -63,6 +63,11 @@ TIEBREAKS: dict[str, Tiebreak] = {
             "game points",
             "points scored, added up (in Countdown, the points shed)",
         ),
+        Tiebreak(
+            "sonneborn-berger",
+            "S-B",
+            "opponents' match points, of each finished ahead of (half for a tie)",
+        ),
     )
 }
 """Every tie-break a league may list, by name."""
@@ -85,14 +90,16 @@ def check_tiebreaks(names: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def explain_tiebreaks(names: Sequence[str]) -> list[str]:
-    """The lines shown under standings: the order, then one line per tie-break."""
+def explain_tiebreaks(names: Sequence[str], points: str = "match points") -> list[str]:
+    """The lines shown under standings: the order, then one line per tie-break.
+    ``points`` names what entrants are ordered by (season standings: ``season
+    points``), and what the tie-breaks that add up opponents' points add up."""
     if not names:
-        return ["Order: match points; entrants with the same match points share a rank."]
-    lines = ["Order: match points, then the tie-breaks below, in turn."]
+        return [f"Order: {points}; entrants with the same {points} share a rank."]
+    lines = [f"Order: {points}, then the tie-breaks below, in turn."]
     for number, name in enumerate(names, start=1):
         t = TIEBREAKS[name]
-        lines.append(f"{number}. {t.heading}: {t.explanation}.")
+        lines.append(f"{number}. {t.heading}: {t.explanation.replace('match points', points)}.")
     return lines
 
 
@@ -131,6 +138,7 @@ class Standing:
     direct: float | None = None
     """Direct encounter with those tied with the entrant, when it was applied (None
     when the entrant was not tied, or not every two of those tied met)."""
+    sonneborn_berger: float = 0.0
     played: bool = True
     """False for an entrant seated in no round of the event (absent all along, or in
     the league after its last round): listed apart, after the ranked ones, rank 0."""
@@ -145,6 +153,7 @@ class Standing:
                 "direct": self.direct or 0.0,
                 "opponents-total": self.opponents_points,
                 "game-points": self.game_points,
+                "sonneborn-berger": self.sonneborn_berger,
             }[tiebreak]
         )
 
@@ -180,6 +189,8 @@ class _Tally:
     played: int = 0
     byes: int = 0
     opponents: list[int] = field(default_factory=list)
+    ahead: list[tuple[int, float]] = field(default_factory=list)
+    """Each opponent met, with the share of it finished ahead of (1, ½ for a tie, 0)."""
 
 
 def standings(
@@ -188,13 +199,18 @@ def standings(
     byes: Sequence[int] = (),
     tiebreaks: Sequence[str] = DEFAULT_TIEBREAKS,
     seated: Collection[int] | None = None,
+    points: Mapping[int, float] | None = None,
 ) -> list[Standing]:
     """Standings of ``entrants`` (ids) from finished tables and byes (one id per bye),
     ties in match points broken by ``tiebreaks`` in order (names of :data:`TIEBREAKS`).
 
     ``seated`` names who was seated at a table (played or not) or had a bye in any
     round paired so far: an entrant of none of them, once someone is, did not play the
-    event and is listed apart, after the ranked ones (``played`` false, rank 0)."""
+    event and is listed apart, after the ranked ones (``played`` false, rank 0).
+
+    ``points`` (season standings) gives each entrant's points in place of the match
+    points of these tables: entrants are ordered by them, and the tie-breaks that add
+    up opponents' points add up these (an entrant not in it has 0)."""
     tally: dict[int, _Tally] = defaultdict(_Tally)
     for table in tables:
         shares = match_points([s.place for s in table.seats])
@@ -209,17 +225,26 @@ def standings(
             t.wins += seat.place == 1
             t.played += 1
             t.opponents.extend(s.entrant for s in table.seats if s is not seat)
+            t.ahead.extend(
+                (s.entrant, 1.0 if seat.place < s.place else 0.5 if seat.place == s.place else 0.0)
+                for s in table.seats
+                if s is not seat
+            )
     for entrant in byes:
         tally[entrant].points += BYE_POINTS
         tally[entrant].byes += 1
+
+    def points_of(e: int) -> float:
+        return tally[e].points if points is None else points.get(e, 0.0)
+
     rows = {}
     for e in entrants:
         t = tally[e]
-        opponents = sum(tally[o].points for o in t.opponents)
+        opponents = sum(points_of(o) for o in t.opponents)
         rows[e] = Standing(
             rank=0,
             entrant=e,
-            match_points=round(t.points, 6),
+            match_points=round(points_of(e), 6),
             opponents_points=round(opponents, 6),
             game_points=t.games,
             wins=t.wins,
@@ -227,6 +252,7 @@ def standings(
             byes=t.byes,
             opponents_average=round(opponents / len(t.opponents), 6) if t.opponents else 0.0,
             game_share=round(t.share / t.played, 6) if t.played else 0.0,
+            sonneborn_berger=round(sum(share * points_of(o) for o, share in t.ahead), 6),
         )
     apart = [
         e for e in entrants if seated and e not in seated and not tally[e].played + tally[e].byes
@@ -425,6 +451,9 @@ class SeasonStanding:
     """One per event of the season, in order; None where the member did not play."""
     wins: int
     matches: int
+    standing: Standing | None = None
+    """The member's values for the season's tie-breaks (``match_points`` holding the
+    season points)."""
 
 
 def _exact(points: float) -> Fraction:
@@ -438,21 +467,21 @@ _SeasonRow = tuple[float, int, int, tuple["EventScore | None", ...], int]
 """(season points, wins, entrant index, event scores, matches)."""
 
 
-def _season_order(row: _SeasonRow) -> tuple[float, int, int]:
-    """Most season points first, then most wins, then the entrants' order."""
-    total, wins, entrant, _, _ = row
-    return (-total, -wins, entrant)
-
-
 def season_standings(
     entrants: Sequence[int],
     events: Sequence[Sequence[Standing]],
     rule: SeasonRule,
+    *,
+    tables: Sequence[TableResult] = (),
+    byes: Sequence[int] = (),
+    tiebreaks: Sequence[str] = ("wins",),
 ) -> list[SeasonStanding]:
     """Season standings of ``entrants`` from each event's standings, by ``rule``.
 
     Only an event a member played in (a match or a bye) counts for them. Ties in season
-    points are broken by wins over the season; still tied, they share a rank."""
+    points are broken by ``tiebreaks`` (the league's, as for its events) over the
+    season's ``tables`` and ``byes``, the tie-breaks that add up opponents' points adding
+    up their season points; still tied, they share a rank."""
     rows: list[_SeasonRow] = []
     for e in entrants:
         scores: list[EventScore | None] = []
@@ -485,14 +514,26 @@ def season_standings(
             round(sum(_exact(s.points) for s in scores if s is not None and s.counted), 6)
         )
         rows.append((total, wins, e, tuple(scores), matches))
+    by_entrant = {e: (total, wins, kept, matches) for total, wins, e, kept, matches in rows}
+    ordered = standings(
+        list(entrants),
+        tables,
+        byes,
+        tiebreaks,
+        points={e: row[0] for e, row in by_entrant.items()},
+    )
     result: list[SeasonStanding] = []
-    for total, wins, e, kept, matches in sorted(rows, key=_season_order):
-        rank = len(result) + 1
-        if result and (result[-1].points, result[-1].wins) == (total, wins):
-            rank = result[-1].rank
+    for standing in ordered:
+        total, wins, kept, matches = by_entrant[standing.entrant]
         result.append(
             SeasonStanding(
-                rank=rank, entrant=e, points=total, events=kept, wins=wins, matches=matches
+                rank=standing.rank,
+                entrant=standing.entrant,
+                points=total,
+                events=kept,
+                wins=wins,
+                matches=matches,
+                standing=standing,
             )
         )
     return result

@@ -7,6 +7,7 @@ untruths of sheets, moves and pairings."""
 from __future__ import annotations
 
 import io
+import itertools
 import json
 import sys
 from pathlib import Path
@@ -345,6 +346,51 @@ def test_a_member_absent_all_evening_is_listed_apart(club: Path, capsys: Capture
     enter(db, capsys, new_round(db, capsys))
     rows = as_json(db, capsys, "event", "standings", "thursday", "--json")
     assert all(r["played"] for r in rows)
+
+
+def test_season_standings_break_ties_by_the_league_tiebreaks(
+    tmp_path: Path, capsys: Capture
+) -> None:
+    """The season standings take the league's tie-breaks, over the whole season, each
+    explained in a line, with opponents' season points added up (Buchholz-style) and
+    Sonneborn-Berger among them."""
+    league = tmp_path / "mini.toml"
+    league.write_text(MINI.replace("table_size = 2", 'table_size = 2\ntiebreaks = '
+                                   '["opponents-total", "sonneborn-berger", "wins"]'))  # fmt: skip
+    db = tmp_path / "mini.db"
+    ok(db, capsys, "league", "import", str(league))
+    for _ in range(2):
+        ok(db, capsys, "event", "pair", "night")
+        ok(db, capsys, "event", "publish", "night")
+        tables = as_json(db, capsys, "event", "sheet", "night", "--format", "json")["tables"]
+        for t in tables:
+            ok(db, capsys, "result", "add", "night", "--table", str(t["table"]),
+               "--scores", scores_for(t))  # fmt: skip
+    season = as_json(db, capsys, "league", "standings", "mini", "--json")
+    assert season["tiebreaks"] == ["opponents-total", "sonneborn-berger", "wins"]
+    assert season["explanation"][1:5] == [
+        "Order: season points, then the tie-breaks below, in turn.",
+        "1. opp. points: opponents' season points, added up once per meeting.",
+        "2. S-B: opponents' season points, of each finished ahead of (half for a tie).",
+        "3. wins: matches won (first places).",
+    ]
+    rows = season["standings"]
+    points = {r["name"]: r["points"] for r in rows}
+    for row in rows:
+        buchholz, sb, wins = row["tiebreaks"]
+        assert wins == row["wins"] and 0 <= sb <= buchholz
+    # Ordered by season points, then by the tie-breaks in turn; a shared rank only when
+    # everything is level.
+    keys = [(-r["points"], *(-v for v in r["tiebreaks"])) for r in rows]
+    assert keys == sorted(keys)
+    for a, b in itertools.pairwise(rows):
+        assert (a["rank"] == b["rank"]) == (
+            (a["points"], a["tiebreaks"]) == (b["points"], b["tiebreaks"])
+        )
+    assert sum(points.values()) > 0
+    out, _ = ok(db, capsys, "league", "standings", "mini")
+    assert "opp. points: opponents' season points, added up once per meeting." in out
+    assert "S-B" in out
 
 
 # -- 4. shared first places and several forfeits --------------------------------------------------

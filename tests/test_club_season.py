@@ -225,6 +225,36 @@ def test_every_tiebreak_is_explained_in_one_line() -> None:
         "4. direct: places among those still tied, where they met (– unless all met).",
     ]
     assert all(len(line) <= 80 for line in explain_tiebreaks(list(TIEBREAKS)))
+    assert all(len(line) <= 80 for line in explain_tiebreaks(list(TIEBREAKS), "season points"))
+
+
+def test_season_tiebreaks_add_up_opponents_season_points() -> None:
+    """Members level on season points are told apart by the league's tie-breaks over the
+    whole season: Buchholz-style (opponents' season points, once per meeting), then
+    Sonneborn-Berger (the season points of those finished ahead of, half for a tie)."""
+    played = [
+        [table((1, 1, 0), (3, 2, 0)), table((2, 1, 0), (4, 2, 0))],
+        [table((3, 1, 0), (2, 2, 0)), table((4, 1, 0), (1, 2, 0))],
+        [table((3, 1, 0), (4, 2, 0))],
+    ]
+    everyone = [1, 2, 3, 4]
+    nights = [standings(everyone, night) for night in played]
+    tables = [t for night in played for t in night]
+    rule = SeasonRule.parse("total")
+    # 3 has 2 season points, the others 1 each, one win each.
+    wins = season_standings(everyone, nights, rule, tables=tables)
+    assert [(r.entrant, r.points, r.rank) for r in wins] == [
+        (3, 2.0, 1), (1, 1.0, 2), (2, 1.0, 2), (4, 1.0, 2),
+    ]  # fmt: skip
+    rows = season_standings(everyone, nights, rule, tables=tables,
+                            tiebreaks=["opponents-total", "sonneborn-berger"])  # fmt: skip
+    # 4 met 2, 1 and 3: 1 + 1 + 2; 1 met 3 and 4, as 2 did: 3 each. 1 beat 3 (2 season
+    # points), 2 beat 4 (1).
+    assert [(r.entrant, r.rank) for r in rows] == [(3, 1), (4, 2), (1, 3), (2, 4)]
+    values = {r.entrant: r.standing for r in rows}
+    assert [(v.opponents_points, v.sonneborn_berger) for v in values.values() if v] == [
+        (3.0, 2.0), (4.0, 1.0), (3.0, 2.0), (3.0, 1.0),
+    ]  # fmt: skip
 
 
 @pytest.mark.parametrize(
@@ -262,13 +292,16 @@ def test_standings_show_the_leagues_tiebreaks_with_their_lines(
 
 
 def test_season_rules() -> None:
-    evening1 = standings([1, 2, 3], [table((1, 1, 0), (2, 2, 0), (3, 3, 0))])
-    evening2 = standings([1, 2, 3], [table((3, 1, 0), (2, 2, 0))])
-    evening3 = standings([1, 2, 3], [table((3, 1, 0), (1, 2, 0))])
-    nights = [evening1, evening2, evening3]
-    total = season_standings([1, 2, 3], nights, SeasonRule.parse("total"))
+    played = [
+        [table((1, 1, 0), (2, 2, 0), (3, 3, 0))],
+        [table((3, 1, 0), (2, 2, 0))],
+        [table((3, 1, 0), (1, 2, 0))],
+    ]
+    nights = [standings([1, 2, 3], night) for night in played]
+    tables = [t for night in played for t in night]
+    total = season_standings([1, 2, 3], nights, SeasonRule.parse("total"), tables=tables)
     assert [(r.entrant, r.points) for r in total] == [(3, 2.0), (1, 1.0), (2, 0.5)]
-    best = season_standings([1, 2, 3], nights, SeasonRule.parse("best-of:1"))
+    best = season_standings([1, 2, 3], nights, SeasonRule.parse("best-of:1"), tables=tables)
     # 1 and 3 level on their best evening: 3 won twice, 1 once.
     assert [(r.entrant, r.points, r.rank) for r in best] == [(3, 1.0, 1), (1, 1.0, 2), (2, 0.5, 3)]
     assert [s.counted for s in best[0].events if s is not None] == [False, True, False]
@@ -296,7 +329,8 @@ def test_season_points_add_up_exactly() -> None:
         [t4(1, 3, 4, 5), t4(6, 1, 3, 4), t4(2, 3, 4, 5), t4(2, 6, 4, 5), t4(5, 6, 2, 3)],
     ]
     rows = season_standings(everyone, [standings(everyone, n) for n in nights],
-                            SeasonRule.parse("total"))  # fmt: skip
+                            SeasonRule.parse("total"),
+                            tables=[t for n in nights for t in n])  # fmt: skip
     top = {r.entrant: r for r in rows}
     assert top[1].points == top[2].points == pytest.approx(13 / 3)
     assert (top[2].wins, top[1].wins) == (3, 2)

@@ -6,8 +6,16 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from c8league.events.status import standings_in
-from c8league.standings import EventScore, SeasonRule, StandingRules, season_standings
+from c8league.events.status import event_results, standings_in
+from c8league.standings import (
+    EventScore,
+    SeasonRule,
+    Standing,
+    StandingRules,
+    TableResult,
+    explain_tiebreaks,
+    season_standings,
+)
 from c8league.storage import Session
 from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_league, league_events, league_members
@@ -23,6 +31,13 @@ class SeasonRow:
     """One per event of the season, in order; None where the member did not play."""
     wins: int
     matches: int
+    standing: Standing | None = None
+    """The member's values for the season's tie-breaks (see
+    :func:`c8league.standings.season_standings`)."""
+
+    def shown(self, tiebreak: str) -> str:
+        """The member's value for ``tiebreak`` as standings show it."""
+        return "" if self.standing is None else self.standing.shown(tiebreak)
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,13 +49,16 @@ class SeasonTable:
     rule: SeasonRule
     events: tuple[str, ...]
     rows: tuple[SeasonRow, ...]
+    tiebreaks: tuple[str, ...] = ("wins",)
+    """The league's tie-breaks (its events' too), over the whole season."""
 
     def lines(self) -> list[str]:
-        """The lines shown under the season standings: the rule, ties, the events."""
+        """The lines shown under the season standings: the rule, the order and each
+        tie-break in a line, the events."""
         numbered = ", ".join(f"{i}. {name}" for i, name in enumerate(self.events, start=1))
         return [
             self.rule.explanation(),
-            "Ties: more wins over the season; still tied, a shared rank.",
+            *explain_tiebreaks(self.tiebreaks, points="season points"),
             f"Events: {numbered} (–: did not play it)." if self.events else "No events yet.",
         ]
 
@@ -50,6 +68,7 @@ class SeasonTable:
             "rule": str(self.rule),
             "explanation": self.lines(),
             "events": list(self.events),
+            "tiebreaks": list(self.tiebreaks),
             "standings": [
                 {
                     "rank": r.rank,
@@ -57,6 +76,10 @@ class SeasonTable:
                     "points": r.points,
                     "wins": r.wins,
                     "matches": r.matches,
+                    "tiebreaks": [
+                        None if r.standing is None else _value(r.standing, t)
+                        for t in self.tiebreaks
+                    ],
                     "events": [
                         None
                         if s is None
@@ -75,6 +98,14 @@ class SeasonTable:
         }
 
 
+def _value(standing: Standing, tiebreak: str) -> float | None:
+    """A tie-break's value as JSON gives it (None for a direct encounter not applied)."""
+    if tiebreak == "direct":
+        return standing.direct
+    value = standing.value(tiebreak)
+    return int(value) if tiebreak in ("wins", "game-points") else value
+
+
 def season_in(session: Session, league: League) -> SeasonTable:
     """The league's season standings, in the caller's session: each event's standings
     as the event shows them (its field as the membership history has it), added up."""
@@ -82,19 +113,27 @@ def season_in(session: Session, league: League) -> SeasonTable:
     events = league_events(session, league.id)
     tables = []
     everyone: list[int] = []
+    played: list[TableResult] = []
+    byes: list[int] = []
     for event in events:
         rows = [r.standing for r in standings_in(session, league, event)]
         everyone += [r.entrant for r in rows if r.entrant not in everyone]
         tables.append(rows)
-    rule = StandingRules.from_json(league.standing).season
+        event_tables, event_byes = event_results(session, event.id or 0)
+        played += event_tables
+        byes += event_byes
+    rules = StandingRules.from_json(league.standing)
     field = everyone or [e.id for e in league_members(session, league.id, active_only=True) if e.id]
-    season = season_standings(field, tables, rule)
+    season = season_standings(
+        field, tables, rules.season, tables=played, byes=byes, tiebreaks=rules.tiebreaks
+    )
     names = entrant_names(session, [r.entrant for r in season])
     return SeasonTable(
         league=league.name,
         title=league.title or league.name,
-        rule=rule,
+        rule=rules.season,
         events=tuple(e.name for e in events),
+        tiebreaks=rules.tiebreaks,
         rows=tuple(
             SeasonRow(
                 rank=r.rank,
@@ -103,6 +142,7 @@ def season_in(session: Session, league: League) -> SeasonTable:
                 events=r.events,
                 wins=r.wins,
                 matches=r.matches,
+                standing=r.standing,
             )
             for r in season
         ),

@@ -181,8 +181,10 @@ class LeagueFile(_Model):
         description="Ties in match points are broken by these, in order: `opponents` "
         "(average match points of the opponents met), `game-share` (points as a share of "
         "the target), `wins`, `direct` (direct encounter), `opponents-total`, "
-        '`game-points`. Default `["opponents", "game-share", "wins", "direct"]`; '
-        "left out: as before.",
+        "`game-points`, `sonneborn-berger` (the match points of the opponents finished "
+        "ahead of, half for a tie). The season standings break ties in season points by "
+        'the same list, over the whole season. Default `["opponents", "game-share", '
+        '"wins", "direct"]`; left out: as before.',
     )
     season: str | None = Field(
         default=None,

@@ -299,6 +299,7 @@ def _event_section(
             game_share=r.game_share,
             direct=r.direct,
             absent_rounds=during.absent.get(r.entrant, ()),
+            sonneborn_berger=r.sonneborn_berger,
             played=r.played,
         )
         for r in rows

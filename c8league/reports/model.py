@@ -35,6 +35,7 @@ class StandingEntry:
     direct: float | None = None
     absent_rounds: tuple[int, ...] = ()
     """The rounds paired without the entrant, who said they would not come."""
+    sonneborn_berger: float = 0.0
     played: bool = True
     """False for an entrant seated in no round of the event, listed apart after the
     ranked ones (rank 0)."""

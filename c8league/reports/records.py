@@ -105,6 +105,7 @@ def _event(section: EventSection) -> Record:
                 "wins": s.wins,
                 "matches": s.matches,
                 "byes": s.byes,
+                "sonneborn_berger": s.sonneborn_berger,
                 "status": s.status,
                 "membership": s.membership,
                 "opponents_average": s.opponents_average,
@@ -395,8 +396,8 @@ CSV_HEADERS: dict[str, tuple[str, ...]] = {
     ),
     "standings": (
         "event", "rank", "played", "name", "match_points", "opponents_match_points", "game_points",
-        "wins", "matches", "byes", "status", "membership", "opponents_average", "game_share",
-        "direct", "absent_rounds",
+        "wins", "matches", "byes", "sonneborn_berger", "status", "membership",
+        "opponents_average", "game_share", "direct", "absent_rounds",
     ),
     "season": ("rank", "name", "points", "wins", "matches"),
     "rounds": (

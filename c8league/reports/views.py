@@ -220,6 +220,7 @@ def _tiebreak_value(entry: StandingEntry, tiebreak: str) -> str:
     values = {
         "opponents": entry.opponents_average,
         "opponents-total": entry.opponents_match_points,
+        "sonneborn-berger": entry.sonneborn_berger,
         "direct": entry.direct,
     }
     if values.get(tiebreak, 0.0) is None:
@@ -238,6 +239,17 @@ def season_view(season: SeasonTable) -> TableView:
     narrow column per event, numbered; the lines under it say the rule and the events."""
     columns = [Column("#"), Column("member", numeric=False), Column("points")]
     columns += [Column(str(i), title=name) for i, name in enumerate(season.events, start=1)]
+    shown = [t for t in season.tiebreaks if t != "wins"]  # wins have their own column
+    for number, name in enumerate(shown):
+        tiebreak = TIEBREAKS[name]
+        columns.append(
+            Column(
+                tiebreak.heading,
+                title=tiebreak.explanation.replace("match points", "season points"),
+                short=tiebreak.heading.replace(" ", "\n", 1),
+                priority=2 if number == 0 else 3,
+            )
+        )
     columns += [Column("wins", priority=2), Column("matches", short="played", priority=3)]
     table = TableView("season", "Season standings", columns, notes=season.lines())
     for row in season.rows:
@@ -249,6 +261,7 @@ def season_view(season: SeasonTable) -> TableView:
                 cells.append(_points(score.points))
             else:
                 cells.append(f"({_points(score.points)})")
+        cells += [row.shown(t) for t in shown]
         cells += [str(row.wins), str(row.matches)]
         table.rows.append(cells)
     return table

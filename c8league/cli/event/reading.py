@@ -69,6 +69,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
                     "opponents_average": r.standing.opponents_average,
                     "game_share": r.standing.game_share,
                     "direct": r.standing.direct,
+                    "sonneborn_berger": r.standing.sonneborn_berger,
                 }
                 for r in rows
             ]
