@@ -79,6 +79,11 @@ SUBCOMMANDS: dict[str, Target] = {
         "chain. Names the first record changed outside c8league (exit 1), else prints the\n"
         "chain's head, to publish.",
     ),
+    "serve": Entry(
+        f"{CLI}.serve_cmd:serve",
+        "Serve the league to the players' phones: the round's tables, standings, ratings,\n"
+        "replays, duels and ladders; the organiser's page with the token it prints.",
+    ),
     "rules": Entry(f"{CLI}.rules_cmd:app", "Rule presets and house-rule options."),
     "league": Noun(
         f"{CLI}.league:app",
@@ -145,11 +150,6 @@ SUBCOMMANDS: dict[str, Target] = {
     "match": Entry(f"{CLI}.match_cmd:app", "Matches: show a stored match, move by move."),
     "games": Entry(
         f"{CLI}.games_cmd:app", "Games: export the games of an event, a duel or a league."
-    ),
-    "serve": Entry(
-        f"{CLI}.serve_cmd:serve",
-        "Serve the league to the players' phones: the round's tables, standings, ratings,\n"
-        "replays, duels and ladders; the organiser's page with the token it prints.",
     ),
 }
 # --- end of the command registry ---

@@ -36,10 +36,8 @@ def serve(
         int, typer.Option("--port", help="Port to listen at.", min=1, max=65535)
     ] = 8000,
 ) -> None:
-    """Serve the league to the players' phones: events, the round's tables ("where do I
-    sit"), standings, ratings, replays, duels and ladders, refreshed as results come in.
-    Prints the organiser's address with its token (keep it to yourself) and, on 0.0.0.0,
-    the address to give the players, with its QR code."""
+    """Serve the league to the players' phones: the round's tables, standings, ratings,
+    replays, duels and ladders; the organiser's page with the token it prints."""
     try:
         import uvicorn
 
