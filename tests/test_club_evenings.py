@@ -798,6 +798,7 @@ def json_commands(db: Path) -> list[list[str]]:
         ["result", "history", "thursday", "--json"],
         ["league", "history", "club", "--json"],
         ["ratings", "show", "club", "--json"],
+        ["ratings", "fit", "club", "--json"],
         ["ratings", "predict", "Ada", "Ben", "Cleo", "--league", "club", "--json"],
         ["report", "thursday", "--format", "json"],
         ["report", "club", "-f", "json"],
