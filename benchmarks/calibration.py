@@ -27,7 +27,11 @@ import subprocess
 import sys
 import tempfile
 import time
+from dataclasses import replace
 from pathlib import Path
+
+from c8league.ratings.fit import Rated
+from c8league.ratings.model import Rating, RatingModel, RatingSettings
 
 BOTS = [
     ("Random", "random", ""),
@@ -101,6 +105,18 @@ def judged(
     return loss / pairs, error, bins
 
 
+def replayed(results: list[Rated], settings: RatingSettings) -> dict[int, tuple[float, float]]:
+    """The ratings after ``results`` under ``settings``, each entrant's (μ, σ)."""
+    model = RatingModel(settings)
+    ratings: dict[int, Rating] = {}
+    for r in results:
+        before = [ratings.get(e, model.initial()) for e in r.entrants]
+        after = model.rate(before, r.places, r.forfeited)
+        for entrant, rating in zip(r.entrants, after, strict=True):
+            ratings[entrant] = rating
+    return {e: (r.mu, r.sigma) for e, r in ratings.items()}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--cycles", type=int, default=20)
@@ -108,7 +124,6 @@ def main() -> None:
     args = parser.parse_args()
 
     from c8league.ratings.fit import fit, league_results
-    from c8league.ratings.model import RatingSettings
     from c8league.storage import open_database
     from c8league.storage import ratings as stored_ratings
     from c8league.storage.leagues import get_league
@@ -127,7 +142,7 @@ def main() -> None:
             settings = RatingSettings.from_json(league.rating)
             trained = league_results(session, league.id)
             current = stored_ratings.current(session, league.id, None)
-        ratings = {e: (mu, sigma) for e, (mu, sigma, _) in current.items()}
+        stored = {e: (mu, sigma) for e, (mu, sigma, _) in current.items()}
         fitted = fit(trained, settings).after.beta
         c8league(db, "event", "run", "test", "--workers", str(args.workers))
         with database.session() as session:
@@ -136,7 +151,10 @@ def main() -> None:
         tests = [(list(r.entrants), list(r.places)) for r in every[len(trained) :]]
         seconds = time.perf_counter() - started
     print(f"{len(trained)} training matches, {len(tests)} test matches ({seconds:.0f} s)")
+    assert replayed(trained, settings) == stored  # (the ratings as the league stored them)
     for label, beta in (("default", settings.beta), ("fitted", fitted)):
+        # The ratings of the training event under this β: μ's scale is β's.
+        ratings = replayed(trained, replace(settings, beta=beta))
         loss, error, bins = judged(ratings, tests, beta)
         print(f"{label:8} β {beta:6.3f}: log-loss {loss:.3f}, calibration error {error:.3f}")
         print("   " + "  ".join(f"{p:.2f}→{o:.2f} ({n})" for p, o, n in bins))
