@@ -10,7 +10,12 @@ from collections.abc import Callable, Iterable
 
 
 class C8LeagueError(Exception):
-    """Base class of all domain errors. ``exit_code`` is the CLI's exit status.
+    """Base class of all domain errors. ``exit_code`` is the CLI's exit status, by one
+    table (docs/faults.md, "Exit status"): 2 for usage, a command line that asks for
+    what cannot be (a bad option, value or name, a file it names that does not
+    validate: :class:`UsageError` and its kin), 1 for data refused (a result, a change
+    the records do not allow, a record changed: the default), 3 for a run stopped by a
+    bot's faults; 128 + N for a stop by signal N.
 
     A parameter the message names is written in backquotes (`` `match_seconds` ``) and
     listed in ``params``: :meth:`worded` writes each one as the caller names it (the
@@ -157,8 +162,6 @@ class StatsError(C8LeagueError, ValueError):
 
 class ResultError(C8LeagueError):
     """A result that cannot be stored as given (wrong entrants, impossible scores, …)."""
-
-    exit_code = 2
 
 
 class MachineFault(C8LeagueError):

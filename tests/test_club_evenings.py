@@ -393,6 +393,79 @@ def test_season_standings_break_ties_by_the_league_tiebreaks(
     assert "S-B" in out
 
 
+def test_report_tables_sheets_warnings_history_and_exit_statuses(
+    club: Path, capsys: Capture, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The small things of an evening: report --help names every CSV table; the tally
+    grid has rows for the hands a match takes and spare ones; two players past the
+    target get a warning; the audit trail reads at 80 columns; exit statuses follow the
+    one table of docs/faults.md."""
+    from c8league.cli import output
+    from c8league.reports import CSV_TABLES
+
+    db = club
+    out, _ = ok(db, capsys, "report", "--help")
+    assert all(name in " ".join(out.split()) for name in CSV_TABLES)
+    assert main(["--db", str(tmp_path / "none.db"), "report", "--table", "nope"]) == 2
+    assert "--table nope: expected one of leaderboard, standings" in capsys.readouterr().err
+    tables = new_round(db, capsys)
+    page = tmp_path / "sheet.html"
+    ok(db, capsys, "event", "sheet", "thursday", "--format", "html", "--out", str(page))
+    grids = page.read_text().split('<table class="tally">')[1:]
+    assert len(grids) == len(tables)
+    # 50 points a seat: 6 hands nine times in ten, and 3 spare rows, at any table size.
+    assert [g.count('<tr><td class="hand">') for g in grids] == [9] * len(tables)
+    three = at(tables, 3)
+    x, y, z = three["seats"]
+    _, err = ok(db, capsys, "result", "add", "thursday", "--table", str(three["table"]),
+                "--scores", f"{x}=160,{y}=150,{z}=20")  # fmt: skip
+    assert (
+        f"warning: round 1, table {three['table']}: {x} 160 and {y} 150 have both reached "
+        "the target 150: only players tied for the lowest count in a blocked last hand get "
+        "there together; check the scores"
+    ) in " ".join(err.split())
+    _, err = ok(db, capsys, "result", "edit", "thursday", "--table", str(three["table"]),
+                "--scores", f"{x}=160,{y}=140,{z}=20", "--note", "misread")  # fmt: skip
+    assert "warning" not in err
+    # Refused data: 1, and nothing changes; a wrong command line: 2.
+    four = at(tables, 4)
+    before = digest(db)
+    assert run(db, "result", "add", "thursday", "--table", str(four["table"]),
+               "--scores", ",".join(f"{n}=10" for n in four["seats"])) == 1  # fmt: skip
+    assert run(db, "result", "add", "thursday", "--table", "1", "--bogus") == 2
+    assert run(db, "event", "standings", "nosuchevent") == 2
+    assert digest(db) == before
+    capsys.readouterr()
+    monkeypatch.setattr(output.out, "width", 80)
+    out, _ = ok(db, capsys, "result", "history", "thursday")
+    assert max(len(line) for line in out.splitlines()) <= 80
+    (before_line,) = [line for line in out.splitlines() if line.startswith("    before  ")]
+    assert all(f"{n} {v}" in before_line for n, v in ((x, 160), (y, 150), (z, 20)))
+    assert "    note    misread" in out
+
+
+def test_every_error_has_the_exit_status_of_its_kind() -> None:
+    """docs/faults.md's table: usage 2, data refused 1, a bot's faults 3."""
+    from c8league import errors
+    from c8league.duel.book import DealBookError
+    from c8league.duel.forfeits import NoVerdict
+    from c8league.findings import RecordChanged
+    from c8league.schedule.errors import ScheduleError
+
+    usage = [errors.UsageError, errors.NotFoundError, errors.NoDatabase, errors.CardError,
+             errors.RulesError, errors.PluginError, errors.StatsError, ScheduleError,
+             errors.LeagueFileError, DealBookError]  # fmt: skip
+    refused = [errors.ResultError, errors.StorageError, errors.BusyError, RecordChanged,
+               errors.DraftSeatsWithdrawn, errors.NoInput]  # fmt: skip
+    faults = [errors.BotStopped, NoVerdict]
+    assert {c: c.exit_code for c in usage} == dict.fromkeys(usage, 2)
+    assert {c: c.exit_code for c in refused} == dict.fromkeys(refused, 1)
+    assert {c: c.exit_code for c in faults} == dict.fromkeys(faults, 3)
+    faults_md = (Path(__file__).resolve().parents[1] / "docs" / "faults.md").read_text()
+    assert "| 1 | data refused" in faults_md and "| 2 | usage" in faults_md
+    assert "| 3 | a bot's faults" in faults_md
+
+
 # -- 4. shared first places and several forfeits --------------------------------------------------
 
 

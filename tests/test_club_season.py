@@ -485,7 +485,7 @@ def test_sheets_take_their_format_from_the_suffix(
     assert "Where do I sit?" in text and "\x1b[" not in text
     html = (tmp_path / "sheet.html").read_text(encoding="utf-8")
     assert "Where do I sit?" in html and html.count('<table class="tally">') == 3
-    assert html.count('<td class="hand">') == 3 * 13  # twelve hands and a total
+    assert html.count('<td class="hand">') == 3 * 10  # six hands, three spare and a total
     listed = json.loads((tmp_path / "sheet.json").read_text(encoding="utf-8"))["where"]
     assert [w["name"] for w in listed] == sorted(MEMBERS)
     assert "the suffix does not say which format" in refused(

@@ -12,7 +12,7 @@ import typer
 from c8league.cli.db import database, warn_if_changed
 from c8league.cli.output import err, out
 from c8league.errors import UsageError
-from c8league.reports import build_report, format_for, render, write_report
+from c8league.reports import CSV_TABLES, build_report, format_for, render, write_report
 from c8league.reports.terminal import render_terminal
 
 
@@ -46,8 +46,9 @@ def report(
     table: Annotated[
         str,
         typer.Option(
-            help="CSV only: leaderboard, standings, rounds, head-to-head, entrants, endings, "
-            "history, or all (one file each in the directory --out)."
+            help=f"CSV only: {', '.join(CSV_TABLES)}, or all (one file each in the "
+            "directory --out).",
+            metavar="TABLE",
         ),
     ] = "leaderboard",
     matrix: Annotated[
@@ -63,9 +64,11 @@ def report(
 ) -> None:
     """Leaderboard, standings, cross-table, head-to-head, statistics and rating history."""
     chosen = format_for(out_path, fmt.value if fmt is not None else None)
+    if table != "all" and table not in CSV_TABLES:
+        raise UsageError(f"--table {table}: expected one of {', '.join(CSV_TABLES)}, or all")
     if table == "all" and (chosen != "csv" or out_path is None):
         raise UsageError("--table all writes CSV files into a directory: add --out DIR")
-    db = database()
+    db = database(read_only=True)
     built = build_report(db, target, provisional=provisional)
     if out_path is not None:
         written = write_report(

@@ -167,6 +167,8 @@ def _show(change: Change, what: str) -> None:
         highlight=False,
         markup=False,
     )
+    for line in change.checked.warnings:
+        err.print(f"[yellow]warning:[/] {escape(line)}", highlight=False)
 
 
 def _enter(

@@ -2,35 +2,50 @@
 
 from __future__ import annotations
 
+import textwrap
 from typing import Any
 
 from c8league.cli.output import out, print_json
-from c8league.tables import draw_table
 
 
 def show_trail(rows: list[dict[str, Any]], title: str, as_json: bool) -> None:
-    """Print the trail's rows: a table (when, to the minute, in UTC; where; what; before;
-    after; note) or JSON (times to the second, with their offset)."""
+    """Print the trail's rows, or JSON (times to the second, with their offset). Each
+    change is a line (when, to the minute, in UTC; where; what; who or what), then its
+    previous and new values and its note, each on lines of their own, wrapped to the
+    terminal: it reads at 80 columns."""
     if as_json:
         print_json(rows)
         return
-    table = draw_table(
-        ("when", "where", "action", "who or what", "before", "after", "note"),
-        (
-            (
-                r["at"][:16].replace("T", " "),
-                _where(r),
-                r["action"],
-                r["subject"],
-                values_text(r["before"]),
-                values_text(r["after"]),
-                r["note"],
-            )
-            for r in rows
-        ),
-        title=title,
-    )
-    out.print(table)
+    out.print(title, style="bold", highlight=False, markup=False)
+    if not rows:
+        out.print("nothing changed yet", highlight=False, markup=False)
+    width = max(40, out.width)
+    for r in rows:
+        head = [r["at"][:16].replace("T", " "), _where(r), r["action"], r["subject"]]
+        out.print(
+            textwrap.fill("  ".join(p for p in head if p), width, subsequent_indent=" " * 4),
+            highlight=False,
+            markup=False,
+            soft_wrap=True,
+        )
+        for label, value in (
+            ("before", values_text(r["before"])),
+            ("after", values_text(r["after"])),
+            ("note", r["note"]),
+        ):
+            if value:
+                out.print(
+                    textwrap.fill(
+                        value,
+                        width,
+                        initial_indent=f"    {label:<7} ",
+                        subsequent_indent=" " * 12,
+                        break_on_hyphens=False,
+                    ),
+                    highlight=False,
+                    markup=False,
+                    soft_wrap=True,
+                )
 
 
 def _where(row: dict[str, Any]) -> str:

@@ -152,6 +152,8 @@ class CheckedResult:
 
     seats: tuple[str, ...]
     result: Result
+    warnings: tuple[str, ...] = ()
+    """What is possible but unlikely enough to be a typo (two players over the target)."""
 
     @property
     def forfeited(self) -> tuple[str, ...]:
@@ -305,7 +307,17 @@ def check_result(
         forfeit=lost,
         entered_by="hand",
     )
-    return CheckedResult(tuple(seats), result)
+    warnings: list[str] = []
+    over = [i for i, s in enumerate(final) if s >= target]
+    if scores is not None and not countdown and not left and len(over) > 1:
+        who = [f"{seats[i]} {final[i]}" for i in over]
+        warnings.append(
+            f"{where}: {', '.join(who[:-1])} and {who[-1]} have "
+            f"{'both' if len(who) == 2 else 'all'} reached the target {target}: only "
+            "players tied for the lowest count in a blocked last hand get there together; "
+            "check the scores (hand by hand they are checked in full)"
+        )
+    return CheckedResult(tuple(seats), result, tuple(warnings))
 
 
 def _unfinished(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,8 +27,16 @@ from c8league.storage.database import Database
 from c8league.storage.leagues import entrant_names, get_event
 from c8league.storage.models import Event, League
 
-TALLY_ROWS = 12
-"""Hands the tally grid of a score sheet has room for (a match to 200 rarely needs more)."""
+HANDS_PER_50 = 6
+"""Hands a match takes, 9 times in 10, for each 50 points a seat is to reach: a match
+to 50 a player (pagat's targets) takes 3 to 4 hands on average and at most 6 nine times
+in ten, at tables of 2 to 6 (measured with the greedy and random bots)."""
+
+SPARE_ROWS = 3
+"""Rows of a tally grid beyond the hands expected (a long match, a hand written again)."""
+
+COUNTDOWN_ROWS = 12
+"""Rows of a Countdown match's tally grid (no target to go by)."""
 
 SHEET_TEMPLATE = "sheet.html.j2"
 """The page's template, beside the report's (``c8league/reports/templates``)."""
@@ -50,6 +59,17 @@ class SheetTable:
     """How the match ended, when done (``unfinished`` or ``places``: stopped early)."""
     match_id: int = 0
     """The match's id (its first deal's), as ``match show`` takes it."""
+    countdown: bool = False
+    """A Countdown match (``target`` is then the count each seat starts from)."""
+
+    @property
+    def hands(self) -> int:
+        """The rows of the tally grid on the table's score sheet, one per hand: the
+        hands its match takes 9 times in 10 (:data:`HANDS_PER_50`), and spare rows."""
+        if self.countdown or self.target <= 0:
+            return COUNTDOWN_ROWS
+        per_seat = self.target / max(1, len(self.seats))
+        return math.ceil(HANDS_PER_50 * per_seat / 50) + SPARE_ROWS
 
     @property
     def unfinished(self) -> bool:
@@ -115,11 +135,6 @@ class Sheet:
     def rules_line(self) -> str:
         """``Rules: pagat; house rules: …`` for the top of the sheet."""
         return rules_line(self.rules, self.house_rules)
-
-    @property
-    def hands(self) -> int:
-        """The rows of the tally grid on each table's score sheet (one per hand)."""
-        return TALLY_ROWS
 
     def where(self) -> list[Seat]:
         """Everyone of the round, alphabetically (ignoring case and accents), with their
@@ -206,6 +221,7 @@ def pairing_sheet(db: Database, event_name: str, round_number: int | None = None
                     forfeited=forfeited,
                     ended=match.ended if match.status == "done" else None,
                     match_id=match.id or 0,
+                    countdown=rules.countdown,
                 )
             )
         return Sheet(
