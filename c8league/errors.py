@@ -102,6 +102,19 @@ class StorageError(C8LeagueError):
     """The database cannot be opened, is from a newer version, or refuses a change."""
 
 
+class DatabaseDamaged(StorageError):
+    """A SQLite database file that SQLite's own check finds damaged: ``where`` names the
+    file, ``detail`` is the check's first complaint. Nothing was written to it."""
+
+    def __init__(self, where: str, detail: str) -> None:
+        super().__init__(
+            f"the database {where} is damaged ({detail}): restore it from a backup "
+            "(nothing was changed)"
+        )
+        self.where = where
+        self.detail = detail
+
+
 class BusyError(C8LeagueError):
     """Another process is writing the same league's results (see storage.runlock)."""
 

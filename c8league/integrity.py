@@ -41,13 +41,15 @@ def verify(db: Database, league: str | None = None, *, head: str | None = None) 
     """Compare every record (of ``league`` and the players, or of the whole database)
     with its latest entry in the chain, and every entry of the chain with the one
     before it; with ``head`` (a head printed before, 64 hex digits), find the entry
-    whose link it is."""
+    whose link it is. A SQLite file SQLite's quick check finds damaged is refused
+    (:class:`~c8league.errors.DatabaseDamaged`)."""
     wanted = None if head is None else head.strip().lower()
     if wanted is not None and not _HEAD.fullmatch(wanted):
         raise UsageError(
             f"`head` must be a head as c8league verify prints it (64 hex digits), not {head!r}",
             params=["head"],
         )
+    db.check_whole()
     with db.session() as session:
         conn = chain.reading(session)
         league_id = None if league is None else get_league(session, league).id

@@ -13,11 +13,12 @@ from c8league.errors import UsageError
 from c8league.storage.database import Database, is_in_memory, open_database, resolve_url
 
 
-def database(*, create: bool = False) -> Database:
+def database(*, create: bool = False, read_only: bool = False) -> Database:
     """The database named by ``--db``, ``$C8LEAGUE_DB`` or ``c8league.db``. Only the
     commands that make a database (``init``, ``league import``) pass ``create``; any
     other, given a database that does not exist, stops with a line naming where it
-    looked."""
+    looked. The commands that only read pass ``read_only``: a SQLite file is then
+    opened for reading only, and left byte for byte as it was."""
     db_option = state.db_option
     if is_in_memory(resolve_url(db_option)):
         raise UsageError(
@@ -28,7 +29,7 @@ def database(*, create: bool = False) -> Database:
     # interrupt, with its traceback) are not for the user: errors reach the user as
     # exceptions, turned into one line by c8league.cli.main.
     logging.getLogger("sqlalchemy").addHandler(logging.NullHandler())
-    db = open_database(db_option, create=create)
+    db = open_database(db_option, create=create, read_only=read_only)
     db.on_wait = _say_waiting
     state.opened.append(db)
     return db

@@ -46,7 +46,7 @@ def show(
     forfeited and why, and the demo command that plays it again."""
     if fmt not in ("terminal", "html", "json"):
         raise UsageError(f"unknown format {fmt!r}; formats: terminal, html, json")
-    game = read_game(database(), match)
+    game = read_game(database(read_only=True), match)
     if fmt == "terminal":
         if path is not None:
             raise UsageError("--out writes --format html or json")

@@ -57,7 +57,7 @@ def show(
     """
     if as_json and as_csv:
         raise UsageError("choose one of --json and --csv")
-    board = league_leaderboard(database(), league, provisional=provisional)
+    board = league_leaderboard(database(read_only=True), league, provisional=provisional)
     rows = board.rows[:top] if top is not None else board.rows
     if as_json:
         print_json({**board.header(provisional), "entrants": leaderboard_records(rows)})

@@ -36,7 +36,7 @@ def verify(
     and audit entry against its digest in the record's chain, and every link of the
     chain. Names the first record changed outside c8league (exit 1), else prints the
     chain's head, to publish."""
-    verification = integrity.verify(database(), league, head=head)
+    verification = integrity.verify(database(read_only=True), league, head=head)
     if as_json:
         print_json(verification.to_dict())
     elif verification.whole:

@@ -10,6 +10,7 @@ upgraded on open, a newer one is refused.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sqlite3
 import time
@@ -24,7 +25,13 @@ from sqlalchemy.engine import Engine
 from sqlalchemy.exc import ArgumentError, DBAPIError, OperationalError, SQLAlchemyError
 from sqlmodel import Session, SQLModel, create_engine, select
 
-from c8league.errors import BusyError, C8LeagueError, NoDatabase, StorageError
+from c8league.errors import (
+    BusyError,
+    C8LeagueError,
+    DatabaseDamaged,
+    NoDatabase,
+    StorageError,
+)
 from c8league.interrupts import deferred_interrupts
 from c8league.storage import models, postgres
 from c8league.storage.migrations import upgrade
@@ -44,6 +51,10 @@ LOCK_WAIT_VAR = "C8LEAGUE_LOCK_WAIT"
 CHECKPOINT_WAIT_MS = 2_000
 """How long closing a SQLite database waits to fold its write-ahead log in while another
 process writes."""
+QUICK_CHECK_BYTES = 64 * 2**20
+"""A SQLite file up to this size opened for reading only is checked whole first
+(SQLite's quick check reads it all, some hundreds of MB a second); a larger one when a
+read fails."""
 WAIT_NOTICE_SECONDS = 1.0
 """A wait for the write lock longer than this is announced through ``on_wait``."""
 
@@ -74,17 +85,31 @@ class Database:
     engine: Engine
     on_wait: Callable[[str], None] | None = None
     """Told, in words, when a write waits for another process (the CLI prints it)."""
+    read_only: bool = False
+    """Opened for reading only (a SQLite file then opened with ``mode=ro``)."""
 
     @contextmanager
     def session(self) -> Iterator[Session]:
         """A short-lived session; commit explicitly, roll back on error. The database's
-        own errors (locked, read-only, damaged) become one-line :class:`StorageError`."""
+        own errors (locked, read-only, damaged) become one-line :class:`StorageError`.
+        On SQLite, a block that fails with an error c8league did not raise on purpose
+        (what rows a damaged page gives back can make) runs SQLite's quick check of the
+        file: a damaged file raises :class:`~c8league.errors.DatabaseDamaged`."""
         with Session(self.engine, expire_on_commit=False) as session:
             try:
                 yield session
             except DBAPIError as exc:
-                session.rollback()
+                _quietly(session.rollback)
                 raise database_error(self.url, exc) from None
+            except C8LeagueError:
+                session.rollback()
+                raise
+            except Exception:
+                _quietly(session.rollback)
+                found = damage(self.url)
+                if found is not None:
+                    raise DatabaseDamaged(describe_url(self.url), found) from None
+                raise
             except BaseException:
                 session.rollback()
                 raise
@@ -159,7 +184,17 @@ class Database:
         self.engine.dispose()
         path = sqlite_path(self.url)
         if path is not None and self.is_sqlite and path.exists():
-            checkpoint(path)
+            if self.read_only:
+                _tidy(path)
+            else:
+                checkpoint(path)
+
+    def check_whole(self) -> None:
+        """Run SQLite's quick check of the database file (nothing to do on a server):
+        :class:`~c8league.errors.DatabaseDamaged` when it is damaged."""
+        found = damage(self.url) if self.is_sqlite else None
+        if found is not None:
+            raise DatabaseDamaged(describe_url(self.url), found)
 
     @property
     def is_sqlite(self) -> bool:
@@ -182,8 +217,29 @@ def checkpoint(path: Path) -> None:
         con.close()
 
 
-def open_database(db: str | None = None, *, create: bool = True) -> Database:
+def _tidy(path: Path) -> None:
+    """After reading the SQLite database at ``path`` only: the write-ahead log a reader
+    leaves behind, when it is empty, is removed as the last writer removes it (through
+    a checkpoint, which has nothing to write); a log that holds another process's
+    writes is left to that process."""
+    log = Path(f"{path}-wal")
+    try:
+        empty = log.is_file() and log.stat().st_size == 0
+    except OSError:
+        return
+    if empty:
+        checkpoint(path)
+
+
+def open_database(
+    db: str | None = None, *, create: bool = True, read_only: bool = False
+) -> Database:
     """Open (and create or upgrade) the database at ``db`` (see :func:`resolve_url`).
+
+    With ``read_only``, a SQLite file that exists and is up to date is opened for
+    reading only (``mode=ro``): the command cannot write to it, and its file is left
+    byte for byte as it was (an older one is opened as usual, to be upgraded). A
+    damaged file is refused in one line (:class:`~c8league.errors.DatabaseDamaged`).
 
     With ``create`` false, a database that does not exist yet (no SQLite file, or a
     server database without c8league's tables) is not made: :class:`~c8league.errors.NoDatabase`
@@ -192,6 +248,10 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
     path = sqlite_path(url)
     if path is not None:
         _check_file(url, path, create=create)
+        if read_only and path.is_file() and path.stat().st_size > 0:
+            reading = _open_read_only(url, path)
+            if reading is not None:
+                return reading
     try:
         engine = _engine(url)
         for attempt in range(3):
@@ -209,11 +269,92 @@ def open_database(db: str | None = None, *, create: bool = True) -> Database:
     except (ArgumentError, ModuleNotFoundError) as exc:
         raise StorageError(f"cannot open database {safe_url(url)}: {exc}") from None
     except (OperationalError, SQLAlchemyError) as exc:
+        found = damage(url) if isinstance(exc, DBAPIError) and _is_damage(exc) else None
+        if found is not None:
+            raise DatabaseDamaged(describe_url(url), found) from None
         raise StorageError(
             f"cannot open database {safe_url(url)}: {exc.__class__.__name__}: "
             f"{str(exc).splitlines()[0]}"
         ) from None
     return Database(url, engine)
+
+
+def _open_read_only(url: str, path: Path) -> Database | None:
+    """The SQLite file at ``path`` opened for reading only; None when it must be opened
+    as usual (its schema is older: opening it upgrades it). A file of at most
+    :data:`QUICK_CHECK_BYTES` is checked whole first."""
+    if path.stat().st_size <= QUICK_CHECK_BYTES:
+        found = damage(url)
+        if found is not None:
+            raise DatabaseDamaged(describe_url(url), found)
+    engine = create_engine(
+        f"sqlite:///{path.absolute().as_uri()}?mode=ro&uri=true",
+        connect_args={"timeout": SQLITE_BUSY_MS / 1000},
+    )
+
+    @event.listens_for(engine, "connect")
+    def _pragmas(dbapi_conn: Any, _record: Any) -> None:
+        cur = dbapi_conn.cursor()
+        cur.execute(f"PRAGMA busy_timeout={SQLITE_BUSY_MS}")
+        cur.execute("PRAGMA foreign_keys=ON")
+        # Each page read is checked for cells that do not fit it: a damaged page then
+        # fails the read (and the quick check says what is wrong) instead of giving
+        # rows back.
+        cur.execute("PRAGMA cell_size_check=ON")
+        cur.close()
+
+    try:
+        with engine.connect() as conn:
+            state = _schema_state(conn, url)
+    except DBAPIError as exc:
+        Database(url, engine, read_only=True).close()
+        raise database_error(url, exc) from None
+    except BaseException:
+        Database(url, engine, read_only=True).close()
+        raise
+    if state != "current":
+        Database(url, engine, read_only=True).close()
+        return None
+    return Database(url, engine, read_only=True)
+
+
+def damage(url: str) -> str | None:
+    """SQLite's quick check of the database file of ``url``, read-only: None when the
+    file is whole (or is no SQLite file of this machine), else the check's first
+    complaint."""
+    path = sqlite_path(url)
+    if path is None or not path.is_file():
+        return None
+    # With no write-ahead log beside it, no process has the file open for writing: it
+    # is read as it is, without the log and index files a reader would leave.
+    alone = "" if Path(f"{path}-wal").exists() else "&immutable=1"
+    try:
+        con = sqlite3.connect(f"{path.absolute().as_uri()}?mode=ro{alone}", uri=True)
+    except sqlite3.Error:
+        return None
+    try:
+        rows = con.execute("PRAGMA quick_check").fetchmany(1)
+    except sqlite3.DatabaseError as exc:
+        return str(exc)
+    finally:
+        con.close()
+    first = str(rows[0][0]) if rows else "no answer"
+    if first == "ok":
+        return None
+    lines = [line for line in first.splitlines() if line and not line.startswith("***")]
+    return lines[0] if lines else first
+
+
+def _is_damage(exc: DBAPIError) -> bool:
+    text = str(exc.orig or exc)
+    return "malformed" in text or "not a database" in text or "disk I/O error" in text
+
+
+def _quietly(action: Callable[[], object]) -> None:
+    """Run ``action`` (a rollback after an error), leaving its own error aside: the
+    first error is the one to report."""
+    with contextlib.suppress(Exception):
+        action()
 
 
 SQLITE_HEADER = b"SQLite format 3\x00"
@@ -409,6 +550,10 @@ def database_error(url: str, exc: DBAPIError) -> C8LeagueError:
     """The database driver's error ``exc`` as one line naming the database."""
     where = safe_url(url)
     detail = str(exc.orig).splitlines()[0] if exc.orig is not None else str(exc)
+    if _is_damage(exc):
+        found = damage(url)
+        if found is not None:
+            return DatabaseDamaged(describe_url(url), found)
     if _is_locked(exc):
         return BusyError(
             f"the database {where} stayed busy (another c8league process is writing to it); "

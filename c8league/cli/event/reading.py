@@ -14,7 +14,7 @@ from c8league.tables import Column, draw_table
 
 def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Rounds and matches played, and forfeits by kind."""
-    db = database()
+    db = database(read_only=True)
     st = event_status(db, event, league)
     if as_json:
         print_json(st.to_dict())
@@ -50,7 +50,7 @@ def status(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) 
 def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """Standings: match points by placement, with tiebreaks."""
     if as_json:
-        rows = event_standings(database(), event, league)
+        rows = event_standings(database(read_only=True), event, league)
         print_json(
             [
                 {
@@ -80,7 +80,7 @@ def standings(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = Fals
 
 def print_standings(event: str, league: str | None) -> None:
     """The standings table, and the tiebreaks explained under it."""
-    db = database()
+    db = database(read_only=True)
     rows = event_standings(db, event, league)
     tiebreaks = event_tiebreaks(db, event, league)
     headings = ["#", "entrant", "points", *(TIEBREAKS[t].heading for t in tiebreaks), "matches"]

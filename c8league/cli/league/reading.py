@@ -16,7 +16,7 @@ from c8league.tables import draw_table
 
 def list_(as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False) -> None:
     """Every league with its rules preset and events."""
-    rows = list_leagues(database())
+    rows = list_leagues(database(read_only=True))
     if as_json:
         print_json(rows)
         return
@@ -43,7 +43,7 @@ def show(
     as_json: Annotated[bool, typer.Option("--json", help="Print JSON.")] = False,
 ) -> None:
     """A league's rules, rating settings, entrants and events."""
-    data = show_league(database(), name)
+    data = show_league(database(read_only=True), name)
     if as_json:
         print_json(data)
         return

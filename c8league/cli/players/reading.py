@@ -20,7 +20,7 @@ def list_(
 ) -> None:
     """Every registered player (or a league's members), with its status: active,
     withdrawn or retired, and the round it started."""
-    rows = list_players(database(), league)
+    rows = list_players(database(read_only=True), league)
     if as_json:
         print_json(rows)
         return
@@ -48,7 +48,7 @@ def show(
 ) -> None:
     """A player, and for a bot every version of it that played, oldest first: when it
     was first seen, its first and last match, and its results."""
-    shown = show_player(database(), name)
+    shown = show_player(database(read_only=True), name)
     if as_json:
         print_json(shown)
         return
