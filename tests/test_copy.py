@@ -110,6 +110,18 @@ def test_a_bad_url_is_one_line(
     assert sorted(p.name for p in tmp_path.iterdir()) == ["league.db"]
 
 
+def test_a_copy_leaves_its_source_byte_for_byte(tmp_path: Path, capsys: Capture) -> None:
+    source = club_with_results(f"sqlite:///{tmp_path / 'source.db'}", capsys)
+    before = (tmp_path / "source.db").read_bytes()
+    source.ok("copy", "--to", str(tmp_path / "to.db"))
+    Club(f"sqlite:///{tmp_path / 'from.db'}", capsys).ok(
+        "copy", "--from", str(tmp_path / "source.db")
+    )
+    assert (tmp_path / "source.db").read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["from.db", "source.db", "to.db"]
+    assert snapshot(f"sqlite:///{tmp_path / 'from.db'}") == snapshot(source.url)
+
+
 def test_a_copy_into_itself_is_refused(tmp_path: Path, capsys: Capture) -> None:
     c = Club(f"sqlite:///{tmp_path / 'league.db'}", capsys)
     c.ok("league", "import", str(CLUB))

@@ -39,10 +39,10 @@ def copy(
         raise UsageError("copy takes --to URL or --from URL (one of them)")
     source: Database
     if to is not None:
-        source, target = database(), to
+        source, target = database(read_only=True), to
     else:
         assert from_ is not None
-        source = open_database(from_, create=False)
+        source = open_database(from_, create=False, read_only=True)
         state.opened.append(source)
         target = resolve_url(state.db_option)
     done = backups.copy(source, target, force=force)
