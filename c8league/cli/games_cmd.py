@@ -49,7 +49,7 @@ def export(
     hundred at a time: any number takes little memory."""
     if fmt not in FORMATS:
         raise UsageError(f"unknown format {fmt!r}; formats: {', '.join(FORMATS)}")
-    db = database()
+    db = database(read_only=True)
     found = find_target(db, target, league)
     lines = game_lines(db, found)
     if path is None:

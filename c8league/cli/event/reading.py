@@ -105,7 +105,7 @@ def print_standings(event: str, league: str | None) -> None:
 
 def balance(event: EventArg, league: LeagueOpt = None, as_json: JsonOpt = False) -> None:
     """How often each pair met and each entrant took each seat, over the rounds so far."""
-    report = event_balance(database(), event, league)
+    report = event_balance(database(read_only=True), event, league)
     if as_json:
         header, records = report.records()
         print_json(

@@ -20,5 +20,5 @@ def history(
     """The league's audit trail: every change after the fact, in every event (results,
     draft rounds) and of its members (withdrawals, returns, late entries, renames,
     merges, removals), oldest first."""
-    rows = league_trail(database(), name)
+    rows = league_trail(database(read_only=True), name)
     show_trail(rows, f"{name or 'league'}: audit trail", as_json)

@@ -19,7 +19,7 @@ def standings(
 ) -> None:
     """Season standings over all the league's events, by the league's season rule
     (total, best-of:N or points:25,18,15,...)."""
-    season = season_table(database(), name)
+    season = season_table(database(read_only=True), name)
     if as_json:
         print_json(season.to_dict())
         return
