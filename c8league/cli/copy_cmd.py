@@ -32,9 +32,11 @@ def copy(
     ] = False,
 ) -> None:
     """Copy the whole database into another (--to URL) or another into it (--from URL): a
-    SQLite file or a PostgreSQL database, its schema made there, every row in one
-    transaction, the record's chain included, compared with the source before it
-    commits. A target that holds a c8league database already is refused without --force."""
+    SQLite file or a PostgreSQL database, every row in one transaction, compared after.
+
+    The target's schema is made there; every row is copied as it is, the record's chain
+    included, and compared with the source before the copy commits. A target that holds
+    a c8league database already is refused without --force."""
     if (to is None) == (from_ is None):
         raise UsageError("copy takes --to URL or --from URL (one of them)")
     source: Database
