@@ -324,3 +324,43 @@ def test_a_club_league_reports_the_same_on_postgresql_as_on_sqlite(
     assert pg_report == sqlite_report
     scaled = [row["average_place_normalised"] for row in sqlite_report["leaderboard"]]
     assert any(0 < value < 1 for value in scaled)
+
+
+@pytest.fixture
+def pg_icu_url(pg_server: str) -> Iterator[str]:
+    """A fresh PostgreSQL database that sorts text by the en-US collation (ICU), as many
+    servers do: ``Zoe`` after ``abe``, where SQLite puts it before."""
+    from dbs import drop_pg_database, engine
+    from sqlalchemy import make_url, text
+
+    name = f"c8test_icu_{time.monotonic_ns()}"
+    admin = engine(pg_server).execution_options(isolation_level="AUTOCOMMIT")
+    try:
+        with admin.connect() as conn:
+            conn.execute(
+                text(
+                    f'CREATE DATABASE "{name}" LOCALE_PROVIDER icu '
+                    "ICU_LOCALE 'en-US' LOCALE 'C.UTF-8' TEMPLATE template0"
+                )
+            )
+    except Exception as exc:  # a server without ICU
+        pytest.skip(f"no ICU collation on the server: {str(exc).splitlines()[0]}")
+    finally:
+        admin.dispose()
+    url = make_url(pg_server).set(database=name).render_as_string(hide_password=False)
+    yield url
+    drop_pg_database(pg_server, url)
+
+
+def test_listings_are_in_the_same_order_whatever_the_servers_collation(
+    pg_icu_url: str, tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    seen = []
+    for url in (f"sqlite:///{tmp_path / 'names.db'}", pg_icu_url):
+        assert main(["--db", url, "init"]) == 0
+        for name in ("abe", "Zoe", "Ünal", "_x"):
+            assert main(["--db", url, "players", "add", name]) == 0
+        capsys.readouterr()
+        assert main(["--db", url, "players", "list", "--json"]) == 0
+        seen.append([player["name"] for player in json.loads(capsys.readouterr().out)])
+    assert seen[1] == seen[0] == ["Zoe", "_x", "abe", "Ünal"]

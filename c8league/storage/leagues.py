@@ -48,12 +48,14 @@ def get_league(session: Session, name: str) -> League:
 
 
 def league_names(session: Session) -> list[str]:
-    return list(session.exec(select(League.name).order_by(col(League.name))).all())
+    """Every league's name, in order of code points (as on SQLite, whatever a
+    PostgreSQL server's collation)."""
+    return sorted(session.exec(select(League.name)).all())
 
 
 def all_leagues(session: Session) -> list[League]:
-    """Every league, by name."""
-    return list(session.exec(select(League).order_by(col(League.name))).all())
+    """Every league, by name (in order of code points, on every database)."""
+    return sorted(session.exec(select(League)).all(), key=lambda league: league.name)
 
 
 def only_league(session: Session, name: str | None) -> League:
@@ -179,8 +181,8 @@ def entrants_alike(session: Session, name: str, *, but: int | None = None) -> li
     ]
     if not ids:
         return []
-    query = select(Entrant).where(col(Entrant.id).in_(ids)).order_by(col(Entrant.name))
-    return list(session.exec(query).all())
+    query = select(Entrant).where(col(Entrant.id).in_(ids))
+    return sorted(session.exec(query).all(), key=lambda entrant: entrant.name)
 
 
 def get_entrant(session: Session, name: str) -> Entrant:
@@ -207,8 +209,9 @@ def entrants_named(session: Session, names: Iterable[str]) -> dict[str, Entrant]
 
 
 def all_entrants(session: Session) -> list[Entrant]:
-    """Every registered entrant, by name."""
-    return list(session.exec(select(Entrant).order_by(col(Entrant.name))).all())
+    """Every registered entrant, by name (in order of code points, as on SQLite, whatever
+    a PostgreSQL server's collation)."""
+    return sorted(session.exec(select(Entrant)).all(), key=lambda entrant: entrant.name)
 
 
 def entrant_names(session: Session, ids: Sequence[int] | None = None) -> dict[int, str]:

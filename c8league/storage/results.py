@@ -378,13 +378,8 @@ def played(session: Session, event_ids: Sequence[int]) -> list[PlayedMatch]:
 
 def played_rules(session: Session, event_id: int) -> list[str]:
     """The rule sets (JSON) the event's finished matches were played under."""
-    query = (
-        select(Match.rules)
-        .where(Match.event_id == event_id, Match.status == "done")
-        .distinct()
-        .order_by(col(Match.rules))
-    )
-    return list(session.exec(query).all())
+    query = select(Match.rules).where(Match.event_id == event_id, Match.status == "done").distinct()
+    return sorted(session.exec(query).all())
 
 
 def status_counts(session: Session, event_ids: Sequence[int]) -> dict[tuple[int, str], int]:
