@@ -145,6 +145,7 @@ def test_matches_chained_before_versions_were_recorded_keep_their_digests(
         con.execute("ALTER TABLE seats9 RENAME TO match_seat")
         con.execute("DROP TABLE bot_version")
         con.execute("ALTER TABLE match DROP COLUMN forfeit_request")  # (schema 11's)
+        con.execute("DROP TABLE table_code")  # (schema 12's)
         con.execute("UPDATE meta SET value = '9' WHERE key = 'schema_version'")
         entries = con.execute("SELECT count(*) FROM chain").fetchone()[0]
     open_database(str(db)).close()  # upgrades it
