@@ -648,45 +648,52 @@ def test_a_whole_run_stopped_and_continued_costs_no_one_a_match(
 @pytest.mark.slow
 @pytest.mark.parametrize(("name", "status"), [("TERM", 143), ("HUP", 129)])
 def test_timeout_on_an_event_stops_it_in_one_line_and_resume_gives_the_whole_results(
-    tmp_path: Path, name: str, status: int
+    tmp_path: Path, faulty: None, name: str, status: int
 ) -> None:
     """The signal ``timeout(1)`` sends (SIGTERM, or SIGHUP as a closed terminal does), sent
-    while the run plays: once a match is stored, not after a number of seconds."""
+    while the run plays: once a bot holds a match of the run in play (the gated bot,
+    behind a file the test removes only after the signal), so that however fast or slow
+    the machine, the run has begun and cannot have ended before the signal."""
     from test_faults_data import write_league
 
-    league = write_league(tmp_path, cycles=100, preset="pagat", pairs=4)
+    league = write_league(tmp_path, cycles=3, preset="pagat", pairs=4)
+    league.write_text(
+        league.read_text().replace('name = "G1"\nbot = "greedy"', 'name = "G1"\nbot = "gated"')
+    )
     whole, stopped = tmp_path / "whole.db", tmp_path / "stopped.db"
     for db in (whole, stopped):
         assert main(["--db", str(db), "league", "import", str(league)]) == 0
     assert main(["--db", str(whole), "event", "run", "ev", "--workers", "2"]) == 0
-    command = [sys.executable, "-m", "c8league", "--db", str(stopped), "event", "run", "ev"]
-    for _ in range(4):  # again if the run was over before the signal
-        proc = subprocess.Popen(
-            [*command, "--workers", "2"],
-            stdout=subprocess.DEVNULL,
-            stderr=subprocess.PIPE,
-            text=True,
-            start_new_session=True,
+    gate = tmp_path / "gate"
+    held = Path(f"{gate}.held")
+    gate.touch()
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "c8league", "--db", str(stopped), "event", "run", "ev",
+         "--workers", "2"],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        env={**os.environ, "C8FAULT_GATE": str(gate)},
+    )  # fmt: skip
+    try:
+        eventually(
+            lambda: held.exists() or proc.poll() is not None,
+            "the gated bot holding one of the run's matches",
+            seconds=300,
         )
-
-        def playing(run: subprocess.Popen[str] = proc) -> bool:
-            return matches_done_meanwhile(str(stopped)) >= 1 or run.poll() is not None
-
-        eventually(playing, "a match stored: the next ones are playing", seconds=120)
+        assert proc.poll() is None, proc.communicate()[1]
         proc.send_signal(getattr(signal, f"SIG{name}"))
         _, err = proc.communicate(timeout=600)
-        proc = subprocess.CompletedProcess(proc.args, proc.returncode, "", err)
-        played = [line for line in proc.stderr.splitlines() if line.endswith("— complete")]
-        if proc.returncode != 0 and not played:
-            break  # (a signal once the run is complete, while the command exits: too late)
-        stopped.unlink()
-        for end in ("-wal", "-shm"):
-            Path(f"{stopped}{end}").unlink(missing_ok=True)
-        assert main(["--db", str(stopped), "league", "import", str(league)]) == 0
-    assert proc.returncode == status, proc.stderr
-    lines = [line for line in proc.stderr.splitlines() if line.strip() and "━" not in line]
-    assert lines[-1].startswith(f"interrupted by SIG{name}"), proc.stderr
-    assert "Traceback" not in proc.stderr
+    finally:
+        gate.unlink(missing_ok=True)
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    assert proc.returncode == status, err
+    lines = [line for line in err.splitlines() if line.strip() and "━" not in line]
+    assert lines[-1].startswith(f"interrupted by SIG{name}"), err
+    assert "Traceback" not in err
     if "stored by this run" in lines[-1]:
         assert lines[-1].endswith("the rest are played by: c8league event resume ev")
         assert not [line for line in lines[:-1] if line.startswith("interrupted")]

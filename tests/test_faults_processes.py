@@ -172,6 +172,24 @@ class Ponder(BasePlayer):
         return legal[0]
 
 
+class Gated(BasePlayer):
+    """Plays as Ponder does, without its wait; but while the file named by C8FAULT_GATE
+    exists, holds at its first decision of a match, having made the file of that name
+    and ".held": a run stays in play, however fast it goes."""
+
+    def __init__(self):
+        self.playing = False
+
+    def choose(self, observation, legal):
+        gate = os.environ.get("C8FAULT_GATE", "")
+        if not self.playing and gate and os.path.exists(gate):
+            open(gate + ".held", "w").close()
+            while os.path.exists(gate):
+                time.sleep(0.01)
+        self.playing = True
+        return legal[0]
+
+
 class Explodes(BasePlayer):
     """Cannot be built once the file named by C8FAULT_FLAG exists."""
 
@@ -197,6 +215,7 @@ BOT_CLASSES = {
     "exitslater": "ExitsLater",
     "lingers": "Lingers",
     "ponder": "Ponder",
+    "gated": "Gated",
     "explodes": "Explodes",
 }
 INSTANT = ("sysexit", "osexit", "interrupt")
