@@ -181,8 +181,8 @@ def fit(
                 "league": name,
                 "applied": apply,
                 "tau_fitted": done.tau_fitted,
-                "before": _fitness_json(done.before),
-                "after": _fitness_json(done.after),
+                "before": done.before.to_dict(),
+                "after": done.after.to_dict(),
             }
         )
         return
@@ -243,23 +243,3 @@ def _fitness_row(label: str, f: Fitness) -> tuple[str, ...]:
         f"{f.log_loss:.4f}",
         f"{f.calibration_error:.4f}",
     )
-
-
-def _fitness_json(f: Fitness) -> dict[str, object]:
-    return {
-        "beta": f.beta,
-        "tau": f.tau,
-        "pairs": f.pairs,
-        "log_loss": f.log_loss,
-        "calibration_error": f.calibration_error,
-        "bins": [
-            {
-                "low": b.low,
-                "high": b.high,
-                "pairs": b.pairs,
-                "predicted": b.predicted,
-                "observed": b.observed,
-            }
-            for b in f.bins
-        ],
-    }

@@ -279,7 +279,8 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)
         forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel.id))
-    labels = stored_versions.labels(session, (v for counts in played.values() for v in counts))
+    versions = stored_versions.kept(session, (v for counts in played.values() for v in counts))
+    labels = {i: v.label for i, v in versions.items()}
     return DuelReport(
         name=duel.name,
         status=duel.status,

@@ -453,11 +453,12 @@ def _take_versions(
             if (old := settings.version(Bot("", *played.bot))) is not None
             and old.digest != played.digest
         ]
-        olds = stored_versions.details(session, (old.id for _, old in changed))
+        olds = stored_versions.kept(session, (old.id for _, old in changed))
         news: list[NewVersion] = []
         for played, old in changed:
             who, version = found[played.bot]
-            label, made = olds.get(old.id, (old.digest[:8], {}))
+            was = olds.get(old.id)
+            label, made = (old.digest[:8], {}) if was is None else (was.label, was.details)
             news.append(NewVersion(who, label, version.label, what_changed(made, version.details)))
         if news and not new_version:
             first = news[0]

@@ -383,8 +383,8 @@ def _new_versions(
         del result[entrant_id]
         run.joined.append(newer.name)
         old = stored_versions.by_digest(session, [before])
-        labels = stored_versions.named(session, old.values())
-        label = next(iter(labels.values()), (before[:8], ""))[0]
+        found_old = stored_versions.kept(session, old.values())
+        label = next((v.label for v in found_old.values()), before[:8])
         run.tell(
             f"{newer.name} joined: a new version of {entrant.name} ({label} → "
             f"{version.label}), rated apart"

@@ -34,6 +34,7 @@ from dataclasses import dataclass, replace
 from itertools import groupby
 from operator import attrgetter
 from statistics import NormalDist
+from typing import Any
 
 from c8league.ratings.model import Rating, RatingError, RatingModel, RatingSettings
 from c8league.ratings.update import rebuild_ratings
@@ -86,6 +87,26 @@ class Fitness:
     calibration_error: float
     """Expected calibration error over :data:`BINS` bins."""
     bins: tuple[CalibrationBin, ...]
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain values (``ratings fit --json``, the JSON report's ``calibration``)."""
+        return {
+            "beta": self.beta,
+            "tau": self.tau,
+            "pairs": self.pairs,
+            "log_loss": self.log_loss,
+            "calibration_error": self.calibration_error,
+            "bins": [
+                {
+                    "low": b.low,
+                    "high": b.high,
+                    "pairs": b.pairs,
+                    "predicted": b.predicted,
+                    "observed": b.observed,
+                }
+                for b in self.bins
+            ],
+        }
 
 
 @dataclass(frozen=True, slots=True)

@@ -237,7 +237,7 @@ def duel_versions(
     for pair in pairs:
         for text in (pair.match_a, pair.match_b):
             ids.update(v for v in json.loads(text).get("versions") or () if v is not None)
-    return stored_versions.named(session, ids)
+    return {i: (v.label, v.digest) for i, v in stored_versions.kept(session, ids).items()}
 
 
 def duel_game(

@@ -246,26 +246,7 @@ def report_document(report: Report) -> Record:
 
 
 def _calibration(report: Report) -> Record | None:
-    fit = report.calibration
-    if fit is None:
-        return None
-    return {
-        "beta": fit.beta,
-        "tau": fit.tau,
-        "pairs": fit.pairs,
-        "log_loss": fit.log_loss,
-        "calibration_error": fit.calibration_error,
-        "bins": [
-            {
-                "low": b.low,
-                "high": b.high,
-                "pairs": b.pairs,
-                "predicted": b.predicted,
-                "observed": b.observed,
-            }
-            for b in fit.bins
-        ],
-    }
+    return None if report.calibration is None else report.calibration.to_dict()
 
 
 # -- CSV tables -------------------------------------------------------------------------------

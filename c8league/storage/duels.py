@@ -184,19 +184,7 @@ def forfeited(session: Session, duel_id: int) -> list[tuple[int, str, str]]:
     """(the pair's seat, A's match, B's match: each result as stored, JSON) of the
     stored pairs that may hold a forfeit (every pair whose results do not both say
     there was none), in deal order."""
-    rows = fetch_rows(
-        session.connection(),
-        sa_select(col(DuelPair.seat), col(DuelPair.match_a), col(DuelPair.match_b))
-        .where(col(DuelPair.duel_id) == duel_id)
-        .where(
-            or_(
-                col(DuelPair.match_a).not_like(_NO_FORFEIT),
-                col(DuelPair.match_b).not_like(_NO_FORFEIT),
-            )
-        )
-        .order_by(col(DuelPair.deal)),
-    )
-    return [(int(seat), str(a), str(b)) for seat, a, b in rows]
+    return [(seat, a, b) for _, seat, a, b in forfeited_deals(session, duel_id)]
 
 
 def forfeited_deals(session: Session, duel_id: int) -> list[tuple[int, int, str, str]]:

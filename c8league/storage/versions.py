@@ -125,38 +125,27 @@ def seat_versions(session: Session, match_ids: Sequence[int]) -> dict[tuple[int,
     return {(int(m), int(s)): str(label) for m, s, label in rows}
 
 
-def labels(session: Session, ids: Iterable[int]) -> dict[int, str]:
-    """The label of each version kept under ``ids`` (those that are)."""
+@dataclass(frozen=True)
+class KeptVersion:
+    """A version as kept: its label, digest and details."""
+
+    label: str
+    digest: str
+    details: dict[str, Any]
+
+
+def kept(session: Session, ids: Iterable[int]) -> dict[int, KeptVersion]:
+    """The versions kept under ``ids`` (those that are), by id."""
     wanted = sorted(set(ids))
     if not wanted:
         return {}
     rows = session.exec(
-        select(BotVersion.id, BotVersion.label).where(col(BotVersion.id).in_(wanted))
-    ).all()
-    return {int(version_id): str(label) for version_id, label in rows if version_id is not None}
-
-
-def details(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, dict[str, Any]]]:
-    """The label and details of each version kept under ``ids`` (those that are)."""
-    wanted = sorted(set(ids))
-    if not wanted:
-        return {}
-    rows = session.exec(
-        select(BotVersion.id, BotVersion.label, BotVersion.details).where(
+        select(BotVersion.id, BotVersion.label, BotVersion.digest, BotVersion.details).where(
             col(BotVersion.id).in_(wanted)
         )
     ).all()
-    return {int(i): (str(label), json.loads(text)) for i, label, text in rows if i is not None}
-
-
-def named(session: Session, ids: Iterable[int]) -> dict[int, tuple[str, str]]:
-    """The label and digest of each version kept under ``ids`` (those that are)."""
-    wanted = sorted(set(ids))
-    if not wanted:
-        return {}
-    rows = session.exec(
-        select(BotVersion.id, BotVersion.label, BotVersion.digest).where(
-            col(BotVersion.id).in_(wanted)
-        )
-    ).all()
-    return {int(i): (str(label), str(digest)) for i, label, digest in rows if i is not None}
+    return {
+        int(i): KeptVersion(str(label), str(digest), json.loads(details))
+        for i, label, digest, details in rows
+        if i is not None
+    }
