@@ -19,6 +19,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
+from urllib.parse import unquote
 
 from sqlalchemy import event, inspect, text
 from sqlalchemy.engine import Engine
@@ -577,8 +578,12 @@ def sqlite_path(url: str) -> Path | None:
     if not url.startswith("sqlite:///"):
         return None
     path = url.removeprefix("sqlite:///").split("?", 1)[0]
+    if path.startswith("file%3A"):  # (as SQLAlchemy renders a URI filename)
+        path = unquote(path)
     if path.startswith("file:") and "uri=true" in url:
-        path = path.removeprefix("file:")
+        path = unquote(path.removeprefix("file:"))
+        if path.startswith("//"):  # file:///PATH
+            path = "/" + path.lstrip("/")
     if not path or path == ":memory:":
         return None
     return Path(path)
