@@ -838,6 +838,14 @@ def test_init_and_import_make_the_database(
     assert capsys.readouterr().err == (
         f"error: no league named 'club' in {db}; leagues: none (league import FILE)\n"
     )
+    odd = tmp_path / "club ñ night's" / "c8league.db"  # read-only opening keeps its name
+    odd.parent.mkdir()
+    assert main(["--db", str(odd), "init"]) == 0
+    capsys.readouterr()
+    assert main(["--db", str(odd), "league", "show", "club"]) == 2
+    assert capsys.readouterr().err == (
+        f"error: no league named 'club' in {odd}; leagues: none (league import FILE)\n"
+    )
     other = tmp_path / "other.db"
     assert main(["--db", str(other), "league", "import", str(LEAGUES / "club-swiss.toml")]) == 0
     assert main(["--db", str(other), "event", "pair", "thursday"]) == 0
