@@ -127,6 +127,9 @@ class Arena:
             "command": [sys.executable, str(self.folders["attacker"] / "bot.py"), attack],
             "log_dir": str(self.logs),
             "move_time": 10,
+            # Its attack comes before its hello: walking what it sees (a virtual
+            # environment's thousands of files) may take long on a busy machine.
+            "startup_time": 600,
             "env": {"HOSTILE_MARKER": self.marker, "HOSTILE_TARGETS": str(self.victim)},
         }
         victim = {"command": [sys.executable, str(self.victim), "harmless"], "move_time": 10}

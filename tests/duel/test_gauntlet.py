@@ -111,9 +111,7 @@ def test_a_duel_that_stops_without_a_verdict_lets_the_gauntlet_go_on(
     assert len(err) == 2 and err[0].startswith(
         "warning: B (cmd:/no/such/bot) did not start (crash): cannot start /no/such/bot"
     )
-    assert err[0].endswith(
-        "duel g/1 has no verdict (c8league duel resume g); the gauntlet goes on"
-    )
+    assert err[0].endswith("duel g/1 has no verdict (c8league duel resume g); the gauntlet goes on")
     assert err[1].startswith(
         "error: gauntlet g: no verdict in 2 of 3 duels: g/1: stopped: B (cmd:/no/such/bot) did "
         "not start (crash): cannot start /no/such/bot"
