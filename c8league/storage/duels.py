@@ -97,19 +97,23 @@ def add(session: Session, name: str, *, players: int, seed: int, settings: str) 
     return duel
 
 
+_PAIR_COLUMNS = (
+    col(DuelPair.deal),
+    col(DuelPair.seat),
+    col(DuelPair.share_a),
+    col(DuelPair.share_b),
+    col(DuelPair.match_a),
+    col(DuelPair.match_b),
+    col(DuelPair.seconds),
+)
+"""A stored pair's columns as :class:`StoredPair` takes them, but its moves."""
+
+
 def pairs(session: Session, duel_id: int) -> list[StoredPair]:
     """The duel's stored pairs, in deal order."""
     rows = fetch_rows(
         session.connection(),
-        sa_select(
-            col(DuelPair.deal),
-            col(DuelPair.seat),
-            col(DuelPair.share_a),
-            col(DuelPair.share_b),
-            col(DuelPair.match_a),
-            col(DuelPair.match_b),
-            col(DuelPair.seconds),
-        )
+        sa_select(*_PAIR_COLUMNS)
         .where(col(DuelPair.duel_id) == duel_id)
         .order_by(col(DuelPair.deal)),
     )
@@ -129,17 +133,7 @@ def pairs_with_moves(
     that does not grow with it."""
     rows = fetch_rows(
         session.connection(),
-        sa_select(
-            col(DuelPair.deal),
-            col(DuelPair.seat),
-            col(DuelPair.share_a),
-            col(DuelPair.share_b),
-            col(DuelPair.match_a),
-            col(DuelPair.match_b),
-            col(DuelPair.seconds),
-            col(DuelPair.moves_a),
-            col(DuelPair.moves_b),
-        )
+        sa_select(*_PAIR_COLUMNS, col(DuelPair.moves_a), col(DuelPair.moves_b))
         .where(col(DuelPair.duel_id) == duel_id, col(DuelPair.deal) > after)
         .order_by(col(DuelPair.deal))
         .limit(limit or PAIRS_AT_ONCE),
