@@ -71,3 +71,10 @@ def test_typer_outside_the_command_line_is_caught(tree: Path) -> None:
 def test_the_command_line_reaching_into_storage_is_caught(tree: Path) -> None:
     found = broken(tree, "c8league/cli/tournament.py", "from c8league.storage import models\n")
     assert found == {"cli-storage-door"}
+
+
+def test_a_report_that_plays_a_match_is_caught(tree: Path) -> None:
+    found = broken(
+        tree, "c8league/reports/replay.py", "from c8league.runner.loop import play_match\n"
+    )
+    assert found == {"reports-read"}

@@ -10,6 +10,7 @@ import typer
 from c8league.cli.db import database
 from c8league.cli.match_cmd import print_game
 from c8league.cli.playing import hide_from_bots
+from c8league.duel.demo import play_demo
 from c8league.errors import UsageError
 from c8league.reports.games import demo_game
 
@@ -45,5 +46,6 @@ def demo(
     db = None
     if any(name.startswith("@") for name in names):
         db = database()
-    game = demo_game(names, seed, preset=rules, assignments=list(assignments or []), db=db)
+    played = play_demo(names, seed, preset=rules, assignments=list(assignments or []), db=db)
+    game = demo_game(played)
     print_game(game, moves=moves)

@@ -19,15 +19,14 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field, fields, replace
 from typing import Any
 
+from c8league.duel.demo import PlayedMatch
 from c8league.duel.plan import DuelSettings, match_id
-from c8league.duel.specs import parse_spec, resolve, spec_text
+from c8league.duel.specs import spec_text
 from c8league.engine import Card, Hand, HandRecord, HandResult, Move, Rules
 from c8league.engine.match import MatchRecord
-from c8league.engine.rules import PRESETS, parse_assignments, preset_rules
+from c8league.engine.rules import PRESETS, preset_rules
 from c8league.errors import NotFoundError, RecordError, UsageError
 from c8league.results import Forfeit
-from c8league.runner.loop import play_match
-from c8league.runner.tasks import SeatSpec, create_player
 from c8league.storage import Session
 from c8league.storage import duels as stored_duels
 from c8league.storage import results as stored_results
@@ -451,48 +450,20 @@ def _rules_options(rules: Rules) -> dict[str, Any]:
 # -- a match played here ---------------------------------------------------------------------
 
 
-def demo_game(
-    specs: Sequence[str],
-    seed: int,
-    *,
-    preset: str = "pagat",
-    assignments: Sequence[str] = (),
-    db: Database | None = None,
-) -> Game:
-    """Play one match between ``specs`` (player specs, one per seat; ``@entrant`` needs
-    ``db``) with ``seed``, in this process, and give it as a :class:`Game`."""
-    rules = Rules.from_options(preset, parse_assignments(list(assignments)))
-    rules.check_table(len(specs))
-    bots = []
-    for seat, text in enumerate(specs):
-        parsed = parse_spec(text, f"player {seat}")
-        if parsed.entrant is not None and db is not None:
-            with db.session() as session:
-                bots.append(resolve(session, parsed, f"player {seat}"))
-        else:
-            bots.append(resolve(None, parsed, f"player {seat}"))
-    players = []
-    try:
-        for bot in bots:
-            players.append(create_player(SeatSpec(bot.plugin, bot.options)))
-    except BaseException:
-        for player in players:
-            close = getattr(player, "close", None)
-            if close is not None:
-                close()
-        raise
-    outcome = play_match(rules, players, seed)
+def demo_game(played: PlayedMatch) -> Game:
+    """A match played here (``demo``, :func:`c8league.duel.demo.play_demo`) as a
+    :class:`Game`, replayed hand by hand."""
     game = Game(
         id="",
         title="",
-        rules=rules,
-        players=tuple(bot.label for bot in bots),
-        specs=tuple(spec_text(bot.plugin, bot.options) for bot in bots),
-        seed=seed,
-        placements=tuple(outcome.result.placements),
-        scores=tuple(outcome.result.scores),
-        ended=outcome.result.ended,
-        forfeit=outcome.forfeit,
-        record=outcome.moves,
+        rules=played.rules,
+        players=played.labels,
+        specs=played.specs,
+        seed=played.seed,
+        placements=tuple(played.result.placements),
+        scores=tuple(played.result.scores),
+        ended=played.result.ended,
+        forfeit=played.forfeit,
+        record=played.moves,
     )
     return _replayed(game)

@@ -127,7 +127,7 @@ def _play_task(
                 players.append(create_player(spec, task.move_seconds, clock=task.clock))
     except PluginError as exc:
         for p in players:
-            _close(p)
+            close_player(p)
         return MatchReport.failed(task.match_id, str(exc))
     if watch is not None:
         watch.phase, watch.turn = PLAYING, -1
@@ -248,7 +248,8 @@ def _options(text: str) -> dict[str, Any]:
     return data
 
 
-def _close(player: Player) -> None:
+def close_player(player: Player) -> None:
+    """Close ``player`` if it can be closed; a failing close is ignored (not an interrupt)."""
     close = getattr(player, "close", None)
     if close is not None:
         try:
