@@ -303,28 +303,69 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
     """Make the best improving swap with a nearby table until none is left.
 
     Only tables holding a repeat meeting or a repeat smaller table start a
-    search; a table touched by a swap is looked at again.
+    search; a table touched by a swap is looked at again. Among swaps of equal
+    gain the first found wins: nearer tables first, then by seat.
+
+    The work is proportional to the tables searched, not to the field: each
+    search prices the pairs across two tables once (``k²`` pair costs for a
+    table pair) and reads every swap's change from their sums.
     """
     count = len(tables)
     pending = [i for i in range(count) if costs.bad(tables[i], is_short[i])]
     queued = set(pending)
     budget = 50 * count
+    pair_cost = costs.pair_cost
+    group, get, n, spread, repeat = costs.group, costs.met.get, costs.n, costs.spread, costs.repeat
+    short, short_weight, movable = costs.short, costs.short_weight, costs.movable
+    # own[i][p]: the cost of the pairs of table i that seat p is in (None: not known).
+    own: list[list[int] | None] = [None] * count
+
+    def own_of(i: int) -> list[int]:
+        known = own[i]
+        if known is None:
+            table = tables[i]
+            known = [sum(pair_cost(a, x) for x in table if x != a) for a in table]
+            own[i] = known
+        return known
+
     while pending and budget > 0:
         budget -= 1
         ia = pending.pop()
         queued.discard(ia)
         ta = tables[ia]
+        short_a = is_short[ia]
+        own_a = own_of(ia)
         choice = None
         best = 0
         for ib in range(max(0, ia - window), min(count, ia + window + 1)):
             if ib == ia:
                 continue
             tb = tables[ib]
+            own_b = own_of(ib)
+            # cross[pa][pb]: the cost of the pair (ta[pa], tb[pb]); a swap of the two
+            # trades each one's own pairs for the other's pairs across.
+            cross = []
+            for a in ta:
+                ga = group[a]
+                row = []
+                for b in tb:
+                    gap = ga - group[b]
+                    m = get(a * n + b if a < b else b * n + a, 0)
+                    row.append(spread * gap * gap + repeat * m * m)
+                cross.append(row)
+            into_a = [sum(column) for column in zip(*cross, strict=True)]
+            trade = short_a != is_short[ib]
             for pa, a in enumerate(ta):
+                row = cross[pa]
+                into_b = sum(row) - own_a[pa]
                 for pb, b in enumerate(tb):
-                    if is_short[ia] != is_short[ib] and not costs.may_trade(a, b):
+                    if trade and movable is not None and not (movable[a] and movable[b]):
                         continue
-                    d = costs.swap_delta(ta, a, is_short[ia], tb, b, is_short[ib])
+                    c = row[pb]
+                    d = into_a[pb] - 2 * c - own_b[pb] + into_b
+                    if trade:
+                        diff = short_weight * (short[b] - short[a])
+                        d += diff if short_a else -diff
                     if d < best:
                         best, choice = d, (ib, pa, pb)
         if choice is None:
@@ -332,6 +373,7 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
         ib, pa, pb = choice
         tb = tables[ib]
         ta[pa], tb[pb] = tb[pb], ta[pa]
+        own[ia] = own[ib] = None
         for i in (ia, ib):
             if i not in queued and costs.bad(tables[i], is_short[i]):
                 pending.append(i)
