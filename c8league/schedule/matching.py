@@ -64,40 +64,61 @@ def banded_pairs(n: int, cost: PairCost, width: int) -> list[tuple[int, int]]:
     """The cheapest perfect matching in which partners are at most ``width`` apart.
 
     ``n`` must be even and ``width`` at least 1 (neighbours can always pair).
+    Of matchings of equal cost, the first reached wins: partners nearer in the
+    standings are tried first.
     """
     if n % 2 or width < 1:
         raise ValueError("need an even number of entrants and a positive width")
-    # states[mask] = cost so far; bit d of mask: place i + d is already taken.
-    states: dict[int, int] = {0: 0}
-    back: list[dict[int, tuple[int, int]]] = []
+    # A state is a mask: bit d set when place i + d is already taken. Masks are
+    # below ``size``; the states of a step are listed in the order first reached.
+    size = 1 << width
+    moves = [
+        [(d, (mask | 1 << d) >> 1) for d in range(1, width + 1) if not mask & 1 << d]
+        for mask in range(size)
+    ]
+    best = [0] * size
+    seen = [-1] * size
+    # came[i * size + new]: how step i reached state ``new``: the partner's distance
+    # (0: place i was already taken); the state before follows from it.
+    came = bytearray(n * size)
+    masks, totals = [0], [0]
     for i in range(n):
-        step: dict[int, int] = {}
-        came: dict[int, tuple[int, int]] = {}
         reach = min(width, n - 1 - i)
         prices = [0] + [cost(i, i + d) for d in range(1, reach + 1)]
-        for mask, total in states.items():
+        base = i * size
+        reached: list[int] = []
+        for mask, total in zip(masks, totals, strict=True):
             if mask & 1:
                 new = mask >> 1
-                if new not in step or total < step[new]:
-                    step[new] = total
-                    came[new] = (mask, 0)
-                continue
-            for d in range(1, reach + 1):
-                bit = 1 << d
-                if mask & bit:
+                if seen[new] != i:
+                    seen[new] = i
+                    reached.append(new)
+                elif total >= best[new]:
                     continue
-                new = (mask | bit) >> 1
+                best[new] = total
+                came[base + new] = 0
+                continue
+            for d, new in moves[mask]:
+                if d > reach:
+                    break
                 price = total + prices[d]
-                if new not in step or price < step[new]:
-                    step[new] = price
-                    came[new] = (mask, d)
-        states = step
-        back.append(came)
+                if seen[new] != i:
+                    seen[new] = i
+                    reached.append(new)
+                elif price >= best[new]:
+                    continue
+                best[new] = price
+                came[base + new] = d
+        masks = reached
+        totals = [best[m] for m in reached]
     pairs = []
     mask = 0
     for i in range(n - 1, -1, -1):
-        mask, d = back[i][mask]
+        d = came[i * size + mask]
         if d:
             pairs.append((i, i + d))
+            mask = (mask << 1) ^ (1 << d)
+        else:
+            mask = mask << 1 | 1
     pairs.sort()
     return pairs
