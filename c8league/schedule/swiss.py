@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 
 from c8league.schedule.errors import ScheduleError
@@ -119,7 +119,7 @@ def swiss_round(
 
     tables: list[list[int]]
     if table_size == 2:
-        pairs = min_cost_pairs(len(active), lambda i, j: costs.match_cost(active[i], active[j]))
+        pairs = min_cost_pairs(len(active), costs.match_costs(active))
         tables = [[active[i], active[j]] for i, j in pairs]
     else:
         full = max(layout.sizes, default=0)
@@ -213,6 +213,23 @@ class _Costs:
         lean_a, lean_b = self.seat_lean(a), self.seat_lean(b)
         clash = min(abs(lean_a), abs(lean_b), 3) if lean_a * lean_b > 0 else 0
         return 4 * self.pair_cost(a, b) + clash
+
+    def match_costs(self, people: Sequence[int]) -> Callable[[int, int], int]:
+        """:meth:`match_cost` of ``people[i]`` and ``people[j]``, by position, with
+        each one's group and seat lean looked up once."""
+        group = [self.group[a] for a in people]
+        lean = [self.seat_lean(a) for a in people]
+        get, n, spread, repeat = self.met.get, self.n, self.spread, self.repeat
+
+        def cost(i: int, j: int) -> int:
+            a, b = people[i], people[j]
+            gap = group[i] - group[j]
+            m = get(a * n + b if a < b else b * n + a, 0)
+            lean_a, lean_b = lean[i], lean[j]
+            clash = min(abs(lean_a), abs(lean_b), 3) if lean_a * lean_b > 0 else 0
+            return 4 * (spread * gap * gap + repeat * m * m) + clash
+
+        return cost
 
     def table_cost(self, table: Sequence[int], is_short: bool) -> int:
         cost = 0
