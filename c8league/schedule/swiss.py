@@ -331,7 +331,6 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
     pending = [i for i in range(count) if costs.bad(tables[i], is_short[i])]
     queued = set(pending)
     budget = 50 * count
-    pair_cost = costs.pair_cost
     group, get, n, spread, repeat = costs.group, costs.met.get, costs.n, costs.spread, costs.repeat
     short, short_weight, movable = costs.short, costs.short_weight, costs.movable
     # own[i][p]: the cost of the pairs of table i that seat p is in (None: not known).
@@ -341,7 +340,16 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
         known = own[i]
         if known is None:
             table = tables[i]
-            known = [sum(pair_cost(a, x) for x in table if x != a) for a in table]
+            known = [0] * len(table)
+            for p, a in enumerate(table):
+                ga = group[a]
+                for q in range(p + 1, len(table)):
+                    b = table[q]
+                    gap = ga - group[b]
+                    m = get(a * n + b if a < b else b * n + a, 0)
+                    c = spread * gap * gap + repeat * m * m
+                    known[p] += c
+                    known[q] += c
             own[i] = known
         return known
 
