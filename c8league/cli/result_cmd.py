@@ -16,7 +16,7 @@ from c8league.cli.options import ROUND_MAX, TABLE_MAX
 from c8league.cli.output import err, out, print_json, said
 from c8league.cli.trail import show_trail, values_text
 from c8league.club import SCORE_MAX, CheckedResult, reporting
-from c8league.errors import NoInput, ResultError
+from c8league.errors import NoInput, ResultError, UsageError
 from c8league.results import UNFINISHED
 from c8league.tables import draw_table
 
@@ -266,16 +266,30 @@ def accept(
             "--refuse", help="Forget the reported result instead (the table may report again)."
         ),
     ] = False,
+    dispute: Annotated[
+        bool,
+        typer.Option(
+            "--dispute",
+            help="Accept the scores a second player disputed the report with, instead of "
+            "the report's.",
+        ),
+    ] = False,
 ) -> None:
     """Make the result reported at a table with its code (c8league serve) final: it is
-    stored as result add stores one, and the audit trail names the table's code and the
-    organiser. The latest published round where the table waits for its result."""
+    stored as result add stores one, and the audit trail names the table's code, who
+    reported (and disputed) it and the organiser. The latest published round where the
+    table waits for its result."""
     db = database()
     if refuse:
+        if dispute:
+            raise UsageError("--refuse forgets the report and its dispute: leave out --dispute")
         reporting.refuse_report(db, event, table)
         err.print(f"table {table}: the reported result is forgotten", highlight=False)
         return
-    _show(reporting.accept_report(db, event, table, by="the organiser (result accept)"), "accepted")
+    change = reporting.accept_report(
+        db, event, table, by="the organiser (result accept)", dispute=dispute
+    )
+    _show(change, "accepted")
 
 
 @app.command("codes")
@@ -286,8 +300,14 @@ def codes(event: EventArg) -> None:
     out.print(f"round {number}", highlight=False)
     for row in rows:
         state = row.status
-        if row.reported is not None and row.status == "pending":
-            state = "reported: " + ", ".join(f"{n}={v}" for n, v in row.reported.items())
+        report = row.report
+        if report is not None and row.status in ("pending", "void"):
+            by = "" if report.by is None else f" by {report.by}"
+            state = f"reported{by}: " + ", ".join(f"{n}={v}" for n, v in report.scores.items())
+            if report.disputed is not None:
+                state += f"; disputed by {report.disputed_by}: " + ", ".join(
+                    f"{n}={v}" for n, v in report.disputed.items()
+                )
         out.print(
             f"table {row.table}: {row.code}  {', '.join(row.seats)}  ({state})",
             highlight=False,

@@ -194,6 +194,14 @@ class LeagueFile(_Model):
         "out: as before.",
     )
 
+    confirm_reports: Literal["organiser", "second-player"] | None = Field(
+        default=None,
+        description="Who makes a result reported from the table (`c8league serve`) final: "
+        "`organiser` (default: the organiser accepts it) or `second-player` (a second "
+        "player of the table confirms it on their own phone, or disputes it for the "
+        "organiser; the organiser may still accept it). Left out: as before.",
+    )
+
     @field_validator("name")
     @classmethod
     def _name(cls, value: str) -> str:

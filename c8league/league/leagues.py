@@ -43,7 +43,7 @@ def import_league(
                 table_sizes=sizes,
                 rating=rating,
                 source=source,
-                standing=league_file.standing_rules(StandingRules()).to_json(),
+                standing=_choices(league_file, "{}"),
             )
             stored_leagues.add(session, league)
             summary.created.append(f"league {league.name}")
@@ -60,14 +60,13 @@ def import_league(
                     "(ratings are only comparable under the same rules); "
                     "import it as a new league instead"
                 )
-            standing = league_file.standing_rules(StandingRules.from_json(league.standing))
             fields_ = (
                 league_file.title,
                 league_file.rules.preset,
                 rules,
                 sizes,
                 rating,
-                standing.to_json(),
+                _choices(league_file, league.standing),
             )
             current = (
                 league.title,
@@ -75,7 +74,7 @@ def import_league(
                 league.rules,
                 league.table_sizes,
                 league.rating,
-                StandingRules.from_json(league.standing).to_json(),
+                _stored_choices(league.standing),
             )
             if fields_ != current:
                 (
@@ -105,6 +104,36 @@ def import_league(
                 session, league, league_file=league_file, spec=spec_event, summary=summary
             )
     return summary
+
+
+CONFIRM_REPORTS = "confirm_reports"
+"""The key of the league's choices (the ``standing`` column's JSON) that says who makes a
+result reported from the table final (the league file's ``confirm_reports``); left out:
+the organiser."""
+
+
+def second_player_confirms(league: League) -> bool:
+    """Whether a second player of a table may make the result reported there final."""
+    return bool(json.loads(league.standing or "{}").get(CONFIRM_REPORTS) == "second-player")
+
+
+def _choices(league_file: LeagueFile, stored: str) -> str:
+    """The league's choices (how standings are read, who confirms a reported result):
+    the file's where it states them, else those ``stored``."""
+    data = json.loads(league_file.standing_rules(StandingRules.from_json(stored)).to_json())
+    confirm = league_file.confirm_reports or json.loads(stored or "{}").get(CONFIRM_REPORTS)
+    if confirm not in (None, "organiser"):
+        data[CONFIRM_REPORTS] = confirm
+    return json.dumps(data, separators=(",", ":"))
+
+
+def _stored_choices(stored: str) -> str:
+    """The choices ``stored`` as :func:`_choices` writes them."""
+    data = json.loads(StandingRules.from_json(stored).to_json())
+    confirm = json.loads(stored or "{}").get(CONFIRM_REPORTS)
+    if confirm not in (None, "organiser"):
+        data[CONFIRM_REPORTS] = confirm
+    return json.dumps(data, separators=(",", ":"))
 
 
 def _import_event(

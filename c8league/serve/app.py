@@ -8,11 +8,13 @@ line the command line would print, and a status of 4xx.
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import hmac
 import secrets
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass, field
 from typing import Any
+from urllib.parse import urlencode
 
 import jinja2
 from starlette.applications import Starlette
@@ -20,7 +22,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response
 from starlette.routing import Route
 
-from c8league.club import pairing_sheet, parse_scores, publish
+from c8league.club import Entry, edit_result, pairing_sheet, parse_scores, publish
 from c8league.club.reporting import (
     CodedTable,
     CodeRefused,
@@ -28,13 +30,15 @@ from c8league.club.reporting import (
     RoundCode,
     accept_report,
     coded_table,
+    confirm_at,
+    dispute_at,
     refuse_report,
     report_at,
     round_codes,
     table_at,
 )
 from c8league.duel.reading import duel_report, list_duels
-from c8league.errors import C8LeagueError, ResultError, UsageError
+from c8league.errors import C8LeagueError, ResultError
 from c8league.events.ladder import ladder_table
 from c8league.events.pairing import pair_round
 from c8league.events.season import season_table
@@ -76,10 +80,11 @@ SECURITY_HEADERS = {
     "'unsafe-inline'; img-src 'self' data:; connect-src 'self'; form-action 'self'; "
     "frame-ancestors 'none'; base-uri 'none'",
     "X-Content-Type-Options": "nosniff",
-    "Referrer-Policy": "no-referrer",
+    "Referrer-Policy": "same-origin",
     "Cache-Control": "no-store",
 }
-"""On every page: scripts from this server only, no framing, no address leaked."""
+"""On every page: scripts from this server only, no framing, no address leaked to
+another site (a form sent to this server names its origin)."""
 
 GAME_HEADERS = {**SECURITY_HEADERS, "Content-Security-Policy": "default-src 'none'; "
                 "script-src 'unsafe-inline'; style-src 'unsafe-inline'; img-src data:; "
@@ -142,6 +147,10 @@ class Pages:
         if not self.from_given_address(request):
             return self.refused(
                 "this server answers writes only at the address it printed", status=403
+            )
+        if not same_origin(request):
+            return self.refused(
+                "this form was sent from a page of another site: nothing was stored", status=403
             )
         if not csrf_ok(request.cookies.get(CSRF_COOKIE), form.get(CSRF_FIELD)):
             return self.refused(
@@ -252,6 +261,7 @@ class Pages:
         code: int = 200,
         problem: str | None = None,
         values: dict[str, str] | None = None,
+        player: str = "",
     ) -> Response:
         return self.form_page(
             request,
@@ -261,6 +271,7 @@ class Pages:
             ticket=self.tickets.make(table.match_id),
             problem=problem,
             values=values or {},
+            player=player,
         )
 
     def report_scores(self, request: Request, form: Form) -> Response:
@@ -278,19 +289,60 @@ class Pages:
         except CodeRefused as exc:
             return self.refused(_said(exc), status=403)
         values = {n: form.get(f"score{i}", "").strip() for i, n in enumerate(table.info.seats)}
+        player = form.get("player", "").strip()[:128]
         try:
             scores = parse_scores(",".join(f"{n}={v}" for n, v in values.items()))
-            checked = report_at(self.db, match_id, scores)
+            checked = report_at(
+                self.db, match_id, scores, by=player or None, device=device_of(request)
+            )
         except ReportConflict as exc:
             return self.page("reported.html.j2", 409, t=table, conflict=True, tried=values,
                              reported=exc.reported, message=_said(exc))  # fmt: skip
         except CodeRefused as exc:
             return self.refused(_said(exc), status=403)
         except ResultError as exc:
-            return self.scores_page(request, table, 400, problem=_said(exc), values=values)
+            return self.scores_page(
+                request, table, 400, problem=_said(exc), values=values, player=player
+            )
         reported = dict(zip(checked.seats, checked.result.scores, strict=True))
         return self.page("reported.html.j2", t=table, conflict=False, tried=values,
                          reported=reported, message="")  # fmt: skip
+
+    def second_player(self, request: Request, form: Form) -> Response:
+        """A second player of the table confirms the reported result, or disputes it
+        with the scores they hold true (when the league says a second player may)."""
+        refused = self.write_refused(request, form)
+        if refused is not None:
+            return refused
+        match_id = self.tickets.read(form.get("ticket"))
+        if match_id is None:
+            return self.refused("this form is not one this server made: type the code again",
+                                status=403)  # fmt: skip
+        try:
+            table = table_at(self.db, match_id)
+        except CodeRefused as exc:
+            return self.refused(_said(exc), status=403)
+        player = form.get("player", "").strip()[:128]
+        action = form.get("action", "")
+        values = {n: form.get(f"score{i}", "").strip() for i, n in enumerate(table.info.seats)}
+        try:
+            if action == "confirm":
+                change = confirm_at(self.db, match_id, by=player, device=device_of(request))
+                assert change.checked is not None
+                final = dict(zip(change.checked.seats, change.checked.result.scores, strict=True))
+                return self.page("confirmed.html.j2", t=table, final=final, by=player)
+            if action != "dispute":
+                return self.refused("unknown action", status=400)
+            scores = parse_scores(",".join(f"{n}={v}" for n, v in values.items()))
+            dispute_at(self.db, match_id, scores, by=player, device=device_of(request))
+        except CodeRefused as exc:
+            return self.refused(_said(exc), status=403)
+        except ResultError as exc:
+            return self.scores_page(
+                request, table_at(self.db, match_id), 400, problem=_said(exc), values=values,
+                player=player,
+            )  # fmt: skip
+        return self.scores_page(request, table_at(self.db, match_id))
 
     async def live_js(self, request: Request) -> Response:
         return Response(
@@ -364,8 +416,18 @@ class Pages:
         if status.rounds_paired and status.played_by == "people":
             # The codes of a round are made when the organiser first sees them (none
             # before a round is published).
-            with contextlib.suppress(UsageError):
+            with contextlib.suppress(ResultError):
                 number, codes = round_codes(self.db, f"{league}/{name}")
+        # The final results of a published round, to correct: the round asked for, or
+        # the latest published one.
+        results = None
+        asked = request.query_params.get("round", "")
+        if status.rounds_paired and status.played_by == "people":
+            wanted = int(asked) if asked.isdigit() and len(asked) < 5 else None
+            with contextlib.suppress(C8LeagueError):
+                results = pairing_sheet(self.db, f"{league}/{name}", wanted or number or None)
+            if results is not None and not results.published:
+                results = None
         return self.form_page(
             request,
             "organiser_event.html.j2",
@@ -374,6 +436,7 @@ class Pages:
             sheet=sheet,
             round_number=number,
             codes=codes,
+            results=results,
             done=request.query_params.get("done", "")[:200],
         )
 
@@ -389,27 +452,69 @@ class Pages:
         event = f"{league}/{name}"
         action = form.get("action", "")
         table = form.get("table", "")
+        number = table if table.isdigit() and len(table) < 6 else ""
+        by = "the organiser (serve)"
         try:
             if action == "pair":
                 done = f"round {pair_round(self.db, name, league).round} paired (a draft)"
             elif action == "publish":
                 done = f"round {publish(self.db, event)} published"
-            elif action in ("accept", "refuse") and table.isdigit() and len(table) < 6:
-                if action == "accept":
-                    change = accept_report(self.db, event, int(table), by="the organiser (serve)")
-                    done = f"table {change.table}: the reported result is final"
-                else:
-                    refuse_report(self.db, event, int(table))
-                    done = f"table {table}: the reported result is forgotten"
+            elif action in ("accept", "accept-dispute") and number:
+                dispute = action == "accept-dispute"
+                change = accept_report(self.db, event, int(number), by=by, dispute=dispute)
+                done = f"table {change.table}: the reported result is final"
+                if dispute:
+                    done = f"table {change.table}: the disputed scores are final"
+            elif action == "refuse" and number:
+                refuse_report(self.db, event, int(number))
+                done = f"table {number}: the reported result is forgotten"
+            elif action == "correct" and number:
+                done = self.correct(event, int(number), form, by)
             else:
                 return self.refused("unknown action", status=400)
         except C8LeagueError as exc:
             return self.refused(_said(exc), status=400)
         url = request.url_for("organiser_event", league=league, event=name)
-        return RedirectResponse(f"{url.path}?done={done}", status_code=303)
+        return RedirectResponse(f"{url.path}?{urlencode({'done': done})}", status_code=303)
+
+    def correct(self, event: str, table: int, form: Form, by: str) -> str:
+        """A final result corrected as ``result edit`` corrects one (checked alike,
+        kept in the audit trail with its note and who corrected it)."""
+        round_text = form.get("round", "")
+        if not round_text.isdigit() or len(round_text) > 4:
+            raise ResultError("`round`: not a round this page sends", params=["round"])
+        seats = [form.get(f"name{i}", "") for i in range(16) if f"name{i}" in form]
+        scores = parse_scores(
+            ",".join(f"{n}={form.get(f'score{i}', '').strip()}" for i, n in enumerate(seats))
+        )
+        note = form.get("note", "").strip()[:300]
+        note = f"{note} (corrected by {by})" if note else f"corrected by {by}"
+        change = edit_result(
+            self.db, event, table, Entry(scores=scores, note=note), round_number=int(round_text)
+        )
+        return f"round {change.round}, table {change.table}: the result is corrected"
 
 
 ORGANISER_COOKIE = "c8league_organiser"
+
+
+def same_origin(request: Request) -> bool:
+    """A form's ``Origin`` (when the browser names one) is this server's: a page of
+    another site cannot send its forms here even with the browser's cookies (``null``,
+    an origin a browser hides, leaves it to the CSRF token)."""
+    origin = request.headers.get("origin")
+    if origin is None or origin == "null":
+        return True
+    return origin in (f"http://{request.headers.get('host', '')}",
+                      f"https://{request.headers.get('host', '')}")  # fmt: skip
+
+
+def device_of(request: Request) -> str | None:
+    """What tells one phone from another: a digest of its browser's CSRF cookie (the
+    cookie itself is a secret, and is not stored)."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    return None if not cookie else hashlib.sha256(cookie.encode()).hexdigest()[:24]
+
 
 Form = dict[str, str]
 """A form's text fields (a file sent in a form is dropped)."""
@@ -473,6 +578,7 @@ def create_app(config: ServeConfig) -> Starlette:
         Route("/report", _guarded(pages, pages.report_form)),
         Route("/report", _posted(pages, pages.report_code), methods=["POST"]),
         Route("/report/scores", _posted(pages, pages.report_scores), methods=["POST"]),
+        Route("/report/second", _posted(pages, pages.second_player), methods=["POST"]),
         Route("/static/live.js", pages.live_js),
     ]
 

@@ -90,6 +90,17 @@ def report(session: Session, match_id: int, text: str) -> bool:
     return bool(getattr(done, "rowcount", 0) == 1)
 
 
+def replace_report(session: Session, match_id: int, old: str, new: str) -> bool:
+    """Store ``new`` as the match's report if it still is ``old`` (else nothing changes
+    and the answer is False): of two changes at once, one is made."""
+    done = session.execute(
+        update(TableCode)
+        .where(col(TableCode.match_id) == match_id, col(TableCode.report) == old)
+        .values(report=new)
+    )
+    return bool(getattr(done, "rowcount", 0) == 1)
+
+
 def clear_report(session: Session, match_id: int) -> None:
     """Forget the result reported for the match (the organiser refused it)."""
     session.execute(

@@ -1,0 +1,347 @@
+"""``c8league serve``'s writes past the first report: a second player of the table
+confirming or disputing it (when the league says a second player may), the organiser
+correcting a final result on the organiser's page, forged requests that change nothing,
+and a whole evening run through the server whose standings equal those of the same
+results typed with ``result add``."""
+
+from __future__ import annotations
+
+import json
+import re
+import warnings
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+pytest.importorskip("starlette")
+pytest.importorskip("httpx")
+
+with warnings.catch_warnings():  # newer Starlette prefers httpx2; httpx works the same
+    warnings.simplefilter("ignore")
+    from starlette.testclient import TestClient
+
+from test_serve_web import HOST, LEAGUES, csrf_of, digest, run, ticket_of
+
+from c8league.events.status import event_status
+from c8league.serve import ServeConfig, create_app
+from c8league.storage.database import open_database
+
+EVENT_PAGE = "/organiser/league/club/event/thursday"
+
+
+def league_file(folder: Path, confirm: str | None) -> Path:
+    """leagues/club-swiss.toml, with ``confirm_reports = confirm`` when given."""
+    text = (LEAGUES / "club-swiss.toml").read_text(encoding="utf-8")
+    if confirm is not None:
+        text = text.replace(
+            'season = "total"\n', f'season = "total"\nconfirm_reports = "{confirm}"\n'
+        )
+    path = folder / "club.toml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def new_club(folder: Path, confirm: str | None = None, *, publish: bool = True) -> Path:
+    db = folder / "club.db"
+    assert run(db, "league", "import", str(league_file(folder, confirm))) == 0
+    if publish:
+        assert run(db, "event", "pair", "thursday") == 0
+        assert run(db, "event", "publish", "thursday") == 0
+    return db
+
+
+@dataclass
+class Server:
+    """A database served: one application (its tickets and rate limits are the
+    server's), with as many browsers as a test needs."""
+
+    db: Path
+    config: ServeConfig
+    app: Any = None
+
+    def __post_init__(self) -> None:
+        self.app = create_app(self.config)
+
+    def phone(self) -> TestClient:
+        """A browser of its own (its own cookies)."""
+        return TestClient(self.app, base_url=f"http://{HOST}")
+
+    def boss(self) -> TestClient:
+        """The organiser's browser, logged in with the token."""
+        client = self.phone()
+        assert client.get(f"/organiser?token={self.config.token}").status_code == 200
+        return client
+
+
+@contextmanager
+def serving(db: Path) -> Iterator[Server]:
+    config = ServeConfig(db=open_database(str(db), create=False), hosts=(HOST,))
+    try:
+        yield Server(db, config)
+    finally:
+        config.db.close()
+
+
+@pytest.fixture
+def confirming(tmp_path: Path) -> Iterator[Server]:
+    """The club night of leagues/club-swiss.toml where a second player confirms."""
+    with serving(new_club(tmp_path, "second-player")) as server:
+        yield server
+
+
+@pytest.fixture
+def organised(tmp_path: Path) -> Iterator[Server]:
+    """The club night of leagues/club-swiss.toml, as shipped (the organiser confirms)."""
+    with serving(new_club(tmp_path)) as server:
+        yield server
+
+
+def table_codes(server: Server) -> dict[int, str]:
+    text = server.boss().get(EVENT_PAGE).text
+    rows = re.findall(r"<tr><td>(\d+)</td><td class=\"text\"><code>(\w+)", text)
+    return {int(t): c for t, c in rows}
+
+
+def tables(db: Path, capsys: pytest.CaptureFixture[str]) -> list[dict[str, object]]:
+    capsys.readouterr()
+    assert run(db, "event", "sheet", "thursday", "--format", "json") == 0
+    return json.loads(capsys.readouterr().out)["tables"]  # type: ignore[no-any-return]
+
+
+def open_table(client: TestClient, code: str) -> str:
+    """The table's page, found by its code."""
+    form = client.get("/report").text
+    page = client.post("/report", data={"csrf": csrf_of(form), "code": code})
+    assert page.status_code == 200, page.text
+    return page.text
+
+
+def send_report(
+    client: TestClient, code: str, values: list[int], player: str = ""
+) -> tuple[int, str]:
+    page = open_table(client, code)
+    data = {"csrf": csrf_of(page), "ticket": ticket_of(page), "player": player}
+    data.update({f"score{i}": str(v) for i, v in enumerate(values)})
+    done = client.post("/report/scores", data=data)
+    return done.status_code, done.text
+
+
+def second(
+    client: TestClient, code: str, action: str, player: str, values: Sequence[int] = ()
+) -> tuple[int, str]:
+    page = open_table(client, code)
+    data = {"csrf": csrf_of(page), "ticket": ticket_of(page), "action": action, "player": player}
+    data.update({f"score{i}": str(v) for i, v in enumerate(values)})
+    done = client.post("/report/second", data=data)
+    return done.status_code, done.text
+
+
+def winning(table: dict[str, object], first: int = 0) -> list[int]:
+    """Scores of a finished match at ``table``: seat ``first`` reaches the target."""
+    seats = table["seats"]
+    assert isinstance(seats, list)
+    target = table["target"]
+    assert isinstance(target, int)
+    values = [40, 20, 10, 5][: len(seats)]
+    values[first] = target
+    return values
+
+
+def trail(db: Path, capsys: pytest.CaptureFixture[str]) -> str:
+    capsys.readouterr()
+    assert run(db, "result", "history", "thursday", "--json") == 0
+    return capsys.readouterr().out
+
+
+# --- a second player confirms ----------------------------------------------------------
+
+
+def test_a_second_player_confirms_the_reported_result(
+    confirming: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, config = confirming.db, confirming.config
+    codes = table_codes(confirming)
+    t1 = tables(db, capsys)[0]
+    seats = t1["seats"]
+    assert isinstance(seats, list)
+    first, other = confirming.phone(), confirming.phone()
+    before = digest(db)
+    # Where a second player confirms, the one who reports says who they are.
+    status, page = send_report(first, codes[1], winning(t1))
+    assert status == 400 and "say which player of table 1 you are" in page
+    status, page = send_report(first, codes[1], winning(t1), player="Nobody")
+    assert status == 400 and "does not sit at table 1" in page
+    assert digest(db) == before
+    status, page = send_report(first, codes[1], winning(t1), player=seats[0])
+    assert status == 200 and "a second player of the table confirms it" in page
+    assert event_status(config.db, "thursday").matches_done == 0
+    # The table's page shows the report and the confirming form, to every phone.
+    shown = open_table(other, codes[1])
+    assert f"Reported already by {seats[0]}" in shown and 'value="confirm"' in shown
+    reported = digest(db)
+    # Not by who reported it, nor from the phone it came from.
+    status, page = second(other, codes[1], "confirm", seats[0])
+    assert status == 400 and "another player of the table confirms" in page
+    status, page = second(first, codes[1], "confirm", seats[1])
+    assert status == 400 and "reported from this phone" in page
+    status, page = second(other, codes[1], "confirm", "")
+    assert status == 400 and "say which player" in page
+    assert digest(db) == reported
+    # A second player, on their own phone: final.
+    status, page = second(other, codes[1], "confirm", seats[1])
+    assert status == 200 and "The result is final" in page
+    assert event_status(config.db, "thursday").matches_done == 1
+    note = f"reported at the table with table 1's code by {seats[0]}; confirmed there by "
+    assert note + f"{seats[1]}, a second player" in trail(db, capsys)
+    # The code is spent.
+    form = other.get("/report").text
+    spent = other.post("/report", data={"csrf": csrf_of(form), "code": codes[1]})
+    assert spent.status_code == 403 and "no longer works" in spent.text
+    assert run(db, "verify") == 0
+
+
+def test_a_disputed_result_waits_for_the_organiser_who_sees_both(
+    confirming: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db, config = confirming.db, confirming.config
+    codes = table_codes(confirming)
+    t2 = tables(db, capsys)[1]
+    seats = t2["seats"]
+    assert isinstance(seats, list)
+    first, other, third = confirming.phone(), confirming.phone(), confirming.phone()
+    assert send_report(first, codes[2], winning(t2), player=seats[0])[0] == 200
+    reported = digest(db)
+    # A dispute with the reported scores themselves, or with scores that do not fit.
+    status, page = second(other, codes[2], "dispute", seats[1], winning(t2))
+    assert status == 400 and "confirm them instead" in page
+    status, page = second(other, codes[2], "dispute", seats[1], [5, 5, 5, 5][: len(seats)])
+    assert status == 400 and "reached" in page
+    assert digest(db) == reported
+    stale = open_table(third, codes[2])  # a third phone has the table's page open
+    status, page = second(other, codes[2], "dispute", seats[1], winning(t2, first=1))
+    assert status == 200 and f"Disputed by {seats[1]}" in page
+    assert event_status(config.db, "thursday").matches_done == 0
+    # No one confirms a disputed result: the organiser decides, seeing both.
+    assert 'value="confirm"' not in open_table(third, codes[2])
+    data = {"csrf": csrf_of(stale), "ticket": ticket_of(stale), "action": "confirm"}
+    late = third.post("/report/second", data={**data, "player": seats[2]})
+    assert late.status_code == 400 and "disputed already" in late.text
+    organiser = confirming.boss()
+    text = organiser.get(EVENT_PAGE).text
+    assert f"reported by {seats[0]}" in text and f"disputed</strong> by {seats[1]}" in text
+    assert "Accept the dispute" in text
+    capsys.readouterr()
+    assert run(db, "result", "codes", "thursday") == 0
+    assert f"disputed by {seats[1]}" in capsys.readouterr().out
+    done = organiser.post(
+        EVENT_PAGE, data={"csrf": csrf_of(text), "action": "accept-dispute", "table": "2"}
+    )
+    assert done.status_code == 200 and "the disputed scores are final" in done.text
+    result = tables(db, capsys)[1]["result"]
+    assert (result[0]["name"], result[0]["place"]) == (seats[1], 1)  # type: ignore[index]
+    assert f"disputed by {seats[1]}; the dispute's scores accepted by the organiser (serve)" in (
+        trail(db, capsys)
+    )
+
+
+def test_where_the_organiser_confirms_a_second_player_cannot(
+    organised: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = organised.db
+    codes = table_codes(organised)
+    t1 = tables(db, capsys)[0]
+    seats = t1["seats"]
+    assert isinstance(seats, list)
+    other = organised.phone()
+    form = open_table(other, codes[1])
+    # Saying who reports is optional here, and kept when said.
+    assert send_report(organised.phone(), codes[1], winning(t1), player=seats[0])[0] == 200
+    page = open_table(other, codes[1])
+    assert 'value="confirm"' not in page and "waits for the organiser" in page
+    before = digest(db)
+    data = {"csrf": csrf_of(form), "ticket": ticket_of(form), "action": "confirm"}
+    refused = other.post("/report/second", data={**data, "player": seats[1]})
+    assert refused.status_code == 400
+    assert "the organiser makes a reported result final" in refused.text
+    assert digest(db) == before
+    assert run(db, "result", "accept", "thursday", "--table", "1", "--dispute") == 1
+    assert "is not disputed" in capsys.readouterr().err
+    assert run(db, "result", "accept", "thursday", "--table", "1") == 0
+    assert f"table 1's code by {seats[0]}; accepted by the organiser" in trail(db, capsys)
+
+
+def test_the_league_file_sets_and_unsets_who_confirms(tmp_path: Path) -> None:
+    from c8league.league.leagues import second_player_confirms
+    from c8league.storage.leagues import get_league
+
+    db = new_club(tmp_path, "second-player", publish=False)
+
+    def confirms() -> bool:
+        store = open_database(str(db), create=False)
+        try:
+            with store.session() as session:
+                return second_player_confirms(get_league(session, "club"))
+        finally:
+            store.close()
+
+    assert confirms()
+    assert run(db, "league", "import", str(league_file(tmp_path, None))) == 0
+    assert confirms()  # left out: as before
+    assert run(db, "league", "import", str(league_file(tmp_path, "organiser"))) == 0
+    assert not confirms()
+    assert run(db, "league", "import", str(league_file(tmp_path, "anyone"))) == 2
+
+
+# --- the organiser corrects a final result ---------------------------------------------
+
+
+def test_the_organiser_corrects_a_final_result(
+    organised: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = organised.db
+    t1 = tables(db, capsys)[0]
+    seats = t1["seats"]
+    assert isinstance(seats, list)
+    text = ",".join(f"{n}={v}" for n, v in zip(seats, winning(t1), strict=True))
+    assert run(db, "result", "add", "thursday", "--table", "1", "--scores", text) == 0
+    organiser = organised.boss()
+    page = organiser.get(EVENT_PAGE).text
+    assert "Correct" in page and 'value="correct"' in page
+    form = {"csrf": csrf_of(page), "action": "correct", "table": "1", "round": "1",
+            "note": "the tally was misread"}  # fmt: skip
+    names = {f"name{i}": n for i, n in enumerate(seats)}
+    fixed = {f"score{i}": str(v) for i, v in enumerate(winning(t1, first=1))}
+    before = digest(db)
+    # Scores that do not fit: result edit's line, nothing changed.
+    bad = organiser.post(EVENT_PAGE, data={**form, **names, **fixed, "score1": "3"})
+    assert bad.status_code == 400 and "reached" in bad.text
+    # Forged: no organiser's cookie, no or a wrong CSRF token, another site's origin,
+    # another host.
+    forged = {**form, **names, **fixed}
+    stranger = organised.phone()
+    stranger.get("/report")
+    assert stranger.post(EVENT_PAGE, data=forged).status_code == 403
+    assert organiser.post(EVENT_PAGE, data={**forged, "csrf": ""}).status_code == 403
+    assert organiser.post(EVENT_PAGE, data={**forged, "csrf": "forged"}).status_code == 403
+    other_site = organiser.post(EVENT_PAGE, data=forged, headers={"origin": "http://evil.example"})
+    assert other_site.status_code == 403 and "another site" in other_site.text
+    other_host = organiser.post(EVENT_PAGE, data=forged, headers={"host": "evil.example"})
+    assert other_host.status_code == 403
+    assert digest(db) == before
+    # The organiser's own page, from its own origin: corrected, audited.
+    done = organiser.post(EVENT_PAGE, data=forged, headers={"origin": f"http://{HOST}"})
+    assert done.status_code == 200 and "the result is corrected" in done.text
+    result = tables(db, capsys)[0]["result"]
+    assert (result[0]["name"], result[0]["place"]) == (seats[1], 1)  # type: ignore[index]
+    history = trail(db, capsys)
+    assert "the tally was misread (corrected by the organiser (serve))" in history
+    # The same correction again: result edit's "nothing to change".
+    again = organiser.post(
+        EVENT_PAGE, data={**forged, "csrf": csrf_of(organiser.get(EVENT_PAGE).text)}
+    )
+    assert again.status_code == 400 and "nothing to change" in again.text
+    assert run(db, "verify") == 0
