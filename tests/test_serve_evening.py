@@ -46,6 +46,7 @@ def league_file(folder: Path, confirm: str | None) -> Path:
 
 
 def new_club(folder: Path, confirm: str | None = None, *, publish: bool = True) -> Path:
+    folder.mkdir(exist_ok=True)
     db = folder / "club.db"
     assert run(db, "league", "import", str(league_file(folder, confirm))) == 0
     if publish:
@@ -345,3 +346,94 @@ def test_the_organiser_corrects_a_final_result(
     )
     assert again.status_code == 400 and "nothing to change" in again.text
     assert run(db, "verify") == 0
+
+
+# --- an evening through the server -----------------------------------------------------
+
+
+def json_of(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> object:
+    capsys.readouterr()
+    assert run(db, *args, "--json") == 0
+    return json.loads(capsys.readouterr().out)
+
+
+def evening_scores(table: dict[str, object], number: int) -> list[int]:
+    """A finished match's scores, different from table to table and round to round."""
+    return winning(table, first=(table["table"] + number) % len(table["seats"]))  # type: ignore[arg-type, operator]
+
+
+def test_an_evening_through_the_server_stands_as_one_typed_with_result_add(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two rounds: the organiser pairs and publishes on the organiser's page, every table
+    reports from a phone of its own, one table's two phones send different scores (the
+    second is shown the conflict), the organiser accepts every report and corrects one
+    result. The same evening typed with ``result add`` (and ``result edit``) stands the
+    same: its sheets, standings, season standings and ratings."""
+    served_db = new_club(tmp_path / "served", publish=False)
+    typed_db = new_club(tmp_path / "typed", publish=False)
+    with serving(served_db) as server:
+        organiser = server.boss()
+
+        def act(action: str, **fields: str) -> str:
+            page = organiser.get(EVENT_PAGE).text
+            done = organiser.post(EVENT_PAGE, data={"csrf": csrf_of(page), "action": action,
+                                                    **fields})  # fmt: skip
+            assert done.status_code == 200, done.text
+            assert 'class="refused"' not in done.text, done.text
+            return done.text
+
+        for number in (1, 2):
+            assert f"round {number} paired" in act("pair")
+            assert f"round {number} published" in act("publish")
+            assert run(typed_db, "event", "pair", "thursday") == 0
+            assert run(typed_db, "event", "publish", "thursday") == 0
+            sheet = tables(served_db, capsys)
+            assert sheet == tables(typed_db, capsys)  # the same tables
+            codes = table_codes(server)
+            assert sorted(codes) == [1, 2, 3, 4]
+            for table in sheet:
+                values = evening_scores(table, number)
+                seats = table["seats"]
+                assert isinstance(seats, list)
+                code = codes[table["table"]]  # type: ignore[index]
+                other = server.phone()
+                form = open_table(other, code)  # a second phone at the table, at once
+                status, page = send_report(server.phone(), code, values, player=seats[0])
+                assert status == 200 and "Reported:" in page
+                if table["table"] == 2:  # its scores differ: the conflict is shown
+                    clash = {f"score{i}": str(v) for i, v in enumerate(winning(table, 1))}
+                    data = {"csrf": csrf_of(form), "ticket": ticket_of(form), **clash}
+                    sent = other.post("/report/scores", data={**data, "player": seats[1]})
+                    assert sent.status_code == 409 and "has a reported result already" in sent.text
+                    assert "Reported first:" in sent.text and "(not stored)" in sent.text
+                assert f"reported by {seats[0]}" in organiser.get(EVENT_PAGE).text
+                text = ",".join(f"{n}={v}" for n, v in zip(seats, values, strict=True))
+                assert run(typed_db, "result", "add", "thursday", "--table",
+                           str(table["table"]), "--scores", text) == 0  # fmt: skip
+            for table in sheet:
+                assert "is final" in act("accept", table=str(table["table"]))
+        # A correction of round 1's table 3: on the organiser's page, and with result edit.
+        round1 = json_of(typed_db, capsys, "result", "list", "thursday", "--round", "1")
+        t3 = round1["tables"][2]  # type: ignore[index]
+        fixed = winning(
+            t3, first=(evening_scores(t3, 1).index(t3["target"]) + 1) % len(t3["seats"])
+        )
+        fields = {f"name{i}": n for i, n in enumerate(t3["seats"])}
+        fields.update({f"score{i}": str(v) for i, v in enumerate(fixed)})
+        act("correct", table="3", round="1", note="misread", **fields)
+        text = ",".join(f"{n}={v}" for n, v in zip(t3["seats"], fixed, strict=True))
+        assert run(typed_db, "result", "edit", "thursday", "--round", "1", "--table", "3",
+                   "--scores", text, "--note", "misread") == 0  # fmt: skip
+        standings = organiser.get("/league/club/event/thursday").text
+    for what in (
+        ("event", "standings", "thursday"),
+        ("league", "standings", "club"),
+        ("ratings", "show", "club"),
+        ("result", "list", "thursday", "--round", "1"),
+        ("result", "list", "thursday", "--round", "2"),
+    ):
+        assert json_of(served_db, capsys, *what) == json_of(typed_db, capsys, *what), what
+    rows = json_of(typed_db, capsys, "event", "standings", "thursday")
+    assert isinstance(rows, list) and rows[0]["name"] in standings
+    assert run(served_db, "verify") == 0
