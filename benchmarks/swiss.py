@@ -1,14 +1,19 @@
 """Time one Swiss pairing round for large fields.
 
-For 1,000 and 10,000 entrants at 4-player and 2-player tables, a few rounds
-are paired and played with random results, then the next round is timed.
-Printed per field: the seconds for that round, its repeat meetings (pairs
-at a table that had met before), and the same count for the plain cut of
-the standings into tables (no swapping, no matching) as the reference. For
-2-player tables at 1,000 entrants, networkx's blossom matching on the same
-band of candidate partners is timed as a second reference.
+For 1,000, 10,000 and 100,000 entrants at 4-player and 2-player tables, a
+few rounds are paired and played with random results, then the next round is
+timed. Printed per field: the seconds for that round (wall clock, and the
+processor time of this process, which a busy machine inflates less), its
+repeat meetings (pairs at a table that had met before) and its pairs from
+different score groups (in % of all pairs at tables), and the same two counts
+for the plain cut of the standings into tables (no swapping, no matching) as
+the reference. For 2-player tables at 1,000 entrants, networkx's blossom
+matching on the same band of candidate partners is timed as a second
+reference.
 
-Run: ``python benchmarks/swiss.py [--sizes 1000 10000] [--rounds 4]``.
+Run: ``python benchmarks/swiss.py [--sizes 1000 10000 100000] [--rounds 4]``
+(about two minutes on an idle machine, most of it playing the rounds before
+the timed ones at 100,000).
 """
 
 from __future__ import annotations
@@ -52,6 +57,19 @@ def repeats(tables: list[list[int]] | tuple[tuple[int, ...], ...], ledger: Ledge
     )
 
 
+def off_group(
+    tables: list[list[int]] | tuple[tuple[int, ...], ...], scores: dict[int, float]
+) -> float:
+    """The share of pairs at these tables whose members have different scores, in %."""
+    pairs = off = 0
+    for t in tables:
+        for i, a in enumerate(t):
+            for b in t[i + 1 :]:
+                pairs += 1
+                off += scores[a] != scores[b]
+    return 100 * off / pairs if pairs else 0.0
+
+
 def plain_cut(scores: dict[int, float], k: int) -> list[list[int]]:
     """The reference: the standings cut into tables in order."""
     ranked = rank_entrants(scores)
@@ -87,29 +105,41 @@ def networkx_band(scores: dict[int, float], history: list[Round[int]]) -> tuple[
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000])
+    parser.add_argument("--sizes", type=int, nargs="+", default=[1000, 10000, 100000])
     parser.add_argument("--tables", type=int, nargs="+", default=[4, 2])
     parser.add_argument("--rounds", type=int, default=4, help="rounds played before the timed one")
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
     print(about.header(), flush=True)
-    print(f"{'entrants':>9} {'table':>5} {'seconds':>8} {'repeats':>8} {'cut repeats':>12}")
+    print(
+        f"{'entrants':>9} {'table':>5} {'seconds':>8} {'cpu s':>7} {'repeats':>8} {'off-group':>9}"
+        f" {'cut repeats':>12} {'cut off-group':>13}"
+    )
     for k in args.tables:
         for n in args.sizes:
             history, scores = simulate(n, k, args.rounds, args.seed)
+            cpu = time.process_time()
             start = time.perf_counter()
             rnd = swiss_round(scores, history, k, seed=args.seed + args.rounds)
             seconds = time.perf_counter() - start
+            cpu = time.process_time() - cpu
             index = index_entrants(rank_entrants(scores), history)
             ledger = ledger_of(history, index)
             ours = repeats([[index[e] for e in t] for t in rnd.tables], ledger)
-            cut = repeats([[index[e] for e in t] for t in plain_cut(scores, k)], ledger)
-            print(f"{n:>9} {k:>5} {seconds:>8.3f} {ours:>8} {cut:>12}")
+            cut_tables = plain_cut(scores, k)
+            cut = repeats([[index[e] for e in t] for t in cut_tables], ledger)
+            print(
+                f"{n:>9} {k:>5} {seconds:>8.3f} {cpu:>7.3f} {ours:>8}"
+                f" {off_group(rnd.tables, scores):>8.1f}% {cut:>12}"
+                f" {off_group(cut_tables, scores):>12.1f}%",
+                flush=True,
+            )
             if k == 2 and n <= 1000:
                 nx_seconds, nx_repeats = networkx_band(scores, history)
                 print(
-                    f"{'':>9} {'':>5} {nx_seconds:>8.3f} {nx_repeats:>8}"
-                    f"   networkx blossom, same candidate pairs ({nx_seconds / seconds:.0f}x)"
+                    f"{'':>9} {'':>5} {nx_seconds:>8.3f} {'':>7} {nx_repeats:>8}"
+                    f"   networkx blossom, same candidate pairs ({nx_seconds / seconds:.0f}x)",
+                    flush=True,
                 )
 
 

@@ -193,3 +193,18 @@ def test_every_entrant_once_at_tables_of_the_rule(
     assert sorted((len(t) for t in rnd.tables), reverse=True) == list(layout.sizes)
     assert len(rnd.byes) == layout.byes
     assert rnd == swiss_round(scores, history, k, seed=seed, short=short)
+
+
+@pytest.mark.parametrize(("n", "k"), [(3000, 4), (1000, 2)])
+def test_a_large_field_has_no_repeats_and_tables_of_neighbouring_scores(n: int, k: int) -> None:
+    history, scores = play(n, k, 5, seed=3)
+    rnd = swiss_round(scores, history, k, seed=11)
+    assert rnd == swiss_round(scores, history, k, seed=11)
+    assert sorted(rnd.entrants()) == sorted(scores)
+    assert sorted((len(t) for t in rnd.tables), reverse=True) == list(table_layout(n, k).sizes)
+    # Each entrant met at most 15 others: in a field this large no meeting needs to repeat.
+    assert balance_report([*history, rnd]).repeat_meetings == 0
+    group = {s: g for g, s in enumerate(sorted(set(scores.values()), reverse=True))}
+    for table in rnd.tables:
+        groups = [group[scores[e]] for e in table]
+        assert max(groups) - min(groups) <= 1
