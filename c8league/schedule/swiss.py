@@ -321,7 +321,7 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
 
     Only tables holding a repeat meeting or a repeat smaller table start a
     search; a table touched by a swap is looked at again. Among swaps of equal
-    gain the first found wins: nearer tables first, then by seat.
+    gain the first found wins: tables in order, then seats in order.
 
     The work is proportional to the tables searched, not to the field: each
     search prices the pairs across two tables once (``k²`` pair costs for a
