@@ -437,3 +437,23 @@ def test_an_evening_through_the_server_stands_as_one_typed_with_result_add(
     rows = json_of(typed_db, capsys, "event", "standings", "thursday")
     assert isinstance(rows, list) and rows[0]["name"] in standings
     assert run(served_db, "verify") == 0
+
+
+def test_refused_states_exit_1_and_unknown_tables_2(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """docs/faults.md's table: a state the records refuse is 1, a table not there 2."""
+    db = new_club(tmp_path, publish=False)
+    assert run(db, "result", "codes", "thursday") == 1  # no published round yet
+    assert run(db, "event", "pair", "thursday") == 0
+    assert run(db, "result", "accept", "thursday", "--table", "1") == 1  # a draft
+    assert "is not published yet" in capsys.readouterr().err
+    assert run(db, "event", "publish", "thursday") == 0
+    before = digest(db)
+    assert run(db, "result", "accept", "thursday", "--table", "1") == 1
+    assert "no reported result to accept" in capsys.readouterr().err
+    assert run(db, "result", "accept", "thursday", "--table", "1", "--refuse") == 1
+    assert "no reported result to refuse" in capsys.readouterr().err
+    assert run(db, "result", "accept", "thursday", "--table", "9") == 2
+    assert run(db, "result", "accept", "thursday", "--table", "1", "--refuse", "--dispute") == 2
+    assert digest(db) == before

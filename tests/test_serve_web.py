@@ -7,6 +7,7 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import socket
 import sqlite3
 import warnings
 from collections.abc import Iterator
@@ -358,17 +359,41 @@ def test_serve_prints_the_players_and_the_organisers_address(
     served: list[object] = []
     monkeypatch.setattr(uvicorn, "run", lambda app, **how: served.append((app, how)))
     capsys.readouterr()
-    assert run(club, "serve", "--port", "8123") == 0
+    port = free_port()
+    assert run(club, "serve", "--port", str(port)) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "players: http://127.0.0.1:8123/"
-    assert lines[1].startswith("organiser: http://127.0.0.1:8123/organiser?token=")
+    assert lines[0] == f"players: http://127.0.0.1:{port}/"
+    assert lines[1].startswith(f"organiser: http://127.0.0.1:{port}/organiser?token=")
     token = lines[1].partition("token=")[2]
     app, how = served[0]  # type: ignore[misc]
-    assert how == {"host": "127.0.0.1", "port": 8123, "log_level": "warning"}
-    with TestClient(app, base_url="http://127.0.0.1:8123") as client:  # type: ignore[arg-type]
+    assert how == {"host": "127.0.0.1", "port": port, "log_level": "warning"}
+    with TestClient(app, base_url=f"http://127.0.0.1:{port}") as client:  # type: ignore[arg-type]
         assert client.get(f"/organiser?token={token}").status_code == 200
-    with TestClient(app, base_url="http://192.0.2.7:8123") as client:  # type: ignore[arg-type]
+    with TestClient(app, base_url=f"http://192.0.2.7:{port}") as client:  # type: ignore[arg-type]
         assert client.get(f"/organiser?token={token}").status_code == 403
+
+
+def free_port() -> int:
+    """A port no server listens at on this machine (now)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+def test_serve_refuses_a_taken_port_before_it_prints_a_token(
+    club: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        capsys.readouterr()
+        assert run(club, "serve", "--port", str(port)) == 1  # refused, as a busy database
+        said = capsys.readouterr()
+    assert said.out == "" and "token" not in said.err
+    assert f"port {port} at 127.0.0.1 is taken" in said.err
+    assert run(club, "serve", "--host", "nohost.invalid") == 2
+    assert "cannot listen at nohost.invalid:8000" in capsys.readouterr().err
 
 
 def test_the_sheet_prints_each_tables_code_and_the_report_page(

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import errno
+import os
 import socket
 from typing import Annotated
 
@@ -9,9 +11,36 @@ import typer
 
 from c8league.cli.db import database
 from c8league.cli.output import err, out
-from c8league.errors import UsageError
+from c8league.errors import C8LeagueError, UsageError
 
 EVERYWHERE = "0.0.0.0"
+
+STARTUP_FAILURE = 3
+"""uvicorn's exit status when its server cannot start (not a bot's fault here)."""
+
+
+class CannotListen(C8LeagueError):
+    """The address and port serve was given are taken (exit 1, as a busy database), or
+    are no address of this machine (``UsageError``)."""
+
+
+def check_free(host: str, port: int) -> None:
+    """Refuse, before anything is printed, an address serve cannot listen at."""
+    try:
+        family = socket.AF_INET6 if ":" in host else socket.AF_INET
+        probe = socket.create_server((host, port), family=family)
+    except OSError as exc:
+        if exc.errno == errno.EADDRINUSE:
+            raise CannotListen(
+                f"port {port} at {host} is taken (another server runs there?): choose "
+                "another with --port"
+            ) from None
+        why = os.strerror(exc.errno) if exc.errno and exc.errno > 0 else "no such address"
+        raise UsageError(
+            f"cannot listen at {host}:{port} ({why}): --host takes an "
+            "address of this machine (127.0.0.1, 0.0.0.0, or its network address)"
+        ) from None
+    probe.close()
 
 
 def lan_address() -> str | None:
@@ -47,6 +76,7 @@ def serve(
             f"serve needs the serve extra ({exc.name} is missing): pip install 'c8league[serve]'"
         ) from None
     db = database()
+    check_free(host, port)
     shown = host
     if host == EVERYWHERE:
         shown = lan_address() or "127.0.0.1"
@@ -59,7 +89,12 @@ def serve(
     organiser = f"{players}organiser?token={config.token}"
     out.print(f"organiser: {organiser}", highlight=False, markup=False, soft_wrap=True)
     err.print("Ctrl-C stops the server.", style="dim")
-    uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+    try:
+        uvicorn.run(create_app(config), host=host, port=port, log_level="warning")
+    except SystemExit as exc:
+        if exc.code == STARTUP_FAILURE:  # taken in the meantime: uvicorn said why
+            raise CannotListen(f"the server could not start at {host}:{port}") from None
+        raise
 
 
 def _print_qr(text: str) -> None:

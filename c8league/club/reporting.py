@@ -416,21 +416,32 @@ def refuse_report(db: Database, event_name: str, table: int) -> None:
     """Forget the result reported at ``table`` (the table may report again)."""
     with db.writing() as session:
         _, event = get_event(session, event_name)
-        _, match = _reported_table(session, event, table)
+        round_row, match = _reported_table(session, event, table)
         assert match.id is not None
+        row = table_codes.of_match(session, match.id)
+        if row is None or row.report is None:
+            raise ResultError(
+                f"table {table} of round {round_row.number} has no reported result to refuse"
+            )
         table_codes.clear_report(session, match.id)
 
 
 def _reported_table(session: Session, event: Event, table: int) -> tuple[Round, Match]:
     assert event.id is not None
-    published = [r for r in stored_rounds.event_rounds(session, event.id) if r.published]
+    rounds = stored_rounds.event_rounds(session, event.id)
     seen = False
-    for round_row in reversed(published):
+    for round_row in reversed([r for r in rounds if r.published]):
         match = stored_rounds.table_match(session, round_row.id, table)
         seen = seen or match is not None
         if match is not None and match.status in ENTER:
             return round_row, match
     if not seen:
+        drafts = [r for r in rounds if not r.published]
+        if drafts and stored_rounds.table_match(session, drafts[-1].id, table) is not None:
+            raise ResultError(
+                f"round {drafts[-1].number} of {event.name!r} is not published yet: its "
+                f"tables report once it is (c8league event publish {event.name})"
+            )
         raise NotFoundError(f"{event.name!r} has no table {table} in a published round")
     raise ResultError(
         f"table {table}'s result is final in every published round: correct it with "
