@@ -69,7 +69,7 @@ if TYPE_CHECKING:
 
     from c8league.duel.plan import DuelSettings
     from c8league.duel.reading import DuelReport
-    from c8league.duel.stats import DuelStats, DuelTally
+    from c8league.duel.stats import AdjustedStats, DuelStats, DuelTally
     from c8league.storage.database import Database
 
 SPECS_HELP = """\
@@ -198,6 +198,16 @@ MaxForfeitShareOpt = Annotated[
         max=1.0,
     ),
 ]
+LuckAdjustOpt = Annotated[
+    bool,
+    typer.Option(
+        "--luck-adjust",
+        help="Take the luck of the cards out of each match's result (a correction with "
+        "expectation 0 at every deal and card drawn; docs/duel-statistics.md) and run the "
+        "test on the adjusted scores; the summary shows raw and adjusted figures (kept "
+        "with the duel).",
+    ),
+]
 DuelMaxForfeitsOpt = Annotated[
     int,
     typer.Option(
@@ -255,6 +265,7 @@ def run(
     clock: ClockOpt = None,
     max_forfeits: DuelMaxForfeitsOpt = 5,
     max_forfeit_share: MaxForfeitShareOpt = DEFAULT_MAX_FORFEIT_SHARE,
+    luck_adjust: LuckAdjustOpt = False,
     progress_every: ProgressEveryOpt = "30s",
     sandbox: SandboxOpt = None,
     as_json: JsonOpt = False,
@@ -279,6 +290,7 @@ def run(
         clock=clock,
         max_forfeit_share=max_forfeit_share,
         deals=deals,
+        luck_adjust=luck_adjust,
     )
     _play(create_duel(db, request), how)
 
@@ -777,15 +789,44 @@ def summary_lines(report: DuelReport, again: str | None = None) -> list[str]:
         lines.append(
             f"Duplicate deals: variance {st.variance_ratio:.2f} × that of independent deals"
         )
+    adjusted = st.adjusted
+    if adjusted is not None:
+        lines.extend(_adjusted_lines(adjusted))
     if st.sprt is not None:
         t = st.sprt
         spec = t.spec
         bounds = f"[{spec.elo0:.2f}, {spec.elo1:.2f}]"
         model = "" if spec.model.value == "logistic" else f" {spec.model.value}"
-        lines.append(f"LLR: {t.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) {bounds}{model}")
+        llr = f"LLR: {t.llr:.2f} ({t.lower:.2f}, {t.upper:.2f}) {bounds}{model}"
+        if adjusted is not None and adjusted.raw_sprt is not None:
+            llr += f" on luck-adjusted scores (raw scores: {adjusted.raw_sprt.llr:.2f})"
+        lines.append(llr)
     lines.extend(f"Note: {note}" for note in st.notes)
     lines.append("-" * 50)
     lines.extend(_verdict_block(report, again))
+    return lines
+
+
+def _adjusted_lines(adjusted: AdjustedStats) -> list[str]:
+    """The luck-adjusted figures (``--luck-adjust``)."""
+    elo = "-" if adjusted.elo is None else f"{adjusted.elo:.2f} +/- {_num(adjusted.elo_error)}"
+    mean = "-" if adjusted.mean is None else f"{adjusted.mean:+.4f}"
+    lines = [
+        f"Luck-adjusted: Elo: {elo}, nElo: {_num(adjusted.nelo)} +/- "
+        f"{_num(adjusted.nelo_error)}, LOS: {_pct(adjusted.los)}",
+        f"Luck-adjusted paired difference: {mean} "
+        f"[{_num(adjusted.mean_low, 4)}, {_num(adjusted.mean_high, 4)}]",
+    ]
+    if adjusted.variance_ratio is not None:
+        duplicate = (
+            ""
+            if adjusted.duplicate_ratio is None
+            else f" ({adjusted.duplicate_ratio:.2f} × that of the duplicate deals alone)"
+        )
+        lines.append(
+            f"Luck-adjusted: variance {adjusted.variance_ratio:.2f} × that of independent "
+            f"deals{duplicate}"
+        )
     return lines
 
 

@@ -109,6 +109,10 @@ class DuelSettings:
     (``c8league.duel.forfeits``); a duel stored before it was kept reads the default."""
     book: BookDeals | None = None
     """The book whose deals the duel plays, in order (None: deals of ``seed``)."""
+    luck_adjust: bool = False
+    """Adjust each match's result for the luck of its cards (``c8league.duel.luck``),
+    the test then running on the adjusted scores; a duel stored before it was kept reads
+    False."""
     versions: tuple[PlayedVersion, ...] | None = None
     """The version each bot plays as (``c8league.players.versions``), kept with the duel
     when its first run begins and changed only by a resume that takes a bot's new
@@ -134,6 +138,15 @@ class DuelSettings:
             return False
         caps = [n // 2 for n in (self.games, self.max_games) if n is not None]
         return not caps or len(self.book.seeds) < min(caps)
+
+    @property
+    def preset(self) -> str:
+        """The rule preset the duel's rules were chosen by (the first word of its label)."""
+        return self.rules_label.split(" ", 1)[0]
+
+    def tally(self) -> DuelTally:
+        """An empty tally for the duel's pairs (with luck-adjusted scores if it adjusts)."""
+        return DuelTally(self.players, luck=self.luck_adjust)
 
     def forfeit_share(self, forfeits: Forfeits, tally: DuelTally) -> ForfeitShare:
         """The share of the games of ``tally`` forfeited, against the duel's limit."""
@@ -256,6 +269,7 @@ class DuelSettings:
                 **({} if self.clock is None else {"clock": str(self.clock)}),
                 "max_forfeit_share": self.max_forfeit_share,
                 **({} if self.book is None else {"book": self.book.to_dict()}),
+                **({"luck_adjust": True} if self.luck_adjust else {}),
                 **(
                     {}
                     if self.versions is None
@@ -284,6 +298,7 @@ class DuelSettings:
             clock=None if data.get("clock") is None else MatchClock.parse(data["clock"]),
             max_forfeit_share=float(data.get("max_forfeit_share", DEFAULT_MAX_FORFEIT_SHARE)),
             book=None if data.get("book") is None else BookDeals.from_dict(data["book"]),
+            luck_adjust=bool(data.get("luck_adjust", False)),
             versions=None
             if data.get("versions") is None
             else tuple(PlayedVersion.from_dict(v) for v in data["versions"]),

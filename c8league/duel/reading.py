@@ -233,6 +233,19 @@ def list_duels(db: Database) -> list[DuelReport]:
         return [report_of(session, duel, detail=False) for duel in stored_duels.all_duels(session)]
 
 
+def count_pair(tally: DuelTally, pair: StoredPair, steps: int) -> None:
+    """Count a stored pair in ``tally`` (its luck-adjusted scores too, if it has them:
+    the correction kept with each match, 0 for a match stored without one)."""
+    tally.add(pair.share_a / steps, pair.share_b / steps)
+    if tally.luck is not None:
+        tally.luck.add(pair.share_a, pair.share_b, luck_of(pair.match_a), luck_of(pair.match_b))
+
+
+def luck_of(match: str) -> float:
+    """The luck correction kept with a duel's match (its JSON), 0 if none."""
+    return float(json.loads(match).get("luck", 0.0))
+
+
 def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
     """The stored ``duel``'s report; with ``detail``, the first forfeit of each kind and
     the pairs too."""
@@ -241,14 +254,14 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
     steps = 2 * (settings.players - 1)
     forfeits = Forfeits()
     seconds = 0.0
-    tally = DuelTally(settings.players)
+    tally = settings.tally()
     faults: dict[tuple[str, str], FaultSummary] = {}
     pairs: list[StoredPair] = []
     played: dict[str, dict[int, int]] = {"A": {}, "B": {}}
     if detail:
         pairs = stored_duels.pairs(session, duel.id)
         for pair in pairs:
-            tally.add(pair.share_a / steps, pair.share_b / steps)
+            count_pair(tally, pair, steps)
             seconds += pair.seconds
             for text, side in ((pair.match_a, "A"), (pair.match_b, "B")):
                 data = json.loads(text)
@@ -275,6 +288,10 @@ def report_of(session: Session, duel: Duel, *, detail: bool) -> DuelReport:
                     )
                 else:
                     faults[key] = replace(first, count=first.count + 1)
+    elif tally.luck is not None:
+        for pair in stored_duels.pairs(session, duel.id):
+            count_pair(tally, pair, steps)
+        forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel.id))
     else:
         for a, b in stored_duels.shares(session, duel.id):
             tally.add(a / steps, b / steps)

@@ -25,7 +25,9 @@ from dataclasses import dataclass, field, replace
 
 from c8league.duel.book import DealBook, load_book
 from c8league.duel.forfeits import DEFAULT_MAX_FORFEIT_SHARE, Forfeits, check_share, forfeiter
+from c8league.duel.luck import MatchLuck
 from c8league.duel.plan import MAX_GAMES, BookDeals, DuelSettings, PlayedVersion, match_id
+from c8league.duel.reading import count_pair
 from c8league.duel.specs import Bot, parse_spec, resolve
 from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
@@ -100,6 +102,8 @@ class DuelRequest:
     """A book of deals to play in order (its file, ``c8league.duel.book``)."""
     clock: str | None = None
     """A match clock, ``SECONDS+INCREMENT`` (``runner.clock.MatchClock``)."""
+    luck_adjust: bool = False
+    """Adjust each match's result for the luck of its cards (``c8league.duel.luck``)."""
 
 
 @dataclass(frozen=True)
@@ -258,6 +262,7 @@ def _settings(
         clock=clock,
         max_forfeit_share=float(request.max_forfeit_share),
         book=None if book is None else BookDeals(book.name, book.digest, book.seeds),
+        luck_adjust=request.luck_adjust,
     )
 
 
@@ -387,11 +392,11 @@ def run_duel(
             if summary.new_versions and new_versions is not None:
                 new_versions(summary.new_versions, summary.replayed)
         with db.session() as session:
-            stored = stored_duels.shares(session, duel_id)
+            stored = stored_tally(settings, session, duel_id)
             played = stored_duels.deals(session, duel_id)
             forfeits = Forfeits.of_pairs(settings.players, stored_duels.forfeited(session, duel_id))
             status = stored_duels.get(session, duel_name).status
-        tally = _tally(settings, stored)
+        tally = stored
         summary.tally, summary.settings = tally, settings
         if settings.finished(tally, forfeits=forfeits):
             summary.already_finished = status == "finished"
@@ -563,11 +568,17 @@ def _stop(db: Database, duel_id: int, why: str) -> None:
         stored_duels.set_stopped(session, duel_id, why)
 
 
-def _tally(settings: DuelSettings, stored: Sequence[tuple[int, int]]) -> DuelTally:
-    tally = DuelTally(settings.players)
+def stored_tally(settings: DuelSettings, session: Session, duel_id: int) -> DuelTally:
+    """The tally of the duel's stored pairs, in deal order (with their luck-adjusted
+    scores when the duel adjusts for luck)."""
+    tally = settings.tally()
     steps = 2 * (settings.players - 1)
-    for a, b in stored:
-        tally.add(a / steps, b / steps)
+    if tally.luck is None:
+        for a, b in stored_duels.shares(session, duel_id):
+            tally.add(a / steps, b / steps)
+        return tally
+    for pair in stored_duels.pairs(session, duel_id):
+        count_pair(tally, pair, steps)
     return tally
 
 
@@ -640,6 +651,11 @@ class _Play:
         self.steps = 2 * (settings.players - 1)
         self.batch: list[StoredPair] = []
         self.last_commit = time.perf_counter()
+        self.luck = (
+            MatchLuck(Rules.from_json(settings.rules), settings.players, settings.preset)
+            if settings.luck_adjust
+            else None
+        )
 
     def chunk(self, reports: Iterator[MatchReport]) -> bool:
         """Count and store the pairs of ``reports`` (whole deals, in deal order); True
@@ -662,17 +678,22 @@ class _Play:
                     waiting = report
                     continue
                 assert waiting is not None and waiting.match_id + 1 == report.match_id
+                deal = report.match_id // 2
+                lucks = self.lucks(deal, a=waiting, b=report)
                 pair = _pair(
                     self.settings,
-                    report.match_id // 2,
+                    deal,
                     a=waiting,
                     b=report,
                     steps=steps,
                     versions=self.version_ids,
+                    lucks=lucks,
                 )
                 self.count_forfeits(pair.seat, a=waiting, b=report)
                 waiting = None
                 tally.add(pair.share_a / steps, pair.share_b / steps)
+                if tally.luck is not None and lucks is not None:
+                    tally.luck.add(pair.share_a, pair.share_b, *lucks)
                 self.batch.append(pair)
                 self.summary.play_seconds += pair.seconds
                 try:
@@ -706,6 +727,17 @@ class _Play:
         self.store(finished=False)
         return False
 
+    def lucks(self, deal: int, *, a: MatchReport, b: MatchReport) -> tuple[float, float] | None:
+        """The luck corrections of A's and B's matches of ``deal`` at its seat (None when
+        the duel does not adjust for luck)."""
+        if self.luck is None:
+            return None
+        seed, seat = self.settings.deal_seed(deal), self.settings.seat(deal)
+        return (
+            self.luck.correction(seed, a.moves, seat) if a.moves else 0.0,
+            self.luck.correction(seed, b.moves, seat) if b.moves else 0.0,
+        )
+
     def count_forfeits(self, seat: int, *, a: MatchReport, b: MatchReport) -> None:
         """Count the forfeits of a deal's two matches (A and B in ``seat``)."""
         for side, report in (("A", a), ("B", b)):
@@ -738,8 +770,10 @@ def _pair(
     b: MatchReport,
     steps: int,
     versions: dict[str, int],
+    lucks: tuple[float, float] | None = None,
 ) -> StoredPair:
     seat = settings.seat(deal)
+    luck_a, luck_b = (None, None) if lucks is None else lucks
     share_a = round(match_points(a.result.placements)[seat] * steps)
     share_b = round(match_points(b.result.placements)[seat] * steps)
     return StoredPair(
@@ -747,17 +781,18 @@ def _pair(
         seat=seat,
         share_a=share_a,
         share_b=share_b,
-        match_a=_match_json(a, versions),
-        match_b=_match_json(b, versions),
+        match_a=_match_json(a, versions, luck_a),
+        match_b=_match_json(b, versions, luck_b),
         seconds=a.seconds + b.seconds,
         moves_a=pack_moves(a.moves) if a.moves else None,
         moves_b=pack_moves(b.moves) if b.moves else None,
     )
 
 
-def _match_json(report: MatchReport, versions: dict[str, int]) -> str:
+def _match_json(report: MatchReport, versions: dict[str, int], luck: float | None) -> str:
     """A match's result as a duel keeps it; ``versions``: the id of each version kept
-    (``bot_version``) by its digest, the seats' versions stored as their ids."""
+    (``bot_version``) by its digest, the seats' versions stored as their ids; ``luck``,
+    the correction of the duel's seat for the luck of the cards (if the duel adjusts)."""
     result = report.result
     forfeit = result.forfeit
     played = [versions.get(digest) for digest in result.versions]
@@ -778,6 +813,7 @@ def _match_json(report: MatchReport, versions: dict[str, int]) -> str:
             },
             "seconds": round(report.seconds, 6) if math.isfinite(report.seconds) else None,
             **({"versions": played} if any(v is not None for v in played) else {}),
+            **({} if luck is None else {"luck": luck}),
         },
         separators=(",", ":"),
     )

@@ -614,7 +614,8 @@ class DuelStats:
     * ``variance_ratio`` = v / (Var(a) + Var(b)): the variance of the paired difference
       over what it would be if A's and B's matches were dealt independently; below 1,
       the duplicate deals cancelled that share of the cards' luck.
-    * ``sprt``: the sequential test, if one was asked for.
+    * ``sprt``: the sequential test, if one was asked for (on the luck-adjusted
+      scores when the tally has them: ``adjusted``).
     """
 
     players: int
@@ -642,6 +643,9 @@ class DuelStats:
     variance_ratio: float | None
     sprt: SprtResult | None
     notes: tuple[str, ...]
+    adjusted: AdjustedStats | None = None
+    """The luck-adjusted figures (:class:`LuckTally`), when the duel adjusts for luck;
+    its test is then ``sprt``."""
 
     @property
     def pentanomial(self) -> tuple[int, ...] | None:
@@ -650,7 +654,8 @@ class DuelStats:
 
     def as_dict(self) -> dict[str, Any]:
         """Plain values for JSON (``json.dumps(stats.as_dict(), allow_nan=False)``):
-        every field, ``pentanomial``, and the SPRT's spec as its settings."""
+        every field (``adjusted`` only when the duel adjusts for luck), ``pentanomial``,
+        and the SPRT's spec as its settings."""
         data = dataclasses.asdict(self)
         data["counts"] = list(self.counts)
         data["pentanomial"] = None if self.pentanomial is None else list(self.pentanomial)
@@ -658,6 +663,12 @@ class DuelStats:
         if self.sprt is not None:
             data["sprt"]["spec"]["model"] = self.sprt.spec.model.value
             data["sprt"]["decision"] = self.sprt.decision.value
+        if self.adjusted is None:
+            del data["adjusted"]  # (the duel does not adjust for luck)
+        elif self.adjusted.raw_sprt is not None:
+            raw = data["adjusted"]["raw_sprt"]
+            raw["spec"]["model"] = self.adjusted.raw_sprt.spec.model.value
+            raw["decision"] = self.adjusted.raw_sprt.decision.value
         return data
 
 
@@ -684,10 +695,11 @@ class DuelTally:
         "_squares_b",
         "_steps",
         "_wdl",
+        "luck",
         "players",
     )
 
-    def __init__(self, players: int = 2) -> None:
+    def __init__(self, players: int = 2, *, luck: bool = False) -> None:
         if isinstance(players, bool) or not isinstance(players, int) or players < 2:
             raise StatsError(f"a duel needs tables of at least 2 players, not {players!r}")
         self.players = players
@@ -698,6 +710,9 @@ class DuelTally:
         self._squares_a = 0  # Σ (a·_steps)²
         self._squares_b = 0
         self._wdl = [0, 0, 0]  # A's single matches at K = 2: wins, draws, losses
+        self.luck: LuckTally | None = LuckTally(players) if luck else None
+        """The luck-adjusted scores of the same pairs (``luck``), counted with
+        :meth:`LuckTally.add`; the test then runs on them."""
 
     @classmethod
     def of(cls, players: int, outcomes: Iterable[tuple[float, float]]) -> DuelTally:
@@ -754,7 +769,15 @@ class DuelTally:
         """The sequential test on the pairs counted so far: :func:`llr_logistic` or
         :func:`llr_normalized` (by ``spec.model``) of :attr:`counts`, at every K. With
         no pairs the LLR is 0. Cheaper than :meth:`stats` when only the test is needed.
+        With luck-adjusted scores (:attr:`luck`), the test runs on them instead
+        (:meth:`LuckTally.sprt`).
         """
+        if self.luck is not None:
+            return self.luck.sprt(spec)
+        return self.raw_sprt(spec)
+
+    def raw_sprt(self, spec: SprtSpec) -> SprtResult:
+        """The GSPRT on the counts of the paired differences (see :meth:`sprt`)."""
         if spec.model is EloModel.LOGISTIC:
             llr = llr_logistic(self._counts, spec.elo0, spec.elo1)
             delta0: float | None = mean_difference(spec.elo0)
@@ -845,6 +868,22 @@ class DuelTally:
             variance_ratio=variance_ratio,
             sprt=None if sprt is None else self.sprt(sprt),
             notes=tuple(notes),
+            adjusted=None if self.luck is None else self.luck.stats(self, sprt),
+        )
+
+    def raw_variances(self) -> tuple[float, float, float] | None:
+        """Var(d), Var(a) and Var(b) over the pairs (None before the first)."""
+        n = sum(self._counts)
+        if n == 0:
+            return None
+        steps = self._steps
+        s1 = sum(c * (j - steps) for j, c in enumerate(self._counts))
+        s2 = sum(c * (j - steps) ** 2 for j, c in enumerate(self._counts))
+        scale = n * n * steps * steps
+        return (
+            (n * s2 - s1 * s1) / scale,
+            (n * self._squares_a - self._shares_a**2) / scale,
+            (n * self._squares_b - self._shares_b**2) / scale,
         )
 
     def _no_spread(self, n: int, score: float) -> str:
@@ -864,6 +903,199 @@ class DuelTally:
         return (
             f"{subject} gave the same result: with no spread there is no interval, "
             "normalized Elo or LOS yet"
+        )
+
+
+# ------------------------------------------------------------------ luck-adjusted
+
+LUCK_SCALE = 10**9
+"""A luck-adjusted score is counted in units of 1/(2(K−1)·LUCK_SCALE): integer sums, so
+the figures do not depend on the order the pairs were counted in."""
+REGULARIZE = 1e-3
+"""The weight of the pseudo-pairs at d = −1 and d = +1 in the adjusted test."""
+MIN_ADJUSTED_PAIRS = 30
+"""The luck-adjusted test decides nothing before this many pairs: its normal
+approximation would trust the spread of a handful of pairs far too much."""
+
+
+@dataclass(frozen=True, slots=True)
+class AdjustedStats:
+    """The figures of the luck-adjusted paired differences d' = a' − b' (a' = a − A's
+    match's correction, b' likewise), as :class:`DuelStats` gives them for d:
+
+    * ``mean``, ``mean_low``, ``mean_high``, ``variance``, ``score``, ``elo``,
+      ``elo_low``, ``elo_high``, ``elo_error``, ``nelo``, ``nelo_error``, ``los``;
+    * ``variance_ratio`` = Var(d') / (Var(a) + Var(b)), the raw shares': against
+      independent deals, as ``DuelStats.variance_ratio`` is for d;
+    * ``duplicate_ratio`` = Var(d') / Var(d): what the adjustment took out of the
+      duplicate deals' variance;
+    * ``raw_sprt``: the test on the raw outcomes (the duel's own runs on d').
+    """
+
+    mean: float | None
+    mean_low: float | None
+    mean_high: float | None
+    variance: float | None
+    score: float | None
+    elo: float | None
+    elo_low: float | None
+    elo_high: float | None
+    elo_error: float | None
+    nelo: float | None
+    nelo_error: float | None
+    los: float | None
+    variance_ratio: float | None
+    duplicate_ratio: float | None
+    raw_sprt: SprtResult | None
+
+
+class LuckTally:
+    """The luck-adjusted scores of a duel's pairs: each pair's A's and B's shares, each
+    less its match's correction (``c8league.duel.luck``). The corrections have
+    expectation 0, so d' = a' − b' estimates the same mean as d, with less variance.
+
+    Its test (:meth:`sprt`) is the normal approximation of the GSPRT on the mean and
+    variance of d' (:func:`llr_normal`; the scores are no longer a few values whose
+    counts a multinomial fits), which decides nothing before
+    :data:`MIN_ADJUSTED_PAIRS` pairs.
+    """
+
+    __slots__ = (
+        "_n",
+        "_squares_a",
+        "_squares_b",
+        "_squares_d",
+        "_steps",
+        "_sum_a",
+        "_sum_b",
+        "_sum_d",
+    )
+
+    def __init__(self, players: int) -> None:
+        self._steps = 2 * (players - 1)
+        self._n = 0
+        self._sum_a = self._sum_b = self._sum_d = 0
+        self._squares_a = self._squares_b = self._squares_d = 0
+
+    def units(self, share: int, correction: float) -> int:
+        """A share of ``share``/2(K−1) less ``correction``, in units of the tally."""
+        return share * LUCK_SCALE - round(correction * self._steps * LUCK_SCALE)
+
+    def add(self, share_a: int, share_b: int, luck_a: float, luck_b: float) -> None:
+        """Count one pair: the shares in units of 1/(2(K−1)) (as a duel stores them) and
+        the corrections of A's match and of B's (at the seat of A and of B)."""
+        a = self.units(share_a, luck_a)
+        b = self.units(share_b, luck_b)
+        d = a - b
+        self._n += 1
+        self._sum_a += a
+        self._sum_b += b
+        self._sum_d += d
+        self._squares_a += a * a
+        self._squares_b += b * b
+        self._squares_d += d * d
+
+    @property
+    def pairs(self) -> int:
+        return self._n
+
+    def _mean_variance(self) -> tuple[float, float] | None:
+        n = self._n
+        if n == 0:
+            return None
+        scale = self._steps * LUCK_SCALE
+        mean = self._sum_d / (n * scale)
+        variance = (n * self._squares_d - self._sum_d**2) / (n * n * scale * scale)
+        return mean, variance
+
+    def sprt(self, spec: SprtSpec) -> SprtResult:
+        """The test on the adjusted paired differences: :func:`llr_normal` with the
+        hypotheses as mean paired differences, 2·L(elo) − 1 (logistic bounds) or
+        t·√v (normalized bounds, t = √2·nElo/347.4 per pair), the mean and variance
+        taken with :data:`REGULARIZE` of a pair at d = −1 and at d = +1 (so that they
+        are never 0). The LLR is 0 with no pairs; it is undecided before
+        :data:`MIN_ADJUSTED_PAIRS` pairs."""
+        found = self._mean_variance()
+        if spec.model is EloModel.LOGISTIC:
+            delta0: float | None = mean_difference(spec.elo0)
+            delta1: float | None = mean_difference(spec.elo1)
+        else:
+            delta0 = delta1 = None
+        llr = 0.0
+        if found is not None:
+            # Regularized as the GSPRT's counts are: a weight of 1e-3 pair at d = −1 and
+            # one at d = +1, so that pairs all alike (deterministic twins) still give a
+            # finite LLR.
+            n = self._n + 2 * REGULARIZE
+            mean = found[0] * self._n / n
+            variance = (found[1] * self._n + self._n * found[0] ** 2 + 2 * REGULARIZE) / n
+            variance -= mean * mean
+            if delta0 is None or delta1 is None:
+                sigma = math.sqrt(variance)
+                d0 = math.sqrt(2.0) * spec.elo0 / NELO_PER_T * sigma
+                d1 = math.sqrt(2.0) * spec.elo1 / NELO_PER_T * sigma
+            else:
+                d0, d1 = delta0, delta1
+            llr = llr_normal(n, mean, variance, delta0=d0, delta1=d1)
+        decision = spec.decide(llr) if self._n >= MIN_ADJUSTED_PAIRS else Decision.UNDECIDED
+        return SprtResult(
+            spec=spec,
+            llr=llr,
+            lower=spec.lower,
+            upper=spec.upper,
+            decision=decision,
+            delta0=delta0,
+            delta1=delta1,
+        )
+
+    def stats(self, raw: DuelTally, sprt: SprtSpec | None = None) -> AdjustedStats:
+        """The adjusted figures; ``raw``, the tally of the same pairs' raw outcomes."""
+        found = self._mean_variance()
+        mean = mean_low = mean_high = variance = score = None
+        elo = elo_low = elo_high = elo_error = nelo = nelo_error = los = None
+        variance_ratio = duplicate_ratio = None
+        if found is not None:
+            mean, variance = found
+            score = min(1.0, max(0.0, (1.0 + mean) / 2.0))
+            if 0.0 < score < 1.0:
+                elo = elo_from_score(score)
+            raw_variances = raw.raw_variances()
+            if raw_variances is not None:
+                v_d, v_a, v_b = raw_variances
+                if v_a + v_b > 0.0:
+                    variance_ratio = variance / (v_a + v_b)
+                if v_d > 0.0:
+                    duplicate_ratio = variance / v_d
+            if variance > 0.0:
+                n = self._n
+                half = Z95 * math.sqrt(variance / n)
+                mean_low, mean_high = mean - half, mean + half
+                score_se = math.sqrt(variance / (4.0 * n))
+                low, high = score - Z95 * score_se, score + Z95 * score_se
+                elo_low = elo_from_score(low) if low > 0.0 else None
+                elo_high = elo_from_score(high) if high < 1.0 else None
+                if elo_low is not None and elo_high is not None:
+                    elo_error = (elo_high - elo_low) / 2.0
+                sigma_game = math.sqrt(2.0 * variance / 4.0)
+                nelo = (score - 0.5) / sigma_game * NELO_PER_T
+                nelo_error = Z95 * score_se / sigma_game * NELO_PER_T
+                los = _PHI.cdf((score - 0.5) / score_se)
+        return AdjustedStats(
+            mean=mean,
+            mean_low=mean_low,
+            mean_high=mean_high,
+            variance=variance,
+            score=score,
+            elo=elo,
+            elo_low=elo_low,
+            elo_high=elo_high,
+            elo_error=elo_error,
+            nelo=nelo,
+            nelo_error=nelo_error,
+            los=los,
+            variance_ratio=variance_ratio,
+            duplicate_ratio=duplicate_ratio,
+            raw_sprt=None if sprt is None else raw.raw_sprt(sprt),
         )
 
 
