@@ -192,7 +192,7 @@ def bare_trueskill(results: list[Result]) -> tuple[Timing, dict[int, tuple[float
     return since(start), {e: (r.mu, r.sigma) for e, r in ratings.items()}
 
 
-def bare_openskill(results: list[Result]) -> Timing:
+def bare_openskill(results: list[Result]) -> tuple[Timing, dict[int, tuple[float, float]]]:
     from openskill.models import PlackettLuce
 
     model = PlackettLuce(mu=25.0, sigma=25.0 / 3, beta=25.0 / 6, tau=25.0 / 300)
@@ -203,6 +203,25 @@ def bare_openskill(results: list[Result]) -> Timing:
         rated = model.rate(teams, ranks=[float(r) for r in ranks])
         for e, team in zip(entrants, rated, strict=True):
             ratings[e] = team[0]
+    return since(start), {e: (r.mu, r.sigma) for e, r in ratings.items()}
+
+
+def arithmetic_only(results: list[Result], system: str) -> Timing:
+    """The rebuild's own rating arithmetic in memory: what it costs without storage."""
+    from c8league.ratings.model import RatingModel, RatingSettings
+    from c8league.ratings.update import pair_rater
+
+    model = RatingModel(RatingSettings.from_json(settings_json(system)))
+    rate = pair_rater(model)
+    initial = (25.0, 25.0 / 3)
+    ratings: dict[int, tuple[float, float]] = {}
+    start = clock()
+    for entrants, ranks in results:
+        places = [min(r, TABLE) for r in ranks]
+        forfeited = [r > TABLE for r in ranks]
+        rated = rate([ratings.get(e, initial) for e in entrants], places, forfeited)
+        for e, r in zip(entrants, rated, strict=True):
+            ratings[e] = r
     return since(start)
 
 
@@ -245,6 +264,10 @@ def main() -> int:
     parser.add_argument("--entrants", type=int, default=200)
     parser.add_argument("--hands", type=int, default=3, help="hand rows stored per match")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--no-report", action="store_true", help="skip the report's timing")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="openskill rebuilds, each between two bare loops"
+    )
     args = parser.parse_args()
     print(about.header(), flush=True)
 
@@ -271,6 +294,7 @@ def main() -> int:
               f"{bare_before[0]:.2f} s and {bare_after[0]:.2f} s)")  # fmt: skip
         print(line("rebuild_ratings, empty history", first, bare))
         print(line("rebuild_ratings, over history", again, bare))
+        print(line("its arithmetic alone, in memory", arithmetic_only(results, "trueskill"), bare))
         print(f"storage adds {100 * (again[0] / bare[0] - 1):.1f}% wall-clock, "
               f"{100 * (again[1] / bare[1] - 1):.1f}% CPU (target: under 25%)")  # fmt: skip
         # The bare loop keeps trueskill's own Rating objects (precision and precision
@@ -285,35 +309,53 @@ def main() -> int:
             return 1
         print(f"rebuilt ratings equal the bare loop's to {worst:.1e}")
 
-        # The report as `c8league report bench --out report.html` makes it: the league's
-        # report built from storage, then rendered (the first rendering of a page also
-        # imports jinja2 and matplotlib).
-        timings: dict[str, Timing] = {}
-        report_box: list[Any] = []
-        timings["build"] = timed(lambda: report_box.append(build_report(db, "bench")))
-        report = report_box[0]
-        for fmt in ("html", "json", "md", "terminal"):
-            timings[fmt] = timed(lambda fmt=fmt: render(report, fmt))
-        html = render(report, "html")
-        total = (
-            timings["build"][0] + timings["html"][0],
-            timings["build"][1] + timings["html"][1],
-        )
-        print(line("report: build", timings["build"]))
-        for fmt in ("html", "json", "md", "terminal"):
-            print(line(f"report: render {fmt}", timings[fmt]))
-        print(line("report: HTML page in all", total) + f"   ({len(html) / 1e6:.1f} MB)")
+        if not args.no_report:
+            # The report as `c8league report bench --out report.html` makes it: the league's
+            # report built from storage, then rendered (the first rendering of a page also
+            # imports jinja2 and matplotlib).
+            timings: dict[str, Timing] = {}
+            report_box: list[Any] = []
+            timings["build"] = timed(lambda: report_box.append(build_report(db, "bench")))
+            report = report_box[0]
+            for fmt in ("html", "json", "md", "terminal"):
+                timings[fmt] = timed(lambda fmt=fmt: render(report, fmt))
+            html = render(report, "html")
+            total = (
+                timings["build"][0] + timings["html"][0],
+                timings["build"][1] + timings["html"][1],
+            )
+            print(line("report: build", timings["build"]))
+            for fmt in ("html", "json", "md", "terminal"):
+                print(line(f"report: render {fmt}", timings[fmt]))
+            print(line("report: HTML page in all", total) + f"   ({len(html) / 1e6:.1f} MB)")
 
         if importlib.util.find_spec("openskill") is None:
             print("openskill: not installed, skipped")
             return 0
-        bare_os = bare_openskill(results)
+        # As for TrueSkill: the bare loop before and after each rebuild, interleaved, and
+        # each rebuild compared with the mean of the two around it.
         with db.engine.begin() as conn:
             conn.execute(update(League).values(rating=settings_json("openskill")))
-        timed_rebuild(db)
-        rebuilt_os = timed_rebuild(db)
-        print(line("bare openskill loop", bare_os))
-        print(line("rebuild_ratings (openskill)", rebuilt_os, bare_os))
+        timed_rebuild(db)  # the history now holds openskill's ratings
+        bare_runs: list[Timing] = []
+        rebuilds: list[Timing] = []
+        bare_took, expected_os = bare_openskill(results)
+        bare_runs.append(bare_took)
+        for _ in range(args.repeat):
+            rebuilds.append(timed_rebuild(db))
+            bare_runs.append(bare_openskill(results)[0])
+        in_memory = arithmetic_only(results, "openskill")
+        for run, took in enumerate(rebuilds):
+            around = mean(bare_runs[run], bare_runs[run + 1])
+            print(line("bare openskill loop", around) + f"   (runs {bare_runs[run][0]:.2f} s "
+                  f"and {bare_runs[run + 1][0]:.2f} s)")  # fmt: skip
+            print(line("rebuild_ratings (openskill)", took, around))
+        print(line("its arithmetic alone, in memory", in_memory, mean(bare_runs[0], bare_runs[-1])))
+        stored = stored_ratings(db)
+        if stored != expected_os:
+            print("MISMATCH: rebuilt ratings differ from the bare openskill loop")
+            return 1
+        print("rebuilt ratings equal the bare openskill loop's exactly")
         db.close()
     return 0
 

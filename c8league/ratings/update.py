@@ -12,12 +12,12 @@ what came before untouched.
 
 from __future__ import annotations
 
+import math
 import time
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
 from dataclasses import dataclass
-from itertools import groupby
-from operator import attrgetter
 
+from c8league.ratings import fast_openskill
 from c8league.ratings.model import Rating, RatingModel, RatingSettings
 from c8league.results import Result, forfeit_seats
 from c8league.storage import Session
@@ -30,16 +30,17 @@ from c8league.storage.results import (
     bump_results_generation,
     hold_write_lock,
     next_sequence,
-    rated_seats,
     results_generation,
     store_results,
 )
 
 __all__ = [
+    "PairRater",
     "RatingLedger",
     "RebuildSummary",
     "ResultWriter",
     "model_for",
+    "pair_rater",
     "rebuild",
     "rebuild_league",
     "rebuild_ratings",
@@ -52,11 +53,67 @@ def model_for(league: League) -> RatingModel:
     return RatingModel(RatingSettings.from_json(league.rating))
 
 
+Pair = tuple[float, float]
+"""A rating as the ledger keeps it: (mu, sigma)."""
+
+PairRater = Callable[[list[Pair], Sequence[int], Sequence[bool]], list[Pair]]
+"""New ratings after one match, from the ratings before it, places and forfeits."""
+
+
+def pair_rater(model: RatingModel) -> PairRater:
+    """``model.rate`` on (mu, sigma) pairs: the same new ratings, and the same
+    ``RatingError`` for a result it cannot rate.
+
+    For openskill (Plackett-Luce) the update is computed without the package's objects
+    (``c8league.ratings.fast_openskill``: equal, bit for bit); anything that update does
+    not take as it is (an invalid result, a rating that is not finite) goes through
+    ``model.rate``, which raises as it always does. TrueSkill's default backend has its
+    own fast path inside the model."""
+    rate = model.rate
+
+    def through_model(
+        before: list[Pair], places: Sequence[int], forfeited: Sequence[bool]
+    ) -> list[Pair]:
+        rated = rate([Rating(mu, sigma) for mu, sigma in before], places, forfeited)
+        return [(r.mu, r.sigma) for r in rated]
+
+    settings = model.settings
+    fast = (
+        fast_openskill.plackett_luce(settings.mu, settings.sigma, settings.beta, settings.tau)
+        if settings.system == "openskill"
+        else None
+    )
+    if fast is None:
+        return through_model
+    isfinite = math.isfinite
+
+    def plackett_luce(
+        before: list[Pair], places: Sequence[int], forfeited: Sequence[bool]
+    ) -> list[Pair]:
+        n = len(before)
+        if n < 2 or len(places) != n or len(forfeited) != n:
+            return through_model(before, places, forfeited)
+        ranks = []
+        last = n + 1  # below every place; forfeiters tie among themselves (as the model)
+        for place, gave_up in zip(places, forfeited, strict=True):
+            if type(place) is not int or not 1 <= place <= n:
+                return through_model(before, places, forfeited)
+            ranks.append(last if gave_up else place)
+        after = fast(before, ranks)
+        for mu, sigma in after:
+            if not (isfinite(mu) and isfinite(sigma) and sigma > 0):
+                return through_model(before, places, forfeited)
+        return after
+
+    return plackett_luce
+
+
 class RatingLedger:
     """A league's ratings while its results are rated in order, and the updates made.
 
     Starts from stored ratings (entrant id → (mu, sigma, rated matches)); an entrant
-    without one starts from the model's initial rating."""
+    without one starts from the model's initial rating. Ratings are kept as (mu, sigma)
+    pairs."""
 
     __slots__ = ("_initial", "_rate", "counts", "league_id", "matches", "ratings", "updates")
 
@@ -67,15 +124,16 @@ class RatingLedger:
         stored: Mapping[int, stored_ratings.Current] | None = None,
     ) -> None:
         self.league_id = league_id
-        self.ratings: dict[int, Rating] = {}
+        self.ratings: dict[int, Pair] = {}
         self.counts: dict[int, int] = {}
         self.add(stored or {})
         self.updates: list[stored_ratings.HistoryRow] = []
         """Every update made, as the history keeps it."""
         self.matches = 0
         """Results rated."""
-        self._initial = model.initial()
-        self._rate = model.rate
+        initial = model.initial()
+        self._initial = (initial.mu, initial.sigma)
+        self._rate = pair_rater(model)
 
     def apply(
         self,
@@ -89,21 +147,21 @@ class RatingLedger:
         """Rate one result: a free-for-all ranked by ``places``, ties sharing a rank, a
         forfeiting seat ranked last (see :meth:`RatingModel.rate`)."""
         ratings, counts, initial = self.ratings, self.counts, self._initial
-        before = [ratings.get(e, initial) for e in entrants]
+        get = ratings.get
+        before = [get(e, initial) for e in entrants]
         after = self._rate(before, places, forfeited)
-        league_id, updates = self.league_id, self.updates
-        for entrant, old, new in zip(entrants, before, after, strict=True):
+        league_id, add = self.league_id, self.updates.append
+        for entrant, (old_mu, old_sigma), new in zip(entrants, before, after, strict=True):
             ratings[entrant] = new
             counts[entrant] = counts.get(entrant, 0) + 1
-            updates.append(
-                (league_id, entrant, match_id, sequence, old.mu, old.sigma, new.mu, new.sigma)
-            )
+            add((league_id, entrant, match_id, sequence, old_mu, old_sigma, new[0], new[1]))
         self.matches += 1
 
     def add(self, stored: Mapping[int, stored_ratings.Current]) -> None:
-        """Start from these stored ratings too."""
+        """Start from these stored ratings too (each checked as a :class:`Rating`)."""
         for entrant, (mu, sigma, matches) in stored.items():
-            self.ratings[entrant] = Rating(mu, sigma)
+            Rating(mu, sigma)
+            self.ratings[entrant] = (mu, sigma)
             self.counts[entrant] = matches
 
     def current(self, entrants: Collection[int] | None = None) -> dict[int, stored_ratings.Current]:
@@ -111,8 +169,8 @@ class RatingLedger:
         them."""
         counts = self.counts
         return {
-            e: (r.mu, r.sigma, counts[e])
-            for e, r in self.ratings.items()
+            e: (mu, sigma, counts[e])
+            for e, (mu, sigma) in self.ratings.items()
             if entrants is None or e in entrants
         }
 
@@ -303,17 +361,20 @@ def _replay(
     )
     ledger = RatingLedger(league_id, model or model_for(league), stored)
     apply = ledger.apply
-    rows = rated_seats(session, league_id, from_sequence)
-    for _, match_seats in groupby(rows, key=attrgetter("match_id")):
-        seats = list(match_seats)
-        places = [seat.place for seat in seats]
-        lost = forfeit_seats(places, seats[0].forfeit_seat)
+    for match_id, sequence, entrants, places, forfeit_seat in stored_ratings.rated_results(
+        session, league_id, from_sequence
+    ):
+        if forfeit_seat is None:
+            forfeited: Sequence[bool] = (False,) * len(places)
+        else:
+            lost = forfeit_seats(places, forfeit_seat)  # type: ignore[arg-type]
+            forfeited = [seat in lost for seat in range(len(places))]
         apply(
-            seats[0].match_id,
-            seats[0].sequence,
-            entrants=[seat.entrant_id for seat in seats],
-            places=places,
-            forfeited=[seat in lost for seat in range(len(seats))],
+            match_id,
+            sequence,
+            entrants=entrants,
+            places=places,  # type: ignore[arg-type]
+            forfeited=forfeited,
         )
     return ledger
 

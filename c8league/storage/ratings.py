@@ -7,15 +7,26 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, Dialect, bindparam, delete, func, insert, update
 from sqlalchemy import select as sa_select
+from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.attributes import set_committed_value
+from sqlalchemy.sql import ClauseElement
+from sqlalchemy.sql.compiler import SQLCompiler
 from sqlmodel import Session, SQLModel, col, select
 
 from c8league.storage.fetch import fetch_rows
-from c8league.storage.models import Entrant, Rating, RatingHistory, utcnow
+from c8league.storage.models import (
+    Entrant,
+    Event,
+    Match,
+    MatchSeat,
+    Rating,
+    RatingHistory,
+    utcnow,
+)
 
 _INSERT_BATCH = 20_000
 
@@ -25,6 +36,81 @@ Current = tuple[float, float, int]
 HistoryRow = tuple[int, int, int, int, float, float, float, float]
 """(league id, entrant id, match id, sequence, mu before, sigma before, mu after,
 sigma after): one rating update."""
+
+RatedResult = tuple[int, int, list[int], list[int | None], int | None]
+"""(match id, sequence, entrant ids in seat order, their places, the forfeit's seat):
+a finished match as a rebuild of the ratings replays it."""
+
+
+def rated_results(
+    session: Session, league_id: int, from_sequence: int | None = None
+) -> list[RatedResult]:
+    """Every finished match of the league (from ``from_sequence`` on) in the order the
+    results count (by sequence): what a rebuild of the ratings replays. The seats are
+    those of ``c8league.storage.results.rated_seats``, read as the driver's tuples and
+    gathered per match as they come (a league can have hundreds of thousands)."""
+    session.flush()  # the caller's pending changes first
+    query = (
+        sa_select(
+            col(Match.id),
+            col(Match.sequence),
+            col(Match.forfeit_seat),
+            col(MatchSeat.entrant_id),
+            col(MatchSeat.place),
+        )
+        .join(Event, col(Match.event_id) == col(Event.id))
+        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
+        .where(
+            col(Event.league_id) == league_id,
+            col(Match.status) == "done",
+            col(Match.sequence).is_not(None),
+        )
+        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat))
+    )
+    if from_sequence is not None:
+        query = query.where(col(Match.sequence) >= from_sequence)
+    results: list[RatedResult] = []
+    add = results.append
+    last = None
+    entrants: list[int] = []
+    places: list[int | None] = []
+    for match_id, sequence, forfeit_seat, entrant_id, place in _driver_rows(
+        session.connection(), query
+    ):
+        if match_id != last:
+            last = match_id
+            entrants, places = [entrant_id], [place]
+            add((match_id, sequence, entrants, places, forfeit_seat))
+        else:
+            entrants.append(entrant_id)
+            places.append(place)
+    return results
+
+
+def _driver_rows(connection: Connection, query: ClauseElement) -> list[tuple[Any, ...]]:
+    """All rows of ``query`` as the database driver returns them: its own tuples,
+    without SQLAlchemy's row objects (for a read of plain integers, floats and strings).
+    A driver's error is raised as SQLAlchemy raises it (a ``DBAPIError``)."""
+    compiled = cast(
+        SQLCompiler,
+        query.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True}),
+    )
+    params = compiled.construct_params()
+    args: Any = (
+        tuple(params[name] for name in compiled.positiontup or ())
+        if compiled.positional
+        else params
+    )
+    result = connection.exec_driver_sql(compiled.string, args)
+    dbapi = connection.dialect.loaded_dbapi
+    try:
+        return cast(list[tuple[Any, ...]], result.cursor.fetchall())
+    except dbapi.Error as exc:
+        raise DBAPIError.instance(
+            compiled.string, args, exc, dbapi.Error, dialect=connection.dialect
+        ) from exc
+    finally:
+        result.close()
 
 
 def current(
@@ -141,8 +227,17 @@ def write(
 
     To replace what a replay recomputed, ``replace_from`` first deletes the history from
     that sequence on, and ``replace_all`` deletes all of the league's history; both also
-    drop the current rating of any entrant not in ``ratings``."""
-    if replace_all or replace_from is not None:
+    drop the current rating of any entrant not in ``ratings``. When the replay made the
+    same updates (the same entrants in the same matches, in the same order: a rebuild
+    after new settings or a corrected place) the rows are rewritten where they are
+    instead, which keeps their ids."""
+    connection = session.connection()
+    writer = _HistoryWriter(connection)
+    now = writer.stamp(utcnow())
+    replacing = replace_all or replace_from is not None
+    if replacing and _rewrite(session, league_id, updates, replace_from, now):
+        updates = ()
+    elif replacing:
         stale = delete(RatingHistory)
         if replace_from is not None:
             stale = stale.where(
@@ -153,17 +248,106 @@ def write(
             stale = stale.where(col(RatingHistory.league_id) == league_id)
         # else the whole table is this league's: an unqualified DELETE empties it fastest.
         session.execute(stale, execution_options={"synchronize_session": "evaluate"})
-    if updates:
-        writer = _HistoryWriter(session.connection())
-        now = writer.stamp(utcnow())
-        for start in range(0, len(updates), _INSERT_BATCH):
-            writer([(*row, now) for row in updates[start : start + _INSERT_BATCH]])
-    _store_current(session, league_id, ratings, drop_others=replace_all or replace_from is not None)
+    for start in range(0, len(updates), _INSERT_BATCH):
+        writer([(*row, now) for row in updates[start : start + _INSERT_BATCH]])
+    _store_current(session, league_id, ratings, drop_others=replacing)
+
+
+def _rewrite(
+    session: Session,
+    league_id: int,
+    updates: Sequence[HistoryRow],
+    replace_from: int | None,
+    stamp: Any,
+) -> bool:
+    """Rewrite the league's history rows (from sequence ``replace_from`` on) with
+    ``updates`` in place, if they are the updates of the same entrants in the same
+    matches in the same order (by id); return whether they were. Any row loaded in
+    ``session`` is expired."""
+    if not updates:
+        return False
+    session.flush()  # the caller's pending changes first
+    connection = session.connection()
+    table = SQLModel.metadata.tables[str(RatingHistory.__tablename__)]
+    query = sa_select(table.c.id, table.c.entrant_id, table.c.match_id)
+    if replace_from is not None:
+        query = query.where(table.c.league_id == league_id, table.c.sequence >= replace_from)
+    elif _other_leagues_have_history(session, league_id):
+        query = query.where(table.c.league_id == league_id)
+    # else every row is the league's: read in the table's own order, without an index.
+    stored = _driver_rows(connection, query.order_by(table.c.id))
+    if len(stored) != len(updates) or [(e, m) for _, e, m in stored] != [
+        (row[1], row[2]) for row in updates
+    ]:
+        return False
+    sql, order = _history_rewrite(connection.dialect)
+    rows = [
+        (sequence, mu_before, sigma_before, mu_after, sigma_after, stamp, row_id)
+        for (row_id, _, _), (
+            _,
+            _,
+            _,
+            sequence,
+            mu_before,
+            sigma_before,
+            mu_after,
+            sigma_after,
+        ) in zip(stored, updates, strict=True)
+    ]
+    if order is None:
+        args: list[Any] = [dict(zip(_REWRITE_COLUMNS, row, strict=True)) for row in rows]
+    elif order != list(_REWRITE_COLUMNS):
+        where = [_REWRITE_COLUMNS.index(name) for name in order]
+        args = [tuple(row[i] for i in where) for row in rows]
+    else:
+        args = rows
+    for start in range(0, len(args), _INSERT_BATCH):
+        connection.exec_driver_sql(sql, args[start : start + _INSERT_BATCH])
+    for instance in list(session.identity_map.values()):
+        if isinstance(instance, RatingHistory) and instance.league_id == league_id:
+            session.expire(instance)
+    return True
+
+
+_REWRITE_COLUMNS = (
+    "b_sequence",
+    "b_mu_before",
+    "b_sigma_before",
+    "b_mu_after",
+    "b_sigma_after",
+    "b_created_at",
+    "b_id",
+)
+
+
+@functools.lru_cache(maxsize=8)
+def _history_rewrite(dialect: Dialect) -> tuple[str, list[str] | None]:
+    """The update of a history row's figures by its id, compiled for ``dialect``: its
+    SQL and the order of its positional parameters (None: named)."""
+    table = SQLModel.metadata.tables[str(RatingHistory.__tablename__)]
+    statement = (
+        update(table)
+        .where(table.c.id == bindparam("b_id"))
+        .values(
+            sequence=bindparam("b_sequence"),
+            mu_before=bindparam("b_mu_before"),
+            sigma_before=bindparam("b_sigma_before"),
+            mu_after=bindparam("b_mu_after"),
+            sigma_after=bindparam("b_sigma_after"),
+            created_at=bindparam("b_created_at"),
+        )
+    )
+    compiled = statement.compile(dialect=dialect)
+    order = list(compiled.positiontup or ()) if compiled.positional else None
+    return compiled.string, order
 
 
 def _other_leagues_have_history(session: Session, league_id: int) -> bool:
-    query = select(RatingHistory.id).where(col(RatingHistory.league_id) != league_id).limit(1)
-    return session.exec(query).first() is not None
+    """Whether another league has rating history (two probes of the league index)."""
+    column = col(RatingHistory.league_id)
+    lowest = session.execute(sa_select(func.min(column))).scalar()
+    highest = session.execute(sa_select(func.max(column))).scalar()
+    return lowest is not None and not lowest == highest == league_id
 
 
 def _store_current(
