@@ -911,11 +911,9 @@ class DuelTally:
 LUCK_SCALE = 10**9
 """A luck-adjusted score is counted in units of 1/(2(K−1)·LUCK_SCALE): integer sums, so
 the figures do not depend on the order the pairs were counted in."""
-REGULARIZE = 1e-3
-"""The weight of the pseudo-pairs at d = −1 and d = +1 in the adjusted test."""
-MIN_ADJUSTED_PAIRS = 30
-"""The luck-adjusted test decides nothing before this many pairs: its normal
-approximation would trust the spread of a handful of pairs far too much."""
+BIN_STEPS = 8
+"""The adjusted test's bins: 1/(BIN_STEPS·2(K−1)) of a paired difference wide, a
+BIN_STEPS-th of the raw outcomes' step."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -954,13 +952,15 @@ class LuckTally:
     less its match's correction (``c8league.duel.luck``). The corrections have
     expectation 0, so d' = a' − b' estimates the same mean as d, with less variance.
 
-    Its test (:meth:`sprt`) is the normal approximation of the GSPRT on the mean and
-    variance of d' (:func:`llr_normal`; the scores are no longer a few values whose
-    counts a multinomial fits), which decides nothing before
-    :data:`MIN_ADJUSTED_PAIRS` pairs.
+    Its test (:meth:`sprt`) is the GSPRT of the raw outcomes, on a histogram of d' in
+    place of the counts of d: bins :data:`BIN_STEPS` times narrower than the raw
+    outcomes' steps, each bin's outcome valued at the mean of the pairs in it (so that
+    the histogram's mean is exactly d̄'), and the two raw extremes, d = −1 and d = +1,
+    kept as outcomes with the GSPRT's 1e-3 when empty.
     """
 
     __slots__ = (
+        "_bins",
         "_n",
         "_squares_a",
         "_squares_b",
@@ -976,6 +976,8 @@ class LuckTally:
         self._n = 0
         self._sum_a = self._sum_b = self._sum_d = 0
         self._squares_a = self._squares_b = self._squares_d = 0
+        self._bins: dict[int, list[int]] = {}
+        """Per bin: its pairs and the sum of their d', in units."""
 
     def units(self, share: int, correction: float) -> int:
         """A share of ``share``/2(K−1) less ``correction``, in units of the tally."""
@@ -994,6 +996,14 @@ class LuckTally:
         self._squares_a += a * a
         self._squares_b += b * b
         self._squares_d += d * d
+        width = LUCK_SCALE // BIN_STEPS
+        key = (d + width // 2) // width
+        found = self._bins.get(key)
+        if found is None:
+            self._bins[key] = [1, d]
+        else:
+            found[0] += 1
+            found[1] += d
 
     @property
     def pairs(self) -> int:
@@ -1008,42 +1018,50 @@ class LuckTally:
         variance = (n * self._squares_d - self._sum_d**2) / (n * n * scale * scale)
         return mean, variance
 
+    def histogram(self) -> tuple[list[float], list[float]]:
+        """The pair scores (1 + d')/2 of the bins, each its pairs' mean, with the raw
+        extremes 0 and 1 (d = ∓1), and their counts (an empty extreme regularized)."""
+        scale = self._steps * LUCK_SCALE
+        values = [0.0, 1.0]
+        counts = [0.0, 0.0]
+        for count, total in self._bins.values():
+            value = (1.0 + total / (count * scale)) / 2.0
+            if value == 0.0 or value == 1.0:
+                counts[int(value)] += count
+            else:
+                values.append(value)
+                counts.append(float(count))
+        return values, regularize(counts)
+
     def sprt(self, spec: SprtSpec) -> SprtResult:
-        """The test on the adjusted paired differences: :func:`llr_normal` with the
-        hypotheses as mean paired differences, 2·L(elo) − 1 (logistic bounds) or
-        t·√v (normalized bounds, t = √2·nElo/347.4 per pair), the mean and variance
-        taken with :data:`REGULARIZE` of a pair at d = −1 and at d = +1 (so that they
-        are never 0). The LLR is 0 with no pairs; it is undecided before
-        :data:`MIN_ADJUSTED_PAIRS` pairs."""
-        found = self._mean_variance()
+        """The GSPRT on :meth:`histogram` (see the class): with logistic bounds the fits
+        of mean L(elo), with normalized bounds those of t-value t = √2·nElo/347.4 per
+        pair (reference ½), as :func:`llr_logistic` and :func:`llr_normalized` do on the
+        counts of d. With no pairs the LLR is 0."""
         if spec.model is EloModel.LOGISTIC:
             delta0: float | None = mean_difference(spec.elo0)
             delta1: float | None = mean_difference(spec.elo1)
         else:
             delta0 = delta1 = None
         llr = 0.0
-        if found is not None:
-            # Regularized as the GSPRT's counts are: a weight of 1e-3 pair at d = −1 and
-            # one at d = +1, so that pairs all alike (deterministic twins) still give a
-            # finite LLR.
-            n = self._n + 2 * REGULARIZE
-            mean = found[0] * self._n / n
-            variance = (found[1] * self._n + self._n * found[0] ** 2 + 2 * REGULARIZE) / n
-            variance -= mean * mean
-            if delta0 is None or delta1 is None:
-                sigma = math.sqrt(variance)
-                d0 = math.sqrt(2.0) * spec.elo0 / NELO_PER_T * sigma
-                d1 = math.sqrt(2.0) * spec.elo1 / NELO_PER_T * sigma
+        if self._n:
+            values, counts = self.histogram()
+            total = math.fsum(counts)
+            probs = [c / total for c in counts]
+            if spec.model is EloModel.LOGISTIC:
+                p0, p1 = (
+                    mle_with_mean(values, probs, expected_score(x)) for x in (spec.elo0, spec.elo1)
+                )
             else:
-                d0, d1 = delta0, delta1
-            llr = llr_normal(n, mean, variance, delta0=d0, delta1=d1)
-        decision = spec.decide(llr) if self._n >= MIN_ADJUSTED_PAIRS else Decision.UNDECIDED
+                t0, t1 = (math.sqrt(2.0) * x / NELO_PER_T for x in (spec.elo0, spec.elo1))
+                p0, p1 = (mle_with_t_value(values, probs, 0.5, t) for t in (t0, t1))
+            llr = total * _log_ratio(probs, p0, p1)
         return SprtResult(
             spec=spec,
             llr=llr,
             lower=spec.lower,
             upper=spec.upper,
-            decision=decision,
+            decision=spec.decide(llr),
             delta0=delta0,
             delta1=delta1,
         )

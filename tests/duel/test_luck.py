@@ -19,7 +19,7 @@ from c8league.duel import luck
 from c8league.duel.luck import FEATURES, OWN, LuckReader, MatchLuck, chance_features
 from c8league.duel.luck_values import WEIGHTS
 from c8league.duel.plan import DuelSettings
-from c8league.duel.stats import MIN_ADJUSTED_PAIRS, DuelTally, SprtSpec
+from c8league.duel.stats import DuelTally, SprtSpec
 from c8league.engine import Rules
 from c8league.engine.cards import Card, parse_cards
 from c8league.engine.match import Match, MatchRecord
@@ -225,20 +225,55 @@ def test_the_adjusted_tally_does_not_depend_on_the_order() -> None:
     assert one.stats(spec) == other.stats(spec)
 
 
-def test_the_adjusted_test_waits_for_its_pairs() -> None:
-    """Alike pairs with a tiny spread would give a huge LLR: nothing is decided before
-    MIN_ADJUSTED_PAIRS pairs."""
-    spec = SprtSpec.parse("elo0=0 elo1=40")
+def test_without_corrections_the_adjusted_test_is_the_raw_gsprt() -> None:
+    """Corrections all 0: the histogram of d' is the counts of d, and the adjusted test
+    gives the GSPRT's LLR, logistic and normalized."""
+    rng = random.Random(5)
+    outcomes = [(1, 1)] * 30 + [(2, 0)] * 12 + [(0, 2)] * 7 + [(2, 1)] * 3 + [(1, 2)] * 2
+    rng.shuffle(outcomes)
     tally = DuelTally(2, luck=True)
     assert tally.luck is not None
-    for i in range(MIN_ADJUSTED_PAIRS):
-        assert tally.sprt(spec).decision.value == "undecided"
+    for a, b in outcomes:
+        tally.add(a / 2, b / 2)
+        tally.luck.add(a, b, 0.0, 0.0)
+    for text in ("elo0=0 elo1=20", "elo0=-5 elo1=40", "elo0=0 elo1=5 model=normalized"):
+        spec = SprtSpec.parse(text)
+        assert tally.sprt(spec).llr == pytest.approx(tally.raw_sprt(spec).llr, abs=1e-9)
+
+
+def test_deterministic_twins_end_the_adjusted_test() -> None:
+    """Pairs all alike (every correction the same in A's match and B's) accept H0 as the
+    GSPRT does, after about 200 pairs at 0/5."""
+    spec = SprtSpec.parse("elo0=0 elo1=5")
+    tally = DuelTally(2, luck=True)
+    assert tally.luck is not None
+    while tally.sprt(spec).decision.value == "undecided":
         tally.add(0.5, 0.5)
-        tally.luck.add(1, 1, 0.001 * (i % 3), 0.0)
+        tally.luck.add(1, 1, 0.25, 0.25)
+        assert tally.luck.pairs < 1000
     assert tally.sprt(spec).decision.value == "H0"
-    stats = tally.stats(spec)
-    assert stats.adjusted is not None and stats.adjusted.raw_sprt is not None
-    assert stats.sprt is not None and stats.sprt.llr < stats.adjusted.raw_sprt.llr
+    # (The raw GSPRT also gives 1e-3 to its empty outcomes d = ±½, the adjusted one only
+    # to the extremes.)
+    assert tally.sprt(spec).llr == pytest.approx(tally.raw_sprt(spec).llr, rel=1e-3)
+
+
+def test_the_adjusted_test_weighs_a_smaller_spread() -> None:
+    """The same raw outcomes with corrections that take part of their spread away give
+    more evidence, and the adjusted figures say how much variance is left."""
+    spec = SprtSpec.parse("elo0=0 elo1=40")
+    raw, adjusted = DuelTally(2, luck=True), DuelTally(2, luck=True)
+    assert raw.luck is not None and adjusted.luck is not None
+    rng = random.Random(8)
+    for _ in range(60):
+        luck = rng.choice((-0.5, 0.5))
+        a, b = (2, 0) if luck > 0 else (1, 1)
+        for tally, correction in ((raw, 0.0), (adjusted, 0.2 * luck)):
+            tally.add(a / 2, b / 2)
+            tally.luck.add(a, b, correction, 0.0)
+    assert adjusted.sprt(spec).llr != raw.sprt(spec).llr
+    stats = adjusted.stats(spec)
+    assert stats.adjusted is not None and stats.adjusted.duplicate_ratio is not None
+    assert stats.adjusted.duplicate_ratio < 1.0
 
 
 # -- the fit ---------------------------------------------------------------------------------
@@ -362,7 +397,7 @@ def test_a_luck_adjusted_test_decides_on_the_adjusted_scores(
     assert "on luck-adjusted scores (raw scores:" in capsys.readouterr().out
     stats = _show(db, "duel-1", capsys)["stats"]
     assert stats["sprt"]["decision"] == "H1"
-    assert stats["pairs"] >= MIN_ADJUSTED_PAIRS
+    assert stats["adjusted"]["raw_sprt"]["llr"] != stats["sprt"]["llr"]
 
 
 def test_two_copies_of_a_bot_have_an_adjusted_mean_near_0(
@@ -373,16 +408,3 @@ def test_two_copies_of_a_bot_have_an_adjusted_mean_near_0(
     assert run_cli(db, "duel", a, b, "--games", "200", "--workers", "1", "--luck-adjust") == 0
     adjusted = _show(db, "duel-1", capsys)["stats"]["adjusted"]
     assert adjusted["mean_low"] <= 0.0 <= adjusted["mean_high"]
-
-
-def test_deterministic_twins_end_the_adjusted_test() -> None:
-    """Pairs all alike (no spread at all) still give a finite LLR: H0 once the test may
-    decide."""
-    spec = SprtSpec.parse("elo0=0 elo1=5")
-    tally = DuelTally(2, luck=True)
-    assert tally.luck is not None
-    for _ in range(MIN_ADJUSTED_PAIRS):
-        tally.add(0.5, 0.5)
-        tally.luck.add(1, 1, 0.25, 0.25)
-    result = tally.sprt(spec)
-    assert result.decision.value == "H0" and result.llr > -1e6
