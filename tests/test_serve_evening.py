@@ -192,6 +192,16 @@ def test_a_second_player_confirms_the_reported_result(
     status, page = second(other, codes[1], "confirm", "")
     assert status == 400 and "say which player" in page
     assert digest(db) == reported
+    # Sent from a page of another site, with the phone's own cookie and token: refused.
+    page = open_table(other, codes[1])
+    data = {"csrf": csrf_of(page), "ticket": ticket_of(page), "action": "confirm"}
+    forged = other.post(
+        "/report/second",
+        data={**data, "player": seats[1]},
+        headers={"origin": "http://evil.example"},
+    )
+    assert forged.status_code == 403 and "another site" in forged.text
+    assert digest(db) == reported
     # A second player, on their own phone: final.
     status, page = second(other, codes[1], "confirm", seats[1])
     assert status == 200 and "The result is final" in page
