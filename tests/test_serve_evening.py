@@ -169,7 +169,8 @@ def test_a_second_player_confirms_the_reported_result(
     t1 = tables(db, capsys)[0]
     seats = t1["seats"]
     assert isinstance(seats, list)
-    first, other = confirming.phone(), confirming.phone()
+    first, other, late = confirming.phone(), confirming.phone(), confirming.phone()
+    stale = open_table(late, codes[1])  # a third phone has the scores form open
     before = digest(db)
     # Where a second player confirms, the one who reports says who they are.
     status, page = send_report(first, codes[1], winning(t1))
@@ -180,6 +181,11 @@ def test_a_second_player_confirms_the_reported_result(
     status, page = send_report(first, codes[1], winning(t1), player=seats[0])
     assert status == 200 and "a second player of the table confirms it" in page
     assert event_status(config.db, "thursday").matches_done == 0
+    # The phone that had the form open is shown the conflict, and where to confirm.
+    data = {"csrf": csrf_of(stale), "ticket": ticket_of(stale), "player": seats[2]}
+    data.update({f"score{i}": str(v) for i, v in enumerate(winning(t1, first=1))})
+    clash = late.post("/report/scores", data=data)
+    assert clash.status_code == 409 and "type the table's code again" in clash.text
     # The table's page shows the report and the confirming form, to every phone.
     shown = open_table(other, codes[1])
     assert f"Reported already by {seats[0]}" in shown and 'value="confirm"' in shown
