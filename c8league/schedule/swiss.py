@@ -360,6 +360,7 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
         ta = tables[ia]
         short_a = is_short[ia]
         own_a = own_of(ia)
+        most_a = max(own_a)
         choice = None
         best = 0
         for ib in range(max(0, ia - window), min(count, ia + window + 1)):
@@ -367,6 +368,10 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
                 continue
             tb = tables[ib]
             own_b = own_of(ib)
+            trade = short_a != is_short[ib]
+            if not trade and best + most_a + max(own_b) <= 0:
+                # A swap gains at most what the two leave behind: none beats the best.
+                continue
             # cross[pa][pb]: the cost of the pair (ta[pa], tb[pb]); a swap of the two
             # trades each one's own pairs for the other's pairs across.
             cross = []
@@ -379,7 +384,6 @@ def _descend(tables: list[list[int]], is_short: list[bool], costs: _Costs, windo
                     row.append(spread * gap * gap + repeat * m * m)
                 cross.append(row)
             into_a = [sum(column) for column in zip(*cross, strict=True)]
-            trade = short_a != is_short[ib]
             for pa, a in enumerate(ta):
                 row = cross[pa]
                 into_b = sum(row) - own_a[pa]
