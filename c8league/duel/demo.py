@@ -14,7 +14,7 @@ from c8league.duel.specs import Bot, parse_spec, resolve, spec_text
 from c8league.engine import Rules
 from c8league.engine.match import MatchRecord, MatchResult
 from c8league.engine.rules import parse_assignments
-from c8league.players.base import Player
+from c8league.players.base import BasePlayer
 from c8league.results import Forfeit
 from c8league.runner.loop import play_match
 from c8league.runner.tasks import SeatSpec, close_player, create_player
@@ -49,7 +49,7 @@ def play_demo(
     rules = Rules.from_options(preset, parse_assignments(list(assignments)))
     rules.check_table(len(specs))
     bots = [_bot(text, seat, db) for seat, text in enumerate(specs)]
-    players: list[Player] = []
+    players: list[BasePlayer] = []
     try:
         for bot in bots:
             players.append(create_player(SeatSpec(bot.plugin, bot.options)))

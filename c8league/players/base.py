@@ -14,18 +14,32 @@ from __future__ import annotations
 import functools
 import types
 import typing
-from collections.abc import Mapping, Sequence
-from typing import Any, ClassVar, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, Final, Protocol, runtime_checkable
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 
-from c8league.engine import HandResult, MatchResult, Move, Observation
+from c8league.engine import (
+    HandResult,
+    Match,
+    MatchResult,
+    Move,
+    Observation,
+    Rules,
+    derive_seed,
+)
 from c8league.errors import PluginError
+
+HOOKS: Final = ("start_match", "start_hand", "end_hand", "end_match")
+"""What a player may be told besides being asked to choose (:class:`BasePlayer` declares
+each, as a no-op)."""
 
 
 @runtime_checkable
 class Player(Protocol):
-    """Anything with a ``choose`` method (the hooks are optional)."""
+    """What a plugin's factory must build: anything with a ``choose`` method. The rest of
+    the contract (:class:`BasePlayer`) is optional: :func:`adapt` gives its defaults to a
+    player that lacks it."""
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         """Return one of ``legal``. ``observation`` holds what this seat may see."""
@@ -33,12 +47,44 @@ class Player(Protocol):
 
 
 class BasePlayer:
-    """A convenient base class: override ``choose``; the hooks do nothing by default."""
+    """The whole player contract, each part with its default: override ``choose``; the
+    hooks do nothing, ``close`` releases nothing. c8league plays every player through
+    this contract (:func:`adapt` fits it to a player of any class, once)."""
 
     name = "player"
 
     options_model: ClassVar[type[PlayerOptions] | None] = None
     """The declared options (see :class:`PlayerOptions`); None: checked by signature."""
+
+    answers_later: bool = False
+    """Whether it answers a move request later rather than from ``choose`` (one seat of
+    a bot playing several matches at once: ``runner.loop.AnswersLater``)."""
+
+    stderr_path: str | None = None
+    """Where its process's standard error is kept (a bot run as a process), if anywhere."""
+
+    @property
+    def plays_at_once(self) -> bool:
+        """Whether one of it can play several matches at once (a bot that says so)."""
+        return False
+
+    @property
+    def hooks(self) -> frozenset[str]:
+        """The hooks (:data:`HOOKS`) this player implements: only those are called (the
+        others are the no-ops of this class)."""
+        cls = type(self)
+        found = _OVERRIDDEN.get(cls)
+        if found is None:
+            found = _OVERRIDDEN[cls] = frozenset(
+                name for name in HOOKS if getattr(cls, name) is not getattr(BasePlayer, name)
+            )
+        return found
+
+    @property
+    def implementation(self) -> type:
+        """The class whose code plays: this player's own (an adapted or wrapped player's
+        inner one), as told apart for trust (c8league's own code or not)."""
+        return type(self)
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
         """A match starts: this player sits at ``seat`` of ``players``; ``seed`` is the
@@ -60,37 +106,148 @@ class BasePlayer:
         """Return one of ``legal`` (override this; the base raises NotImplementedError)."""
         raise NotImplementedError
 
+    def warm(self, rules: Rules, players: int, seat: int = 0) -> None:
+        """Get ready before the first match of a run, so that a player that cannot start
+        is found then: by default, told of a match and its first hand at ``seat``."""
+        seed = 0
+        match = Match(rules, players, seed)
+        self.start_match(seat, players, derive_seed(seed, "player", seat))
+        self.start_hand(match.hand.observation(seat))
 
-class PlayerWrapper:
-    """A player around another, ``inner``: it chooses as ``inner`` does (a subclass
-    changes that: times it, holds it to a limit, …), and passes every hook on to
-    ``inner`` if ``inner`` has it."""
+    def hook(self, name: str) -> Callable[..., None]:
+        """The hook called ``name`` (one of :data:`HOOKS`), bound to this player."""
+        if name not in HOOKS:
+            raise ValueError(f"no player hook named {name!r}")
+        method: Callable[..., None] = getattr(self, name)
+        return method
 
-    def __init__(self, inner: Player) -> None:
+
+_OVERRIDDEN: dict[type, frozenset[str]] = {}
+"""The hooks each class of player implements (see :attr:`BasePlayer.hooks`)."""
+
+
+def adapt(player: object) -> BasePlayer:
+    """``player`` with the whole contract: itself if it is a :class:`BasePlayer`, else a
+    :class:`BasePlayer` around it that calls the hooks it has (looked for once, here) and
+    gives the defaults of the others. Raises :class:`PluginError` for an object that has
+    no ``choose``."""
+    if isinstance(player, BasePlayer):
+        return player
+    return _Adapted(player)
+
+
+class _Adapted(BasePlayer):
+    """A player of a class of its own (see :func:`adapt`)."""
+
+    def __init__(self, inner: object) -> None:
+        choose = getattr(inner, "choose", None)
+        if not callable(choose):
+            raise PluginError(f"{type(inner).__name__} is not a player: it has no choose()")
         self.inner = inner
+        self._choose: Callable[[Observation, Sequence[Move]], Move] = choose
+        self._hooks: dict[str, Callable[..., None]] = {
+            name: method for name in HOOKS if callable(method := getattr(inner, name, None))
+        }
+        close = getattr(inner, "close", None)
+        self._close: Callable[[], None] | None = close if callable(close) else None
+        warm = getattr(inner, "warm", None)
+        self._warm: Callable[[Rules, int, int], None] | None = warm if callable(warm) else None
+        name = getattr(inner, "name", None)
+        self.name = name if isinstance(name, str) else type(inner).__name__
+        self.answers_later = getattr(inner, "answers_later", False) is True
+        path = getattr(inner, "stderr_path", None)
+        self.stderr_path = path if isinstance(path, str) else None
+        self._at_once = getattr(inner, "plays_at_once", False) is True
+
+    @property
+    def plays_at_once(self) -> bool:
+        return self._at_once
+
+    @property
+    def hooks(self) -> frozenset[str]:
+        return frozenset(self._hooks)
+
+    @property
+    def implementation(self) -> type:
+        return type(self.inner)
+
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        return self._choose(observation, legal)
+
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self._call("start_match", seat, players, seed)
+
+    def start_hand(self, observation: Observation) -> None:
+        self._call("start_hand", observation)
+
+    def end_hand(self, observation: Observation, result: HandResult) -> None:
+        self._call("end_hand", observation, result)
+
+    def end_match(self, result: MatchResult) -> None:
+        self._call("end_match", result)
+
+    def close(self) -> None:
+        if self._close is not None:
+            self._close()
+
+    def warm(self, rules: Rules, players: int, seat: int = 0) -> None:
+        if self._warm is not None:
+            self._warm(rules, players, seat)
+        else:
+            super().warm(rules, players, seat)
+
+    def _call(self, name: str, *args: object) -> None:
+        method = self._hooks.get(name)
+        if method is not None:
+            method(*args)
+
+
+class PlayerWrapper(BasePlayer):
+    """A player around another, ``inner``: it chooses as ``inner`` does (a subclass
+    changes that: times it, holds it to a limit, …), and passes the rest of the contract
+    on to ``inner``."""
+
+    def __init__(self, inner: object) -> None:
+        self.inner = adapt(inner)
+        self.name = self.inner.name
+        self.answers_later = self.inner.answers_later
+
+    @property
+    def stderr_path(self) -> str | None:  # type: ignore[override]
+        return self.inner.stderr_path
+
+    @property
+    def plays_at_once(self) -> bool:
+        return self.inner.plays_at_once
+
+    @property
+    def hooks(self) -> frozenset[str]:
+        return self.inner.hooks
+
+    @property
+    def implementation(self) -> type:
+        return self.inner.implementation
 
     def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
         return self.inner.choose(observation, legal)
 
     def start_match(self, seat: int, players: int, seed: int) -> None:
-        self._pass("start_match", seat, players, seed)
+        self.inner.start_match(seat, players, seed)
 
     def start_hand(self, observation: Observation) -> None:
-        self._pass("start_hand", observation)
+        self.inner.start_hand(observation)
 
     def end_hand(self, observation: Observation, result: HandResult) -> None:
-        self._pass("end_hand", observation, result)
+        self.inner.end_hand(observation, result)
 
     def end_match(self, result: MatchResult) -> None:
-        self._pass("end_match", result)
+        self.inner.end_match(result)
 
     def close(self) -> None:
-        self._pass("close")
+        self.inner.close()
 
-    def _pass(self, hook: str, *args: object) -> None:
-        method = getattr(self.inner, hook, None)
-        if method is not None:
-            method(*args)
+    def warm(self, rules: Rules, players: int, seat: int = 0) -> None:
+        self.inner.warm(rules, players, seat)
 
 
 class PlayerOptions(BaseModel):

@@ -21,7 +21,20 @@ PACKAGE = Path(__file__).resolve().parents[1]
 #: (source file, class, members to leave out), in the order the page shows them.
 CLASSES: tuple[tuple[str, str, tuple[str, ...]], ...] = (
     ("players/base.py", "Player", ()),
-    ("players/base.py", "BasePlayer", ("name", "options_model")),
+    (
+        "players/base.py",
+        "BasePlayer",
+        (
+            "name",
+            "options_model",
+            "answers_later",
+            "stderr_path",
+            "plays_at_once",
+            "hooks",
+            "implementation",
+            "hook",
+        ),
+    ),
     ("players/base.py", "PlayerOptions", ("model_config",)),
     ("engine/observation.py", "Observation", ()),
     ("engine/observation.py", "_Conveniences", ()),

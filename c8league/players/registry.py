@@ -25,7 +25,7 @@ from importlib import metadata
 from typing import Any
 
 from c8league.errors import PluginError
-from c8league.players.base import Player, PlayerOptions
+from c8league.players.base import BasePlayer, Player, PlayerOptions, adapt
 
 ENTRY_POINT_GROUP = "c8league.players"
 
@@ -168,9 +168,10 @@ def rescan() -> None:
     _loaded.clear()
 
 
-def create(name: str, options: Mapping[str, Any] | None = None) -> Player:
+def create(name: str, options: Mapping[str, Any] | None = None) -> BasePlayer:
     """Build a player from its plugin name and options (values may be text, as typed
-    on a command line: they are converted to the factory's annotated types)."""
+    on a command line: they are converted to the factory's annotated types), with the
+    whole player contract (:func:`~c8league.players.base.adapt`)."""
     info = get(name)
     assert info.factory is not None
     kwargs = validate_options(info, options or {})
@@ -180,9 +181,9 @@ def create(name: str, options: Mapping[str, Any] | None = None) -> Player:
         raise
     except Exception as exc:
         raise PluginError(f"player {name!r} failed to start: {type(exc).__name__}: {exc}") from exc
-    if not callable(getattr(player, "choose", None)):
+    if not isinstance(player, Player):
         raise PluginError(f"player {name!r}: its factory returned an object with no choose()")
-    return player
+    return adapt(player)
 
 
 def validate_options(info: PlayerInfo, options: Mapping[str, Any]) -> dict[str, Any]:
@@ -232,17 +233,12 @@ def check_options(name: str, options: Mapping[str, Any]) -> dict[str, Any]:
             raise PluginError(
                 f"player {name!r} refused these options: {type(exc).__name__}: {exc}"
             ) from exc
-        _close(player)
-    return kwargs
-
-
-def _close(player: Player) -> None:
-    close = getattr(player, "close", None)
-    if callable(close):
         try:
-            close()
+            if isinstance(player, Player):
+                adapt(player).close()
         except Exception as exc:
             raise PluginError(f"player {type(player).__name__}: close() failed: {exc}") from exc
+    return kwargs
 
 
 def options_model(factory: object) -> type[PlayerOptions] | None:

@@ -49,7 +49,7 @@ from c8league.engine import HandResult, MatchResult, Move, Rules, jsonform
 from c8league.engine.observation import ObservationSnapshot
 from c8league.errors import C8LeagueError, PluginError, WireError
 from c8league.players import registry
-from c8league.players.base import Player
+from c8league.players.base import BasePlayer, Player, adapt
 from c8league.players.registry import Factory
 
 PROTOCOL_VERSION = 1
@@ -76,14 +76,14 @@ class ServedPlayer:
     options: Mapping[str, Any]
     """The factory's keyword options, checked and converted."""
 
-    def build(self) -> Player:
+    def build(self) -> BasePlayer:
         """A fresh player, for one match."""
         player = self.factory(**self.options)
-        if not callable(getattr(player, "choose", None)):
+        if not isinstance(player, Player):
             raise PluginError(
                 f"player {self.name!r}: its factory returned an object with no choose()"
             )
-        return player
+        return adapt(player)
 
 
 def served_player(player: Factory | str, options: Mapping[str, Any]) -> ServedPlayer:
@@ -170,11 +170,17 @@ class _Match:
         if not isinstance(options, dict):
             raise WireError(f"{what}'s 'rules' must be an object", "rules")
         self.rules = Rules.from_options("pagat", options)
-        self.player: Player | None = None
+        self.player: BasePlayer | None = None
         self.view: dict[str, Any] = {}
         """The fields of the seat's view but its history, as JSON values."""
         self.history: list[tuple[int, Move]] = []
         """The hand's moves so far, read."""
+
+    @property
+    def seated(self) -> BasePlayer:
+        """The match's player (made at its first message)."""
+        assert self.player is not None
+        return self.player
 
     def see(self, message: Mapping[str, Any]) -> ObservationSnapshot:
         """The observation a message shows: whole (``observation``), or what changed since
@@ -241,15 +247,15 @@ class Server:
             self.write(self._move_answer(chosen, legal))
         elif kind == "hand_start":
             match = self._playing(message)
-            self._hook(match, "start_hand", match.see(message))
+            self._call(match.seated.start_hand, match.see(message))
         elif kind == "hand_end":
             match = self._playing(message)
             observation = match.see(message)
-            self._hook(match, "end_hand", observation, HandResult.from_dict(message["result"]))
+            self._call(match.seated.end_hand, observation, HandResult.from_dict(message["result"]))
         elif kind == "match_end":
             match = self._playing(message)
             result = MatchResult.from_dict(message["result"])
-            self._finish(match, "end_match", result)
+            self._finish(match.seated.end_match, result)
             self.leave()
         elif kind == "hello":
             self.leave()
@@ -276,7 +282,7 @@ class Server:
         """Close the player of the match in hand, if it has one: the match is over."""
         match, self.match = self.match, None
         if match is not None and match.player is not None:
-            self._finish(match, "close")
+            self._finish(match.player.close)
 
     def _playing(self, message: Mapping[str, Any]) -> _Match:
         """The match in hand, its player made and told of it at its first message."""
@@ -285,7 +291,7 @@ class Server:
             raise WireError(f"a {message.get('type')} before the hello", "type")
         if match.player is None:
             match.player = self._call(self.served.build)
-            self._hook(match, "start_match", match.seat, match.players, match.seed)
+            self._call(match.player.start_match, match.seat, match.players, match.seed)
         return match
 
     def _move_answer(self, chosen: object, legal: list[Move]) -> bytes:
@@ -298,20 +304,13 @@ class Server:
         self.errors.write(f"choose() returned {chosen!r}, not one of the legal moves\n")
         raise PlayerFailed
 
-    def _hook(self, match: _Match, name: str, *args: object) -> None:
-        method = getattr(match.player, name, None)
-        if method is not None:
-            self._call(method, *args)
-
-    def _finish(self, match: _Match, name: str, *args: object) -> None:
+    def _finish(self, hook: Callable[..., None], *args: object) -> None:
         """A closing hook (``end_match``, ``close``): what it raises is written to standard
         error and ignored, as the match loop ignores it."""
-        method = getattr(match.player, name, None)
-        if method is not None:
-            try:
-                method(*args)
-            except BaseException:
-                traceback.print_exc(file=self.errors)
+        try:
+            hook(*args)
+        except BaseException:
+            traceback.print_exc(file=self.errors)
 
     def _call(self, method: Callable[..., Any], *args: object) -> Any:
         """Call the player; whatever it raises ends the bot, its traceback written."""

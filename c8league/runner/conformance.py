@@ -59,7 +59,7 @@ from typing import Any
 from c8league import sandbox
 from c8league.engine import Move, Observation, Rules, derive_seed
 from c8league.players import registry
-from c8league.players.base import Player, PlayerWrapper
+from c8league.players.base import BasePlayer, Player, PlayerWrapper, adapt
 from c8league.players.containment import Keeper, before_foreign_bot
 from c8league.players.external import keep
 from c8league.players.external.player import ExternalPlayer, logs_named
@@ -104,7 +104,7 @@ doing)."""
 
 # The opponents of game i are _TABLES[i % len(_TABLES)]; the player sits at seat
 # i % table size, so it deals, leads and follows every kind of player.
-_OPPONENTS: dict[str, Callable[[], Player]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
+_OPPONENTS: dict[str, Callable[[], BasePlayer]] = {"random": RandomPlayer, "greedy": GreedyPlayer}
 _TABLES: tuple[tuple[str, ...], ...] = (
     ("random",),
     ("greedy",),
@@ -276,7 +276,7 @@ def check_player(
         params = set(info.options())
         refuse_unsandboxable(name, sandbox)
 
-        def make() -> Player:
+        def make() -> BasePlayer:
             with run_mode(sandbox):
                 return registry.create(name, opts)
     else:
@@ -284,9 +284,9 @@ def check_player(
         factory = player
         params = _parameters(factory)
 
-        def make() -> Player:
+        def make() -> BasePlayer:
             with run_mode(sandbox):
-                return factory(**opts)
+                return adapt(factory(**opts))
 
     rule_sets = [(preset, Rules.from_options(preset)) for preset in presets]
     logs = None
@@ -363,11 +363,11 @@ class Isolation:
         }
 
 
-def isolation(make: Callable[[], Player]) -> Isolation | None:
+def isolation(make: Callable[[], BasePlayer]) -> Isolation | None:
     """Where the players ``make()`` builds run (None if it cannot build one: the check
     reports why)."""
     try:
-        player = make()
+        made = player = make()
     except Exception:
         return None
     try:
@@ -398,10 +398,8 @@ def isolation(make: Callable[[], Player]) -> Isolation | None:
             ro_paths=settings.ro_paths,
         )
     finally:
-        close = getattr(player, "close", None)
-        if close is not None:
-            with contextlib.suppress(Exception):
-                close()
+        with contextlib.suppress(Exception):
+            made.close()
 
 
 def _parameters(factory: Callable[..., Player]) -> set[str]:
@@ -474,7 +472,7 @@ class _Games:
     def __init__(
         self,
         rules: Sequence[Rules],
-        make: Callable[[], Player],
+        make: Callable[[], BasePlayer],
         match_seconds: float | None,
     ) -> None:
         self.rules = list(rules)
@@ -592,7 +590,7 @@ class _Games:
             if user_interrupt(exc):
                 raise
             return _Played(None, problem="unbuilt", detail=describe(exc))
-        seats: list[Player] = [_OPPONENTS[n]() for n in opponents]
+        seats: list[BasePlayer] = [_OPPONENTS[n]() for n in opponents]
         seats.insert(seat, tested)
         if slot is not None:
             slot.phase, slot.turn = PLAYING, -1

@@ -25,12 +25,12 @@ import _thread
 import os
 import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any, Protocol
 
+from c8league.engine import HandResult, MatchResult, Move, Observation
 from c8league.players import containment, registry
-from c8league.players.base import Player
-from c8league.runner.loop import HOOKS
+from c8league.players.base import BasePlayer, Player, PlayerWrapper, adapt
 
 THREAD_SECONDS = 0.5
 """How long a call waits for the threads it started before it returns."""
@@ -84,48 +84,52 @@ def _started() -> list[threading.Thread]:
     return [thread for thread in started if thread is not here and thread.is_alive()]
 
 
-def trusted(player: object) -> bool:
+def trusted(player: BasePlayer) -> bool:
     """A player of c8league itself."""
-    return registry.in_package(type(player).__module__)
+    return registry.in_package(player.implementation.__module__)
 
 
-def guard(player: Player, seat: int, seats: Seats | None) -> Player:
+def guard(player: Player, seat: int, seats: Seats | None) -> BasePlayer:
     """``player`` guarded (see the module docstring), unless it is c8league's own."""
-    if trusted(player):
-        return player
+    seated = adapt(player)
+    if trusted(seated):
+        return seated
     containment.Keeper.here().dirty = True  # its processes are swept after the match
-    return Guarded(player, seat, seats)
+    return Guarded(seated, seat, seats)
 
 
-class Guarded:
-    """A player whose every call is watched (see the module docstring). It has the
-    same hooks as the player it wraps, and no others."""
+class Guarded(PlayerWrapper):
+    """A player whose every call is watched (see the module docstring)."""
 
     def __init__(self, player: Player, seat: int, seats: Seats | None) -> None:
-        self.inner = player
+        super().__init__(player)
         self.seat = seat
         self.seats = seats
-        self.name = getattr(player, "name", type(player).__name__)
-        self.choose = self._wrap(player.choose)
-        for hook in HOOKS:
-            method = getattr(player, hook, None)
-            if method is not None:
-                setattr(self, hook, self._wrap(method))
 
-    def __getattr__(self, name: str) -> Any:
-        if name in HOOKS:  # a hook the player does not have
-            raise AttributeError(name)
-        return getattr(self.inner, name)
+    def choose(self, observation: Observation, legal: Sequence[Move]) -> Move:
+        return self._watched(self.inner.choose, observation, legal)  # type: ignore[no-any-return]
 
-    def _wrap(self, method: Callable[..., Any]) -> Callable[..., Any]:
-        def call(*args: Any) -> Any:
-            before = _thread._count()
-            try:
-                return method(*args)
-            finally:
-                self._settle(before)
+    def start_match(self, seat: int, players: int, seed: int) -> None:
+        self._watched(self.inner.start_match, seat, players, seed)
 
-        return call
+    def start_hand(self, observation: Observation) -> None:
+        self._watched(self.inner.start_hand, observation)
+
+    def end_hand(self, observation: Observation, result: HandResult) -> None:
+        self._watched(self.inner.end_hand, observation, result)
+
+    def end_match(self, result: MatchResult) -> None:
+        self._watched(self.inner.end_match, result)
+
+    def close(self) -> None:
+        self._watched(self.inner.close)
+
+    def _watched(self, method: Callable[..., Any], *args: Any) -> Any:
+        before = _thread._count()
+        try:
+            return method(*args)
+        finally:
+            self._settle(before)
 
     def _settle(self, before: int) -> None:
         started = _started() if _thread._count() > before else []

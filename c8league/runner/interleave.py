@@ -28,12 +28,19 @@ from typing import Protocol
 
 from c8league.engine import Rules
 from c8league.errors import PluginError
-from c8league.players.base import Player, PlayerWrapper
+from c8league.players.base import BasePlayer, PlayerWrapper
 from c8league.players.external.player import ExternalPlayer
 from c8league.players.external.shared import BotFailed, Session, SharedBot, wait_for
 from c8league.results import MatchReport
 from c8league.runner.loop import MatchOutcome, MatchSteps, MatchTimeout
-from c8league.runner.tasks import PLAYING, MatchTask, TaskWatch, create_player, task_report
+from c8league.runner.tasks import (
+    PLAYING,
+    MatchTask,
+    TaskWatch,
+    close_player,
+    create_player,
+    task_report,
+)
 
 WIDTH = 32
 """Matches played at once, at most (more keep the bot and the worker busy while the
@@ -130,7 +137,7 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
             return None
         if isinstance(player, ExternalPlayer):
             if player.key in bots:
-                _close(player)
+                close_player(player)
             else:  # kept from its start (or an earlier match) and concurrent
                 bot = SharedBot.take(player)
                 if bot is None:
@@ -139,29 +146,23 @@ def _bots(tasks: Sequence[MatchTask]) -> dict[object, SharedBot] | None:
                     bots[player.key] = bot
         else:
             fits = _own(player)
-            _close(player)
+            close_player(player)
         if not fits:
             _release(bots)
             return None
     return bots or None  # (players of c8league's own alone: nothing to gain)
 
 
-def _own(player: Player) -> bool:
+def _own(player: BasePlayer) -> bool:
     if isinstance(player, PlayerWrapper):
         return False  # (a clock or a guard: its calls are watched one by one)
-    module = type(player).__module__
+    module = player.implementation.__module__
     return module.startswith(_OWN) and not module.startswith(_NOT_OWN)
 
 
 def _release(bots: dict[object, SharedBot]) -> None:
     for bot in bots.values():
         bot.give_back()
-
-
-def _close(player: Player) -> None:
-    close = getattr(player, "close", None)
-    if close is not None:
-        close()
 
 
 # -- playing -----------------------------------------------------------------------------
@@ -225,7 +226,7 @@ def _launch(chunk: _Chunk, index: int) -> bool:
     rules = chunk.rules.get(task.rules)
     if rules is None:
         rules = chunk.rules[task.rules] = Rules.from_json(task.rules)
-    players: list[Player] = []
+    players: list[BasePlayer] = []
     bots: set[SharedBot] = set()
     for spec in task.seats:
         player = create_player(spec)
@@ -233,7 +234,7 @@ def _launch(chunk: _Chunk, index: int) -> bool:
             bot = chunk.bots.get(player.key)
             if bot is None or bot.broken:
                 for made in players:
-                    _close(made)
+                    close_player(made)
                 return False
             player = Session(bot, player)
             bots.add(bot)

@@ -45,7 +45,7 @@ from c8league.engine import (
 )
 from c8league.engine.match import MatchRecord, placements
 from c8league.errors import MachineFault, PlayerFault
-from c8league.players.base import Player
+from c8league.players.base import BasePlayer, Player, adapt
 from c8league.results import Forfeit, HandReport, Result
 from c8league.runner.clock import TICK_SECONDS, Clock, ClockWatch
 
@@ -183,10 +183,12 @@ class _Turns:
         "watch",
     )
 
-    def __init__(self, players: Sequence[Player], watch: Watch | None, stop: Stop | None) -> None:
+    def __init__(
+        self, players: Sequence[BasePlayer], watch: Watch | None, stop: Stop | None
+    ) -> None:
         self.players = players
         self.choosers = [player.choose for player in players]
-        self.later = [getattr(player, "answers_later", False) is True for player in players]
+        self.later = [player.answers_later for player in players]
         """The seats that answer later (:class:`AnswersLater`)."""
         self.decisions = [0] * len(players)
         """Each seat's decisions so far."""
@@ -269,9 +271,9 @@ class _Turns:
         that player's fault."""
         name = HOOKS[hook]
         for seat, player in enumerate(self.players):
-            method = getattr(player, name, None)
-            if method is None:
+            if name not in player.hooks:
                 continue
+            method = player.hook(name)
             try:
                 self.call(seat, hook, self.decisions[seat], method, *args(seat))
             except MatchTimeout:
@@ -486,8 +488,9 @@ def play_match(
     ``watch`` receives the progress of the match call by call; ``stop`` replays it to a
     call and forfeits the seat called there; ``reported`` is called with the outcome as
     soon as it is known, before the players are told the match ended and closed."""
-    match = Match(rules, len(players), seed)
-    turns = _Turns(players, watch, stop)
+    seated = [adapt(player) for player in players]
+    match = Match(rules, len(seated), seed)
+    turns = _Turns(seated, watch, stop)
     if any(turns.later):
         raise TypeError("a player that answers later plays in MatchSteps only")
     try:
@@ -500,11 +503,11 @@ def play_match(
         outcome = _outcome(match, turns, forfeit)
         if reported is not None:
             reported(outcome)
-        for p in players:  # the result stands whatever a player does now
-            _finish(p, "end_match", outcome.result)
+        for p in seated:  # the result stands whatever a player does now
+            _finish(p.end_match, outcome.result)
     finally:
-        for p in players:
-            _finish(p, "close")
+        for p in seated:
+            _finish(p.close)
     return outcome
 
 
@@ -524,9 +527,9 @@ class MatchSteps:
         seed: int,
         match_seconds: float | None = None,
     ) -> None:
-        self.players = players
+        self.players = [adapt(player) for player in players]
         self.match = Match(rules, len(players), seed)
-        self.turns = _Turns(players, None, None)
+        self.turns = _Turns(self.players, None, None)
         self.match_seconds = match_seconds
         self._steps = _steps(
             self.match, seed, self.turns, on_hand=None, match_seconds=match_seconds
@@ -556,10 +559,10 @@ class MatchSteps:
         try:
             if result is not None:
                 for p in self.players:
-                    _finish(p, "end_match", result)
+                    _finish(p.end_match, result)
         finally:
             for p in self.players:
-                _finish(p, "close")
+                _finish(p.close)
 
 
 def _outcome(match: Match, turns: _Turns, forfeit: Forfeit | None) -> MatchOutcome:
@@ -581,10 +584,10 @@ def forfeit_result(rules: Rules, players: int, seed: int, loser: int) -> MatchRe
     return _forfeit_result(Match(rules, players, seed), loser)
 
 
-def _finish(player: object, name: str, *args: object) -> None:
+def _finish(hook: Callable[..., None], *args: object) -> None:
     """Call a closing hook; whatever it raises is ignored but a Ctrl-C of the user."""
     try:
-        _hook(player, name, *args)
+        hook(*args)
     except BaseException as exc:
         if user_interrupt(exc):
             raise
@@ -663,9 +666,3 @@ class _SeatFault(PlayerFault):
     def __init__(self, seat: int, reason: str, detail: str, request: int | None = None) -> None:
         super().__init__(reason, detail, request)
         self.seat = seat
-
-
-def _hook(player: object, name: str, *args: object) -> None:
-    method = getattr(player, name, None)
-    if method is not None:
-        method(*args)

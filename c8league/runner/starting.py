@@ -19,15 +19,15 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from c8league import sandbox
-from c8league.engine import Match, Rules, derive_seed
+from c8league.engine import Rules
 from c8league.errors import PlayerFault, PluginError
 from c8league.players import registry
-from c8league.players.base import Player
+from c8league.players.base import BasePlayer
 from c8league.players.containment import ready_moves
 from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.runner.interleave import WIDTH
 from c8league.runner.loop import describe, user_interrupt
-from c8league.runner.tasks import SeatSpec, create_player
+from c8league.runner.tasks import SeatSpec, close_player, create_player
 from c8league.sandbox import Support
 
 
@@ -119,12 +119,8 @@ def _start_bot(bot: BotStart) -> tuple[str | None, bool]:
     except PluginError as exc:
         return f"{bot.label} cannot start: {exc}", False
     try:
-        warm = getattr(player, "warm", None)
-        if warm is not None:
-            warm(Rules.from_json(bot.rules), bot.players, bot.seat_number)
-        else:
-            _show_a_match(player, bot)
-        return None, getattr(player, "plays_at_once", False) is True
+        player.warm(Rules.from_json(bot.rules), bot.players, bot.seat_number)
+        return None, player.plays_at_once
     except PlayerFault as fault:
         detail = fault.detail + _said(player, fault.detail)
         return f"{bot.label} did not start ({fault.reason}): {detail}", False
@@ -133,31 +129,14 @@ def _start_bot(bot: BotStart) -> tuple[str | None, bool]:
             raise
         return f"{bot.label} did not start: {describe(exc)}", False
     finally:
-        close = getattr(player, "close", None)
-        if close is not None:
-            try:
-                close()
-            except BaseException as exc:
-                if user_interrupt(exc):
-                    raise
+        close_player(player)
 
 
-def _show_a_match(player: Player, bot: BotStart) -> None:
-    seat, seed = bot.seat_number, 0
-    match = Match(Rules.from_json(bot.rules), bot.players, seed)
-    start_match = getattr(player, "start_match", None)
-    if start_match is not None:
-        start_match(seat, bot.players, derive_seed(seed, "player", seat))
-    start_hand = getattr(player, "start_hand", None)
-    if start_hand is not None:
-        start_hand(match.hand.observation(seat))
-
-
-def _said(player: Player, detail: str) -> str:
+def _said(player: BasePlayer, detail: str) -> str:
     """The last line a bot wrote to its standard error, when ``detail`` does not give it
     (``; its standard error ends: ...``), or nothing."""
-    path = getattr(player, "stderr_path", None)
-    if not isinstance(path, str):
+    path = player.stderr_path
+    if path is None:
         return ""
     try:
         with open(path, "rb") as log:

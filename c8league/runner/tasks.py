@@ -17,7 +17,7 @@ from typing import Any, Protocol
 from c8league.engine import Rules
 from c8league.errors import PluginError
 from c8league.players import registry
-from c8league.players.base import Player
+from c8league.players.base import BasePlayer
 from c8league.players.containment import before_foreign_bot
 from c8league.players.external.player import ExternalPlayer, logs_named
 from c8league.results import Forfeit, MatchReport, Result
@@ -114,7 +114,7 @@ def _play_task(
 ) -> MatchReport:
     start = time.perf_counter()
     rules = Rules.from_json(task.rules)
-    players: list[Player] = []
+    players: list[BasePlayer] = []
     if watch is not None:
         watch.phase, watch.calls = STARTING, 0
     try:
@@ -183,10 +183,10 @@ def forfeit_report(task: MatchTask, forfeit: Forfeit) -> MatchReport:
 def create_player(
     spec: SeatSpec,
     move_seconds: float | None = None,
-    wrap: Callable[[Player], Player] | None = None,
+    wrap: Callable[[BasePlayer], BasePlayer] | None = None,
     *,
     clock: MatchClock | None = None,
-) -> Player:
+) -> BasePlayer:
     """A seat's player, given to ``wrap`` if given (a guard, see ``runner.guard``), then
     held to ``move_seconds`` a decision, or to the match ``clock``, if given (see
     ``runner.clock``); a factory that fails in any way (``SystemExit`` included) is a
@@ -236,7 +236,7 @@ def refuse_unsandboxable(plugin: str, sandbox: Mode | None) -> None:
         )
 
 
-def _guard(seat: int, watch: TaskWatch) -> Callable[[Player], Player]:
+def _guard(seat: int, watch: TaskWatch) -> Callable[[BasePlayer], BasePlayer]:
     """What guards the player of ``seat``, noting on ``watch`` (see ``runner.guard``)."""
     return lambda player: guard(player, seat, watch)
 
@@ -248,12 +248,10 @@ def _options(text: str) -> dict[str, Any]:
     return data
 
 
-def close_player(player: Player) -> None:
-    """Close ``player`` if it can be closed; a failing close is ignored (not an interrupt)."""
-    close = getattr(player, "close", None)
-    if close is not None:
-        try:
-            close()
-        except BaseException as exc:
-            if user_interrupt(exc):
-                raise
+def close_player(player: BasePlayer) -> None:
+    """Close ``player``; what its ``close`` raises is ignored, but a Ctrl-C of the user."""
+    try:
+        player.close()
+    except BaseException as exc:
+        if user_interrupt(exc):
+            raise

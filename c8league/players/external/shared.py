@@ -23,6 +23,7 @@ from typing import Any, NoReturn
 
 from c8league.engine import HandResult, MatchResult, Move, Observation, Rules, wire
 from c8league.errors import PlayerFault
+from c8league.players.base import BasePlayer
 from c8league.players.external import keep, protocol
 from c8league.players.external.framing import MAX_LINE, LineTooLong, Overdue, PipeClosed
 from c8league.players.external.player import BotRun, ExternalPlayer
@@ -237,7 +238,7 @@ class SharedBot:
         self.run.end(time.monotonic() + grace)
 
 
-class Session:
+class Session(BasePlayer):
     """One seat of one match played by a :class:`SharedBot`: a player that answers
     later (``runner.loop.AnswersLater``), its messages naming its match number."""
 
