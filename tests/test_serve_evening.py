@@ -473,3 +473,53 @@ def test_refused_states_exit_1_and_unknown_tables_2(
     assert run(db, "result", "accept", "thursday", "--table", "9") == 2
     assert run(db, "result", "accept", "thursday", "--table", "1", "--refuse", "--dispute") == 2
     assert digest(db) == before
+
+
+def test_a_confirmation_and_a_dispute_at_once_one_counts(
+    confirming: Server, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Two phones at the table answer the report at the same moment: one answer is
+    taken, and the other phone is told why its own was not."""
+    import threading
+
+    from c8league.club.reporting import round_codes
+
+    db, config = confirming.db, confirming.config
+    codes = table_codes(confirming)
+    t1 = tables(db, capsys)[0]
+    seats = t1["seats"]
+    assert isinstance(seats, list)
+    assert send_report(confirming.phone(), codes[1], winning(t1), player=seats[0])[0] == 200
+    phones = [confirming.phone(), confirming.phone()]
+    pages = [open_table(p, codes[1]) for p in phones]
+    sends = [
+        {"action": "confirm", "player": seats[1]},
+        {"action": "dispute", "player": seats[2],
+         **{f"score{i}": str(v) for i, v in enumerate(winning(t1, first=2))}},
+    ]  # fmt: skip
+    answers: list[tuple[str, int, str]] = []
+    together = threading.Barrier(2)
+
+    def answer(index: int) -> None:
+        data = {"csrf": csrf_of(pages[index]), "ticket": ticket_of(pages[index]), **sends[index]}
+        together.wait(timeout=60)  # a bound on a failure, not a measure
+        done = phones[index].post("/report/second", data=data)
+        answers.append((sends[index]["action"], done.status_code, done.text))
+
+    threads = [threading.Thread(target=answer, args=(i,)) for i in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    taken = [a for a in answers if a[1] == 200]
+    assert len(taken) == 1, [(a, s) for a, s, _ in answers]
+    refused = next(a for a in answers if a[1] != 200)
+    final = event_status(config.db, "thursday").matches_done == 1
+    report = round_codes(config.db, "thursday")[1][0].report
+    assert report is not None
+    if taken[0][0] == "confirm":
+        assert final and report.disputed is None
+        assert refused[1] == 403 and "no longer works" in refused[2]
+    else:
+        assert not final and report.disputed_by == seats[2]
+        assert refused[1] == 400 and "disputed already" in refused[2]
