@@ -18,26 +18,40 @@ pairs, the GSPRT), duplicate (the GSPRT) and adjusted (the duel's adjusted test)
 median games to a decision of each. And the CPU cost: the time of the corrections of a
 pair's two matches against the time of playing them, interleaved pair by pair.
 
-Run: ``python benchmarks/luck.py [--pairs N] [--mc-pairs N] [--playouts N]``.
+``--duel-games N`` measures instead the CPU time of stored duels of N games with and
+without ``--luck-adjust`` (this process and its worker, alternating, best of 3).
+``--h0-runs N`` measures instead two copies of ``random:playable_first=true`` with
+different seeds (the same bot, its own randomness apart) at 2 and 4 players, and runs N
+adjusted tests on their pairs resampled with the adjusted differences moved to mean 0
+(H0 true): the share that accepts H1 should be α = 5%.
+
+Run: ``python benchmarks/luck.py [--pairs N] [--mc-pairs N] [--playouts N] [--preset P]
+[--players K...] [--no-mc] [--h0-runs N]``.
 """
 
 from __future__ import annotations
 
 import argparse
+import math
 import random
+import resource
 import statistics
 import sys
+import tempfile
 import time
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 
 from c8league.duel.book import deal_seed
 from c8league.duel.luck import MatchLuck
+from c8league.duel.running import DuelRequest, create_duel, run_duel
 from c8league.duel.stats import DuelTally, SprtSpec, elo_from_score
 from c8league.engine import Rules
 from c8league.players import registry
 from c8league.runner.loop import play_match
 from c8league.standings import match_points
+from c8league.storage import open_database
 
 SEED = 11
 SPRTS = 200
@@ -116,7 +130,7 @@ def sequential(
     return 2 * cap
 
 
-def report(measured: Measured) -> None:
+def report(measured: Measured, *, sprts: bool = True) -> None:
     steps = 2 * (measured.players - 1)
     a = [p[0] / steps for p in measured.pairs]
     b = [p[1] / steps for p in measured.pairs]
@@ -140,6 +154,8 @@ def report(measured: Measured) -> None:
         f" ({duplicate / independent:.3f}×), duplicate+adjusted {adjusted:.4f}"
         f" ({adjusted / independent:.3f}×; {adjusted / duplicate:.3f}× duplicate)"
     )
+    if not sprts:
+        return
     spec = SprtSpec.parse(f"elo0=0 elo1={max(5.0, round(abs(elo), 1))}")
     rng = random.Random(SEED)
     medians = {
@@ -190,6 +206,41 @@ def false_positives(measured: Measured, spec: SprtSpec, runs: int, cap: int = 50
     )
 
 
+def _cpu() -> float:
+    own = resource.getrusage(resource.RUSAGE_SELF)
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return own.ru_utime + own.ru_stime + children.ru_utime + children.ru_stime
+
+
+def duel_cost(games: int, rounds: int = 3) -> None:
+    """The CPU time (this process and its workers, reaped at the end of each duel) of a
+    stored duel of greedy against random:playable_first=true, on one worker, with and
+    without ``luck_adjust``, alternating; the best of ``rounds`` each."""
+    best: dict[bool, float] = {False: math.inf, True: math.inf}
+    with tempfile.TemporaryDirectory() as folder:
+        db = open_database(str(Path(folder) / "c.db"))
+        for round_ in range(rounds):
+            for luck in (False, True):
+                request = DuelRequest(
+                    a="greedy",
+                    b="random:playable_first=true",
+                    games=games,
+                    name=f"d{round_}{int(luck)}",
+                    luck_adjust=luck,
+                )
+                name = create_duel(db, request)
+                start = _cpu()
+                run_duel(db, name, workers=1)
+                best[luck] = min(best[luck], _cpu() - start)
+    plain, adjusted = best[False], best[True]
+    print(
+        f"stored duel, greedy vs random:playable_first=true, 2 players, {games} games, 1 "
+        f"worker, CPU best of {rounds}: {1000 * plain / games:.2f} ms a game, with "
+        f"--luck-adjust {1000 * adjusted / games:.2f} ms (+{100 * (adjusted / plain - 1):.1f} %)",
+        flush=True,
+    )
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--pairs", type=int, default=400)
@@ -197,26 +248,34 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--playouts", type=int, default=150)
     parser.add_argument("--players", type=int, nargs="*", default=[2, 4, 7])
     parser.add_argument("--no-mc", action="store_true")
+    parser.add_argument("--preset", default="pagat")
     parser.add_argument(
         "--h0-runs", type=int, default=0, help="SPRTs under H0 per bound pair (0: none)"
     )
+    parser.add_argument(
+        "--duel-games", type=int, default=0, help="measure a stored duel's CPU (0: no)"
+    )
     args = parser.parse_args(argv)
+    if args.duel_games:
+        duel_cost(args.duel_games)
+        return 0
     if args.h0_runs:
         twins = "random:playable_first=true,seed=1", "random:playable_first=true,seed=2"
         for players in (2, 4):
-            measured = measure(*twins, players, args.pairs)
+            measured = measure(*twins, players, args.pairs, args.preset)
+            report(measured, sprts=False)
             for bounds in ("elo0=0 elo1=20", "elo0=0 elo1=40"):
                 false_positives(measured, SprtSpec.parse(bounds), args.h0_runs)
         return 0
     random_bot = "random:playable_first=true"
     for players in args.players:
-        report(measure("greedy", random_bot, players, args.pairs))
+        report(measure("greedy", random_bot, players, args.pairs, args.preset))
     if not args.no_mc:
         for players in args.players:
             if players == 7:
                 continue
             mc = f"montecarlo:playouts={args.playouts}"
-            report(measure("greedy", mc, players, args.mc_pairs))
+            report(measure("greedy", mc, players, args.mc_pairs, args.preset))
     return 0
 
 
