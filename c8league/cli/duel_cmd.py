@@ -336,6 +336,7 @@ def gauntlet(
     clock: ClockOpt = None,
     max_forfeits: DuelMaxForfeitsOpt = 5,
     max_forfeit_share: MaxForfeitShareOpt = DEFAULT_MAX_FORFEIT_SHARE,
+    luck_adjust: LuckAdjustOpt = False,
     progress_every: ProgressEveryOpt = "30s",
     sandbox: SandboxOpt = None,
     as_json: JsonOpt = False,
@@ -360,6 +361,7 @@ def gauntlet(
         clock=clock,
         max_forfeit_share=max_forfeit_share,
         deals=deals,
+        luck_adjust=luck_adjust,
     )
     _play_gauntlet(create_gauntlet(db, request, opponents), how)
 

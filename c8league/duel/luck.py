@@ -14,7 +14,9 @@ is worth to seat i's match result, and the event's *correction* is
 
 Its expectation is exactly 0, whatever ``g`` is, so the adjusted result, the result
 minus the sum of its corrections, has the same expectation as the result: the
-adjustment never biases a comparison. A good ``g`` takes most of the cards' luck out.
+adjustment never biases a comparison. A good ``g`` would take most of the cards' luck
+out; the simple one below takes out little (``docs/duel-statistics.md`` has the
+measurements).
 
 Here ``g`` is linear in features of the outcome: for a card drawn, its penalty
 points, whether it is wild, whether it is a special card (skip, reverse, draw two,
@@ -24,9 +26,11 @@ or another seat's, shared among them) and by how far the match has gone (the lea
 total against the target). The weights per rule preset and table size are in
 :mod:`c8league.duel.luck_values`, fitted by ``benchmarks/fit_luck.py``.
 
-:func:`chance_features` replays a :class:`~c8league.engine.match.MatchRecord` and sums,
-per seat, the centred features (:data:`FEATURES` of them); :func:`corrections` weighs
-them. Nothing is asked of the players: the record is all it reads.
+:func:`chance_features` (or a :class:`LuckReader`, for many matches of one table)
+replays a :class:`~c8league.engine.match.MatchRecord` and sums, per seat, the centred
+features (:data:`FEATURES` of them); :func:`corrections` weighs them, and
+:class:`MatchLuck` gives one seat's correction of a duel's match from its moves. Nothing
+is asked of the players: the record is all it reads.
 """
 
 from __future__ import annotations

@@ -408,3 +408,15 @@ def test_two_copies_of_a_bot_have_an_adjusted_mean_near_0(
     assert run_cli(db, "duel", a, b, "--games", "200", "--workers", "1", "--luck-adjust") == 0
     adjusted = _show(db, "duel-1", capsys)["stats"]["adjusted"]
     assert adjusted["mean_low"] <= 0.0 <= adjusted["mean_high"]
+
+
+def test_a_gauntlet_adjusts_each_of_its_duels(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    db = tmp_path / "c.db"
+    opponents = ("random:playable_first=true", "random")
+    assert (
+        run_cli(db, "duel", "gauntlet", "greedy", *opponents, "--games", "4", "--luck-adjust") == 0
+    )
+    for number in (1, 2):
+        assert "adjusted" in _show(db, f"gauntlet-1/{number}", capsys)["stats"]
