@@ -12,10 +12,12 @@ from c8league.schedule import (
     SwissWeights,
     balance_report,
     rank_entrants,
+    swiss,
     swiss_round,
     table_layout,
 )
 from c8league.schedule.layout import ShortTables
+from c8league.schedule.ledger import Ledger
 
 
 def play(
@@ -208,3 +210,63 @@ def test_a_large_field_has_no_repeats_and_tables_of_neighbouring_scores(n: int, 
     for table in rnd.tables:
         groups = [group[scores[e]] for e in table]
         assert max(groups) - min(groups) <= 1
+
+
+def _reference_descent(
+    tables: list[list[int]], is_short: list[bool], costs: swiss._Costs, window: int
+) -> None:
+    """The descent's rule spelled out: the first of the best improving swaps, by
+    :meth:`swiss._Costs.swap_delta`, from each table with a problem."""
+    count = len(tables)
+    pending = [i for i in range(count) if costs.bad(tables[i], is_short[i])]
+    queued = set(pending)
+    budget = 50 * count
+    while pending and budget > 0:
+        budget -= 1
+        ia = pending.pop()
+        queued.discard(ia)
+        ta = tables[ia]
+        choice, best = None, 0
+        for ib in range(max(0, ia - window), min(count, ia + window + 1)):
+            if ib == ia:
+                continue
+            tb = tables[ib]
+            for pa, a in enumerate(ta):
+                for pb, b in enumerate(tb):
+                    if is_short[ia] != is_short[ib] and not costs.may_trade(a, b):
+                        continue
+                    d = costs.swap_delta(ta, a, is_short[ia], tb, b, is_short[ib])
+                    if d < best:
+                        best, choice = d, (ib, pa, pb)
+        if choice is None:
+            continue
+        ib, pa, pb = choice
+        ta[pa], tables[ib][pb] = tables[ib][pb], ta[pa]
+        for i in (ia, ib):
+            if i not in queued and costs.bad(tables[i], is_short[i]):
+                pending.append(i)
+                queued.add(i)
+
+
+@pytest.mark.parametrize("seed", range(24))
+def test_the_descent_makes_the_swaps_its_rule_says(seed: int) -> None:
+    rng = random.Random(seed)
+    n, k = rng.randint(12, 160), rng.randint(3, 6)
+    ledger = Ledger(n)
+    for _ in range(rng.randint(0, 6)):
+        people = list(range(n))
+        rng.shuffle(people)
+        ledger.record([people[i : i + k] for i in range(0, n, k)])
+    group = sorted(rng.randint(0, n // 8) for _ in range(n))
+    costs = swiss._Costs(ledger, group, SwissWeights(spread=rng.randint(0, 3)))
+    if rng.random() < 0.5:
+        costs.movable = [rng.random() < 0.7 for _ in range(n)]
+    sizes = table_layout(n, k, "smaller").sizes
+    lineup = list(range(n))
+    tables = [lineup[sum(sizes[:t]) : sum(sizes[: t + 1])] for t in range(len(sizes))]
+    is_short = [size < sizes[0] for size in sizes]
+    window = rng.randint(1, 6)
+    expected = [list(t) for t in tables]
+    _reference_descent(expected, is_short, costs, window)
+    swiss._descend(tables, is_short, costs, window)
+    assert tables == expected
