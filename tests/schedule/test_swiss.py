@@ -18,6 +18,7 @@ from c8league.schedule import (
 )
 from c8league.schedule.layout import ShortTables
 from c8league.schedule.ledger import Ledger
+from c8league.schedule.matching import banded_pairs
 
 
 def play(
@@ -270,3 +271,28 @@ def test_the_descent_makes_the_swaps_its_rule_says(seed: int) -> None:
     _reference_descent(expected, is_short, costs, window)
     swiss._descend(tables, is_short, costs, window)
     assert tables == expected
+
+
+def _banded_matchings(places: list[int], width: int) -> list[list[tuple[int, int]]]:
+    """Every perfect matching of ``places`` with partners at most ``width`` apart."""
+    if not places:
+        return [[]]
+    first, rest = places[0], places[1:]
+    found = []
+    for partner in rest:
+        if partner - first <= width:
+            others = [p for p in rest if p != partner]
+            found += [[(first, partner), *m] for m in _banded_matchings(others, width)]
+    return found
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_banded_matching_is_the_cheapest_within_its_band(seed: int) -> None:
+    rng = random.Random(seed)
+    n, width = 2 * rng.randint(1, 6), rng.randint(1, 5)
+    price = {(i, j): rng.randint(0, 4) for i in range(n) for j in range(i + 1, n)}
+    pairs = banded_pairs(n, lambda i, j: price[i, j], width)
+    assert sorted(p for pair in pairs for p in pair) == list(range(n))
+    assert all(0 < j - i <= width for i, j in pairs)
+    cheapest = min(sum(price[pair] for pair in m) for m in _banded_matchings(list(range(n)), width))
+    assert sum(price[pair] for pair in pairs) == cheapest
