@@ -65,7 +65,9 @@ def banded_pairs(n: int, cost: PairCost, width: int) -> list[tuple[int, int]]:
 
     ``n`` must be even and ``width`` at least 1 (neighbours can always pair).
     Of matchings of equal cost, the first reached wins: partners nearer in the
-    standings are tried first.
+    standings are tried first. Time and memory grow with ``n × 2**width`` (a byte
+    per state kept to trace the matching back), so ``width`` is meant to be small,
+    like :data:`BAND_WIDTH`.
     """
     if n % 2 or width < 1:
         raise ValueError("need an even number of entrants and a positive width")
