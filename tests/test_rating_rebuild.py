@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import itertools
 import json
+import math
 from operator import attrgetter
 
 import pytest
 from sqlmodel import col, select
 from test_ratings_store import build, snapshot
 
-from c8league.ratings.model import Rating
-from c8league.ratings.update import model_for, rebuild_ratings
+from c8league.ratings.model import Rating, RatingError, RatingModel, RatingSettings
+from c8league.ratings.update import model_for, pair_rater, rebuild_ratings
 from c8league.results import forfeit_seats
 from c8league.storage import ratings as stored_ratings
 from c8league.storage.leagues import league_by_id
@@ -114,3 +115,21 @@ def test_openskill_ratings_are_the_models(db_url: str) -> None:
         assert {e: (r.mu, r.sigma) for e, r in expected.items()} == {
             e: (mu, sigma) for e, (mu, sigma, _) in stored.items()
         }
+
+
+def test_what_the_fast_update_does_not_take_goes_through_the_model() -> None:
+    pytest.importorskip("openskill")
+    model = RatingModel(RatingSettings(system="openskill"))
+    rate = pair_rater(model)
+    start = (model.initial().mu, model.initial().sigma)
+    for places in ([1, 0], [1, None], [True, 2], [1, 3], [1]):
+        with pytest.raises(RatingError) as raised:
+            rate([start, start], places, [False, False])  # type: ignore[list-item]
+        with pytest.raises(RatingError) as expected:
+            model.rate([model.initial()] * 2, places, [False, False])  # type: ignore[list-item]
+        assert str(raised.value) == str(expected.value)
+    with pytest.raises(RatingError):  # an impossible rating
+        rate([(math.inf, 1.0), start], [1, 2], [False, False])
+    assert rate([start, start], [2, 1], [True, False]) == [
+        (r.mu, r.sigma) for r in model.rate([model.initial()] * 2, [2, 1], [True, False])
+    ]

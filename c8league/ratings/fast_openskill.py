@@ -55,18 +55,16 @@ class PlackettLuceRater:
         order = sorted(range(n), key=ranks.__getitem__)
         rank = [ranks[i] for i in order]
         rated = [ratings[i] for i in order]
-        sigmas = []
-        squares = []
+        # (The package's 0.0 + sigma * 1.0 and 0.0 + mu * 1.0 are sigma and mu again, but
+        # for a mu of -0.0, whose exp is that of 0.0.)
+        sigmas = [sqrt(sigma * sigma + tau_squared) for _, sigma in rated]
+        squares = [sigma**2 for sigma in sigmas]
         collective = 0.0
-        for _, sigma in rated:
-            sigma = sqrt(sigma * sigma + tau_squared)
-            sigmas.append(sigma)
-            squared = 0.0 + (sigma * 1.0) ** 2
-            squares.append(squared)
+        for squared in squares:
             collective += squared + beta_squared
         c = sqrt(collective)
         c_squared = c**2
-        exps = [exp((0.0 + mu * 1.0) / c) for mu, _ in rated]
+        exps = [exp(mu / c) for mu, _ in rated]
         # sum_q[q]: the exps of the teams ranked as q or below, added in team order;
         # ties[q]: how many teams share q's rank (they are next to each other).
         tied = len(set(rank)) < n
@@ -115,11 +113,13 @@ class PlackettLuceRater:
             omega *= squared / c
             delta *= squared / c_squared
             delta *= sqrt(squared) / c  # the default gamma
-            sigma = sigmas[i]
-            part = sigma**2 / squared
-            # The package multiplies by a weight of 1.0 here (divides when omega is
-            # negative): the same value.
-            new.append((rated[i][0] + part * omega, sigma * sqrt(max(1 - part * delta, kappa))))
+            # The player's share of the team's sigma² (its sigma² again: 1.0, or nan), and
+            # a weight of 1.0 the package multiplies by (divides when omega is negative).
+            part = squared / squared
+            left = 1 - part * delta
+            new.append(
+                (rated[i][0] + part * omega, sigmas[i] * sqrt(kappa if kappa > left else left))
+            )
         if tied:
             # The package then moves each group of tied teams by their mean change in mu,
             # measured on the ratings it has already updated in place: a change of 0.0

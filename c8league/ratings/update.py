@@ -85,25 +85,27 @@ def pair_rater(model: RatingModel) -> PairRater:
     )
     if fast is None:
         return through_model
-    isfinite = math.isfinite
+    infinity = math.inf
 
     def plackett_luce(
         before: list[Pair], places: Sequence[int], forfeited: Sequence[bool]
     ) -> list[Pair]:
         n = len(before)
-        if n < 2 or len(places) != n or len(forfeited) != n:
-            return through_model(before, places, forfeited)
-        ranks = []
-        last = n + 1  # below every place; forfeiters tie among themselves (as the model)
-        for place, gave_up in zip(places, forfeited, strict=True):
-            if type(place) is not int or not 1 <= place <= n:
-                return through_model(before, places, forfeited)
-            ranks.append(last if gave_up else place)
-        after = fast(before, ranks)
-        for mu, sigma in after:
-            if not (isfinite(mu) and isfinite(sigma) and sigma > 0):
-                return through_model(before, places, forfeited)
-        return after
+        if n > 1 and len(places) == n and len(forfeited) == n:
+            last = n + 1  # below every place; forfeiters tie among themselves (as the model)
+            ranks = []
+            for place, gave_up in zip(places, forfeited, strict=True):
+                if type(place) is not int or not 0 < place <= n:
+                    break
+                ranks.append(last if gave_up else place)
+            else:
+                after = fast(before, ranks)
+                for mu, sigma in after:
+                    if mu - mu != 0.0 or not 0.0 < sigma < infinity:  # not finite
+                        break
+                else:
+                    return after
+        return through_model(before, places, forfeited)
 
     return plackett_luce
 
