@@ -1,19 +1,20 @@
 """Fit the weights of the luck adjustment (``c8league/duel/luck_values.py``) by self-play.
 
-For each rule preset and table size, plays matches of the built-in bots (each seat
-the same bot at every seat, drawn at random: ``greedy``,
-``random:playable_first=true``, ``random``, and, in a share of the matches, the Monte
-Carlo plugin at a few playouts), replays each match's
-record for the features of its chance events (``c8league.duel.luck``), and fits each
-seat's placement share on them by least squares (with an intercept). Every feature has
-expectation 0, so this picks the weights that leave the least variance in the share
-minus its correction: the best linear control variate on these features. The fit has
-two steps (:func:`fit_samples`): each feature's weight on the points of the hand it
-happened in, then how much a hand's points weigh on the match's share.
+For each rule preset and table size, plays matches of the built-in bots, one bot at
+every seat, drawn at random for each match (``greedy``, ``random:playable_first=true``,
+``random``, and in a share of the matches the Monte Carlo plugin at a few playouts),
+replays each match's record for the features of its chance events
+(``c8league.duel.luck``), and fits each seat's placement share on them by least
+squares (with an intercept). Every feature has expectation 0, so this picks the weights
+that leave the least variance in the share minus its correction: the best linear
+control variate on these features. The fit has two steps (:func:`fit_samples`): each
+feature's weight on the points of the hand it happened in, then how much a hand's
+points weigh on the match's share, plain and times the match's progress.
 
 Everything follows from ``--seed``: the bots drawn, the match seeds, the bots' own
 seeds. The weights are rounded to 4 significant digits, so the same run gives the same
-file on any machine.
+file on any machine (floating-point sums in one order; a machine whose arithmetic
+differs in the last bits could round a weight differently).
 
 Run: ``python benchmarks/fit_luck.py [--matches N] [--seed S] [--out FILE]``; the
 shipped values are ``python benchmarks/fit_luck.py --out c8league/duel/luck_values.py``

@@ -19,7 +19,9 @@ median games to a decision of each. And the CPU cost: the time of the correction
 pair's two matches against the time of playing them, interleaved pair by pair.
 
 ``--duel-games N`` measures instead the CPU time of stored duels of N games with and
-without ``--luck-adjust`` (this process and its worker, alternating, best of 3).
+without ``--luck-adjust`` (two copies of random:playable_first=true, a 0/5 test that
+runs after every pair; this process and its worker, alternating, best of 3), and the
+time of one adjusted and one raw test after 3,000 pairs.
 ``--h0-runs N`` measures instead two copies of ``random:playable_first=true`` with
 different seeds (the same bot, its own randomness apart) at 2 and 4 players, and runs N
 adjusted tests on their pairs resampled with the adjusted differences moved to mean 0
@@ -54,6 +56,8 @@ from c8league.standings import match_points
 from c8league.storage import open_database
 
 SEED = 11
+TWINS = ("random:playable_first=true,seed=1", "random:playable_first=true,seed=2")
+"""Two copies of a bot that differ by their own randomness only."""
 SPRTS = 200
 
 
@@ -214,7 +218,8 @@ def _cpu() -> float:
 
 def duel_cost(games: int, rounds: int = 3) -> None:
     """The CPU time (this process and its workers, reaped at the end of each duel) of a
-    stored duel of greedy against random:playable_first=true, on one worker, with and
+    stored duel of two copies of random:playable_first=true (:data:`TWINS`), its test
+    0/5 (undecided within ``games``: it runs after every pair), on one worker, with and
     without ``luck_adjust``, alternating; the best of ``rounds`` each."""
     best: dict[bool, float] = {False: math.inf, True: math.inf}
     with tempfile.TemporaryDirectory() as folder:
@@ -222,9 +227,10 @@ def duel_cost(games: int, rounds: int = 3) -> None:
         for round_ in range(rounds):
             for luck in (False, True):
                 request = DuelRequest(
-                    a="greedy",
-                    b="random:playable_first=true",
-                    games=games,
+                    a=TWINS[0],
+                    b=TWINS[1],
+                    sprt="elo0=0 elo1=5",
+                    max_games=games,
                     name=f"d{round_}{int(luck)}",
                     luck_adjust=luck,
                 )
@@ -234,11 +240,37 @@ def duel_cost(games: int, rounds: int = 3) -> None:
                 best[luck] = min(best[luck], _cpu() - start)
     plain, adjusted = best[False], best[True]
     print(
-        f"stored duel, greedy vs random:playable_first=true, 2 players, {games} games, 1 "
+        f"stored duel, {TWINS[0]} vs {TWINS[1]}, 2 players, SPRT 0/5, {games} games, 1 "
         f"worker, CPU best of {rounds}: {1000 * plain / games:.2f} ms a game, with "
         f"--luck-adjust {1000 * adjusted / games:.2f} ms (+{100 * (adjusted / plain - 1):.1f} %)",
         flush=True,
     )
+
+
+def test_cost(pairs: int = 3000, calls: int = 50) -> None:
+    """The time of one adjusted test, and of one raw test, after ``pairs`` pairs of
+    uniform shares and corrections of spread 0.05 (2 and 4 players)."""
+    rng = random.Random(SEED)
+    spec = SprtSpec.parse("elo0=0 elo1=5")
+    for players in (2, 4):
+        steps = 2 * (players - 1)
+        tally = DuelTally(players, luck=True)
+        assert tally.luck is not None
+        for _ in range(pairs):
+            a, b = rng.randrange(steps + 1), rng.randrange(steps + 1)
+            tally.add(a / steps, b / steps)
+            tally.luck.add(a, b, rng.gauss(0, 0.05), rng.gauss(0, 0.05))
+        times = []
+        for test in (tally.sprt, tally.raw_sprt):
+            start = time.process_time()
+            for _ in range(calls):
+                test(spec)
+            times.append((time.process_time() - start) / calls)
+        print(
+            f"test after {pairs} pairs, {players} players: adjusted {1000 * times[0]:.2f} ms, "
+            f"raw {1000 * times[1]:.2f} ms",
+            flush=True,
+        )
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -257,10 +289,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     args = parser.parse_args(argv)
     if args.duel_games:
+        test_cost()
         duel_cost(args.duel_games)
         return 0
     if args.h0_runs:
-        twins = "random:playable_first=true,seed=1", "random:playable_first=true,seed=2"
+        twins = TWINS
         for players in (2, 4):
             measured = measure(*twins, players, args.pairs, args.preset)
             report(measured, sprts=False)
