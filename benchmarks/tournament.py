@@ -12,13 +12,18 @@ Dask, and what each executor costs a match.
    matches − match length), and a simulated large event of instant matches (10,000 by
    default) gives the per-match cost in the one process that dispatches matches and
    collects the reports.
-3. An estimate for a large event of a slow bot on many machines: each match costs its
+3. Dask against the process pool on a longer built-in-bot event (``--compare-cycles``,
+   100 cycles: 600 matches), interleaved: pool, Dask, pool, … (``--compare-runs`` Dask
+   runs), each Dask run's matches/s as a ratio to the mean of the pool runs around it.
+   Each pool run starts its 2 processes, as ``event run`` does; the Dask cluster is
+   running already, as it is for ``event run --executor dask --address …``.
+4. An estimate for a large event of a slow bot on many machines: each match costs its
    length plus the worker overhead, spread over the workers, but the dispatching
    process and the database writer handle every match in turn, so
    wall ≈ matches × max((length + worker overhead) / workers, dispatch + write).
 
 Run: ``python benchmarks/tournament.py [--cycles N] [--simulated N] [--match-seconds S]
-[--no-dask]``
+[--compare-cycles N] [--compare-runs N] [--no-dask]``
 (the Dask figures need ``pip install -e '.[dask]'``).
 """
 
@@ -131,6 +136,32 @@ def measure(
     return (wall1 - play1) / n1, play1 / n1
 
 
+def compare(address: str, cycles: int, runs: int) -> None:
+    """Dask's matches/s over the process pool's on the built-in-bot event of ``cycles``
+    cycles, 2 workers each, interleaved (pool, Dask, pool, …)."""
+    event = dict(BUILTINS["events"][0], cycles=cycles)  # type: ignore[index]
+    league: dict[str, object] = {**BUILTINS, "events": [event]}
+
+    def rate(address: str | None) -> tuple[int, float]:
+        matches, wall, _ = run_once(league, WORKERS if address is None else None, address)
+        return matches, matches / wall
+
+    rate(None)  # warm: imports, and the processes of the Dask workers' threads
+    rate(address)
+    print(f"\nDask over the process pool, {WORKERS} workers, built-in bots, {cycles} cycles:")
+    pool_rates = [rate(None)[1]]
+    ratios = []
+    for _ in range(runs):
+        matches, dask_rate = rate(address)
+        pool_rates.append(rate(None)[1])
+        ratios.append(dask_rate / ((pool_rates[-2] + pool_rates[-1]) / 2))
+        print(
+            f"  {matches} matches: Dask {dask_rate:7.1f}/s, the pool before and after it "
+            f"{pool_rates[-2]:7.1f}/s and {pool_rates[-1]:7.1f}/s: ratio {ratios[-1]:.2f}"
+        )
+    print(f"  ratio: lowest {min(ratios):.2f}, median {sorted(ratios)[len(ratios) // 2]:.2f}")
+
+
 # -- simulated matches ----------------------------------------------------------------------
 
 
@@ -185,6 +216,12 @@ def main() -> None:
         default=None,
         help="the slow bot's match length in the estimate (default: the bot cup's, measured)",
     )
+    parser.add_argument(
+        "--compare-cycles", type=int, default=100, help="cycles of the Dask-to-pool comparison"
+    )
+    parser.add_argument(
+        "--compare-runs", type=int, default=3, help="Dask runs of the comparison (0: none)"
+    )
     parser.add_argument("--no-dask", action="store_true", help="measure the process pool only")
     args = parser.parse_args()
     print(about.header(), flush=True)
@@ -218,6 +255,9 @@ def main() -> None:
         print(f"bot-cup skipped: {exc}")
     else:
         _, length = measure("leagues/bot-cup.toml", ROOT / "leagues" / "bot-cup.toml", address)
+
+    if address is not None and args.compare_runs > 0:
+        compare(address, args.compare_cycles, args.compare_runs)
 
     print(
         f"\nexecutor overhead: {SLEEP_MATCHES} matches of {SLEEP_MATCH_SECONDS * 1000:.0f} ms, "
