@@ -184,6 +184,7 @@ class DuelReport:
             "move_seconds": s.move_seconds,
             "clock": None if s.clock is None else str(s.clock),
             "max_forfeit_share": s.max_forfeit_share,
+            "luck_adjust": s.luck_adjust,
             "book": None
             if s.book is None
             else {"name": s.book.name, "digest": s.book.digest, "deals": len(s.book.seeds)},

@@ -356,6 +356,7 @@ def test_a_luck_adjusted_duel_shows_both_figures_and_resumes_alike(
     out = capsys.readouterr().out
     assert "Luck-adjusted: Elo:" in out and "Luck-adjusted: variance" in out
     one = _show(db, "one", capsys)
+    assert one["luck_adjust"] is True
     adjusted = one["stats"]["adjusted"]
     assert adjusted["variance"] > 0 and adjusted["raw_sprt"] is None  # no test: --games
     # The same seed, the same adjusted figures; a duel resumed after losing its last
@@ -373,7 +374,8 @@ def test_a_luck_adjusted_duel_shows_both_figures_and_resumes_alike(
     assert two["stats"] == one["stats"]
     # Without the flag, no adjusted figures.
     assert run_cli(db, "duel", *args[:-1], "--games", "4", "--name", "plain") == 0
-    assert "adjusted" not in _show(db, "plain", capsys)["stats"]
+    plain = _show(db, "plain", capsys)
+    assert "adjusted" not in plain["stats"] and plain["luck_adjust"] is False
 
 
 def test_a_luck_adjusted_test_decides_on_the_adjusted_scores(
