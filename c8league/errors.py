@@ -10,18 +10,14 @@ from collections.abc import Callable, Iterable
 
 
 class C8LeagueError(Exception):
-    """Base class of all domain errors. ``exit_code`` is the CLI's exit status, by one
-    table (docs/faults.md, "Exit status"): 2 for usage, a command line that asks for
-    what cannot be (a bad option, value or name, a file it names that does not
-    validate: :class:`UsageError` and its kin), 1 for data refused (a result, a change
-    the records do not allow, a record changed: the default), 3 for a run stopped by a
-    bot's faults; 128 + N for a stop by signal N.
+    """Base class of all domain errors. Its class says what went wrong (a bad request:
+    :class:`UsageError` and its kin; data refused: the others); the command line gives
+    each class its exit status (``c8league.cli.exits``).
 
     A parameter the message names is written in backquotes (`` `match_seconds` ``) and
     listed in ``params``: :meth:`worded` writes each one as the caller names it (the
     command line as its option, ``--match-seconds``)."""
 
-    exit_code = 1
     params: tuple[str, ...] = ()
 
     def __init__(self, *args: object, params: Iterable[str] = ()) -> None:
@@ -39,19 +35,13 @@ class C8LeagueError(Exception):
 class UsageError(C8LeagueError):
     """A bad name or value given on the command line."""
 
-    exit_code = 2
-
 
 class CardError(C8LeagueError, ValueError):
     """A card or move in text form could not be parsed."""
 
-    exit_code = 2
-
 
 class RulesError(C8LeagueError, ValueError):
     """An unknown rule option, a bad option value, or an impossible table."""
-
-    exit_code = 2
 
 
 class IllegalMoveError(C8LeagueError, ValueError):
@@ -95,8 +85,6 @@ class PlayerFault(C8LeagueError):
 class PluginError(C8LeagueError):
     """A player plugin that is not installed, fails to load, or gets bad options."""
 
-    exit_code = 2
-
 
 class StorageError(C8LeagueError):
     """The database cannot be opened, is from a newer version, or refuses a change."""
@@ -121,13 +109,11 @@ class BusyError(C8LeagueError):
 
 class Interrupted(C8LeagueError):
     """The user stopped a long command (Ctrl-C, SIGTERM, SIGHUP: ``signum``); the message
-    says what was kept. The exit status is 128 + ``signum`` (130 for Ctrl-C)."""
-
-    exit_code = 130
+    says what was kept."""
 
     def __init__(self, message: str, signum: int = 2) -> None:
         super().__init__(message)
-        self.exit_code = 128 + signum
+        self.signum = signum
 
 
 class ExecutorLost(C8LeagueError):
@@ -137,8 +123,6 @@ class ExecutorLost(C8LeagueError):
 
 class NotFoundError(C8LeagueError):
     """A league, event, entrant or match that is not in the database."""
-
-    exit_code = 2
 
 
 class NoDatabase(NotFoundError):
@@ -163,14 +147,10 @@ class DraftSeatsWithdrawn(C8LeagueError):
 class LeagueFileError(C8LeagueError):
     """A league file that does not parse or validate; the message names file and field."""
 
-    exit_code = 2
-
 
 class StatsError(C8LeagueError, ValueError):
     """Bad duel statistics input: SPRT bounds or error rates out of range, or an outcome
     that is not a placement share (see ``c8league.duel.stats``)."""
-
-    exit_code = 2
 
 
 class ResultError(C8LeagueError):
@@ -187,11 +167,14 @@ class NoInput(C8LeagueError):
     """The input ended where a person's answer was expected: nothing was done."""
 
 
-class BotStopped(C8LeagueError):
+class RunStopped(C8LeagueError):
+    """A run ended without what was asked of it because of its bots (one cannot start or
+    keeps forfeiting, a duel found no verdict): what was played is kept."""
+
+
+class BotStopped(RunStopped):
     """A run stopped because a bot cannot start or keeps forfeiting: the message names
     the bot and why, and what was kept."""
-
-    exit_code = 3
 
 
 class BotChanged(C8LeagueError):

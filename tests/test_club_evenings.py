@@ -447,6 +447,7 @@ def test_report_tables_sheets_warnings_history_and_exit_statuses(
 def test_every_error_has_the_exit_status_of_its_kind() -> None:
     """docs/faults.md's table: usage 2, data refused 1, a bot's faults 3."""
     from c8league import errors
+    from c8league.cli.exits import status_of, status_of_kind
     from c8league.duel.book import DealBookError
     from c8league.duel.forfeits import NoVerdict
     from c8league.findings import RecordChanged
@@ -458,9 +459,10 @@ def test_every_error_has_the_exit_status_of_its_kind() -> None:
     refused = [errors.ResultError, errors.StorageError, errors.BusyError, RecordChanged,
                errors.DraftSeatsWithdrawn, errors.NoInput]  # fmt: skip
     faults = [errors.BotStopped, NoVerdict]
-    assert {c: c.exit_code for c in usage} == dict.fromkeys(usage, 2)
-    assert {c: c.exit_code for c in refused} == dict.fromkeys(refused, 1)
-    assert {c: c.exit_code for c in faults} == dict.fromkeys(faults, 3)
+    assert {c: status_of_kind(c) for c in usage} == dict.fromkeys(usage, 2)
+    assert {c: status_of_kind(c) for c in refused} == dict.fromkeys(refused, 1)
+    assert {c: status_of_kind(c) for c in faults} == dict.fromkeys(faults, 3)
+    assert status_of(errors.Interrupted("stopped", signum=15)) == 143
     faults_md = (Path(__file__).resolve().parents[1] / "docs" / "faults.md").read_text()
     assert "| 1 | data refused" in faults_md and "| 2 | usage" in faults_md
     assert "| 3 | a bot's faults" in faults_md

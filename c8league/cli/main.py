@@ -15,6 +15,7 @@ from rich.markup import escape
 from c8league import about
 from c8league.cli import run as cli_run
 from c8league.cli import state
+from c8league.cli.exits import status_of
 from c8league.cli.lazy import Entry, Noun, Target, lazy_group
 from c8league.cli.output import err, said
 from c8league.errors import C8LeagueError, Interrupted
@@ -26,7 +27,7 @@ from c8league.interrupts import (
     stopped_by_signal,
 )
 
-INTERRUPTED = Interrupted.exit_code
+INTERRUPTED = exit_status(signal.SIGINT)
 
 # --- the command registry ---
 # Each sub-command of the root: where it is ("module:attribute" of a Typer sub-app or a
@@ -253,7 +254,7 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
         )
     except Interrupted as exc:
         err.print(f"[bold red]{escape(str(exc))}[/]", markup=True, highlight=False)
-        return exc.exit_code, True
+        return status_of(exc), True
     except typer.Abort as exc:  # click's word for Ctrl-C, or the end of input, at a prompt
         cause = exc.__cause__ or exc.__context__
         if isinstance(cause, EOFError):
@@ -267,7 +268,7 @@ def _main(argv: Sequence[str] | None) -> tuple[int, bool]:
         return exit_status(signum), True
     except C8LeagueError as exc:
         err.print(f"[bold red]error:[/] {escape(said(exc))}", markup=True, highlight=False)
-        return exc.exit_code, False
+        return status_of(exc), False
     except typer.Exit as exc:
         return int(exc.exit_code), False
     except KeyboardInterrupt as exc:

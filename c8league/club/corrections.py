@@ -3,7 +3,7 @@ and voiding a table's result, each kept in the audit trail. A result entered cou
 for ratings from then on; after an edit or a void, the ratings are recomputed from
 that result on. A voided table may be entered again (``add``): the new result takes
 the voided one's place in the order of results. Every bad entry raises
-:class:`ResultError` (or :class:`UsageError`) and writes nothing.
+:class:`ResultError` (or :class:`UsageError` for a bad request) and writes nothing.
 
 Which round: ``--round`` names it. Without it, ``add`` acts on the latest published
 round where the table has no result (or a voided one), ``edit`` and ``void`` on the
@@ -130,7 +130,7 @@ def _find(
     if round_number is not None:
         round_row = stored_rounds.get_round(session, event, round_number)
         if not round_row.published:
-            raise UsageError(
+            raise ResultError(
                 f"round {round_row.number} of {event.name!r} is not published yet "
                 f"(c8league event publish {event.name})"
             )
@@ -150,14 +150,14 @@ def _find(
     first_round, _ = rows[0]
     published = [(r, m) for r, m in rows if r.published]
     if not published:
-        raise UsageError(
+        raise ResultError(
             f"round {first_round.number} of {event.name!r} is not published yet "
             f"(c8league event publish {event.name})"
         )
     candidates = [(r, m) for r, m in published if m.status in statuses]
     if not candidates:
         if statuses == ENTER and not first_round.published:
-            raise UsageError(
+            raise ResultError(
                 f"round {first_round.number} of {event.name!r} is not published yet "
                 f"(c8league event publish {event.name})"
             )
@@ -299,7 +299,7 @@ def edit_result(
         sequence = match.sequence
         assert sequence is not None and match.id is not None
         if _same_result(before, checked.to_dict()):
-            raise UsageError(
+            raise ResultError(
                 f"nothing to change: round {round_row.number}, table {table} already has "
                 "this result"
             )

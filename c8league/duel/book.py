@@ -46,7 +46,7 @@ from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_valida
 
 from c8league.engine import Match, Rules, derive_seed
 from c8league.engine.rules import parse_assignments, preset_rules
-from c8league.errors import C8LeagueError
+from c8league.errors import C8LeagueError, UsageError
 from c8league.names import printable
 
 FORMAT = "c8league deal book"
@@ -56,11 +56,9 @@ MAX_DEALS = 100_000
 SEED_LIMIT = 2**63
 
 
-class DealBookError(C8LeagueError):
+class DealBookError(UsageError):
     """A deal book that cannot be read or written, or does not validate: the message
     names the file, the field and why."""
-
-    exit_code = 2
 
 
 def deal_seed(seed: int, deal: int) -> int:

@@ -28,7 +28,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import Literal
 
-from c8league.errors import C8LeagueError, UsageError
+from c8league.errors import RunStopped, UsageError
 
 DEFAULT_MAX_FORFEIT_SHARE = 0.05
 """The largest share of forfeited games over which a duel still gives a verdict."""
@@ -163,11 +163,9 @@ class Withheld:
         return f"stopped: {self.stopped}"
 
 
-class NoVerdict(C8LeagueError):
+class NoVerdict(RunStopped):
     """A duel, or duels of a gauntlet, ended without a verdict; ``withheld`` says why for
     each. The duels are stored as they ended."""
-
-    exit_code = 3
 
     def __init__(self, withheld: list[Withheld], *, gauntlet: str | None = None, of: int = 1):
         self.withheld = withheld

@@ -2,14 +2,12 @@
 
 from __future__ import annotations
 
-from c8league.errors import C8LeagueError
+from c8league.errors import UsageError
 
 
-class ScheduleError(C8LeagueError, ValueError):
+class ScheduleError(UsageError, ValueError):
     """A schedule or pairing request that cannot be met as given.
 
     Raised for a table size outside 2..8, a negative round count, duplicate
     entrants, standings that disagree with their tiebreak order, and the like.
     """
-
-    exit_code = 2

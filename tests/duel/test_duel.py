@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from c8league.cli.exits import status_of_kind
 from c8league.cli.main import main
 from c8league.duel.plan import DuelSettings
 from c8league.duel.specs import Bot, parse_spec
@@ -244,7 +245,7 @@ def test_two_runs_of_one_duel_are_kept_apart(
     assert run_cli(db, "duel", "greedy", "random", "--games", "2") == 0
     database = open_database(str(db))
     with event_run_lock(database, 1, "duel-1", kind="duel"):
-        assert run_cli(db, "duel", "resume", "duel-1") == BusyError.exit_code
+        assert run_cli(db, "duel", "resume", "duel-1") == status_of_kind(BusyError)
         assert "duel 'duel-1' is being run by another process" in capsys.readouterr().err
         # an event with the same id is another lock
         with event_run_lock(database, 1, "ev"):

@@ -26,6 +26,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from c8league.cli.exits import status_of_kind
 from c8league.duel.stats import (
     NELO_PER_T,
     REGULARIZATION,
@@ -561,7 +562,7 @@ def test_bad_table_size() -> None:
 
 def test_errors_are_one_line_domain_errors() -> None:
     assert issubclass(StatsError, C8LeagueError) and issubclass(StatsError, ValueError)
-    assert StatsError.exit_code == 2
+    assert status_of_kind(StatsError) == 2
 
 
 # ------------------------------------------------------------------ the SPRT spec
