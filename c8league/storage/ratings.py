@@ -7,6 +7,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
+from operator import itemgetter
 from typing import Any, NamedTuple, cast
 
 from sqlalchemy import Connection, Dialect, bindparam, delete, func, insert, update
@@ -276,9 +277,8 @@ def _rewrite(
         query = query.where(table.c.league_id == league_id)
     # else every row is the league's: read in the table's own order, without an index.
     stored = _driver_rows(connection, query.order_by(table.c.id))
-    if len(stored) != len(updates) or [(e, m) for _, e, m in stored] != [
-        (row[1], row[2]) for row in updates
-    ]:
+    key = itemgetter(1, 2)  # (entrant id, match id) of a stored row and of an update
+    if len(stored) != len(updates) or list(map(key, stored)) != list(map(key, updates)):
         return False
     sql, order = _history_rewrite(connection.dialect)
     rows = [
