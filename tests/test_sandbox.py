@@ -39,13 +39,15 @@ HOSTILE = BOTS / "hostile.py"
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="Linux sandboxes")
 
 
-OURS: list[str] = [f"{Path(__file__).parents[1]}/"]
-"""Where the bots this test run starts live: this checkout, and the run's own temporary
-folder (added below). A sandboxed process whose command line names the bots of another
-checkout or another run's temporary folder is that run's, not ours (any other is)."""
+OURS: list[str] = []
+"""Where the bots whose processes these tests count live: this test process's own
+temporary folder (added below; with pytest-xdist, its worker's). A sandboxed process
+whose command line names the bots of a checkout (this one's too: another test may be
+running them at the same time) or another temporary folder is not ours (any other is);
+a test that counts its bots' processes runs them from its temporary folder."""
 FOREIGN = re.compile(
     r"(\S*/(?:tests/bots|plugins/c8league-[\w-]+)/"  # a checkout's bots
-    r"|\S*/pytest-of-[^/\s]+/pytest-\d+/)"  # a test run's temporary folder
+    r"|\S*/pytest-of-[^/\s]+/pytest-\d+/(?:popen-gw\d+/)?)"  # a test run's (worker's) folder
 )
 
 
@@ -320,11 +322,13 @@ def test_a_kept_bot_keeps_its_sandboxed_process_from_match_to_match(tmp_path: Pa
 
     logs = tmp_path / "logs"
     logs.mkdir()
+    for name in ("good.py", "botlib.py"):  # its processes are this test's
+        shutil.copy(BOTS / name, tmp_path / name)
     keep.enable()
     try:
         for seed in range(3):
             player = ExternalPlayer(
-                [sys.executable, str(BOTS / "good.py")],
+                [sys.executable, str(tmp_path / "good.py")],
                 log_dir=str(logs),
                 env={"BOT_MATCHES": "1", "BOT_ECHO": "1"},
             )
