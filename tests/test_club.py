@@ -10,17 +10,13 @@ import sqlite3
 from pathlib import Path
 
 import pytest
+from clis import cli as run
 from shown import WHEN, assert_shown
 
-from c8league.cli.main import main
 from c8league.events.status import event_status
 from c8league.storage.database import open_database
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
-
-
-def run(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def digest(db: Path) -> str:
@@ -98,8 +94,8 @@ def test_the_whole_evening(club: Path, capsys: pytest.CaptureFixture[str], tmp_p
         50 * len(t["seats"])
         for t in first["tables"]  # type: ignore[attr-defined]
     ]
-    # Results cannot be entered before the round is published.
-    assert run(db, "result", "add", "thursday", "--table", "1", "--scores", "A=1") == 2
+    # Results cannot be entered before the round is published (a state refused: 1).
+    assert run(db, "result", "add", "thursday", "--table", "1", "--scores", "A=1") == 1
     assert "not published" in capsys.readouterr().err
     assert run(db, "event", "publish", "thursday") == 0
     enter_round(db, capsys)
