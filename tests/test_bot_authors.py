@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli
 
 from c8league.cli.main import main
 from c8league.duel.specs import parse_spec, resolve, spec_text
@@ -36,10 +37,6 @@ for line in sys.stdin:
     elif m["type"] == "quit":
         break
 """
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 @pytest.mark.parametrize(

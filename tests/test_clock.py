@@ -17,8 +17,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli
 
-from c8league.cli.main import main
 from c8league.duel.plan import DuelSettings
 from c8league.duel.running import DuelRequest, create_duel
 from c8league.engine import Move, Observation, Rules
@@ -53,10 +53,6 @@ def sleeper() -> Iterator[None]:
         yield
     finally:
         registry.unregister("sleeper")
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def clocked(plugin: str, clock: MatchClock, **options: Any) -> SeatClock:

@@ -15,11 +15,11 @@ from collections.abc import Iterator, Sequence
 from pathlib import Path
 
 import pytest
+from clis import cli as run
 from dbs import BOT_ENTRANTS, games, matches_done_meanwhile
 from dbs import results as stored_results
 from shown import assert_shown
 
-from c8league.cli.main import main
 from c8league.engine import Move, Observation, Rules
 from c8league.events import running
 from c8league.events.status import EventStatus, event_status
@@ -102,10 +102,6 @@ def write_league(tmp_path: Path, **values: object) -> Path:
     path = tmp_path / "league.toml"
     path.write_text(LEAGUE.format(entrants=BOT_ENTRANTS, **params))
     return path
-
-
-def run(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def status(db: Path) -> EventStatus:

@@ -19,6 +19,7 @@ import time
 from pathlib import Path
 
 import pytest
+from clis import cli as run
 from dbs import event_state, matches_done, player_names
 from dbs import results as stored_results
 
@@ -66,10 +67,6 @@ def write_league(
         )
     )
     return path
-
-
-def run(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def cli(db: Path, *args: str) -> list[str]:

@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli, output
 from shown import assert_shown
 
-from c8league.cli.main import main
 from c8league.engine import HandRecord, Rules
 from c8league.engine.match import MatchRecord
 from c8league.players import registry
@@ -37,16 +37,6 @@ for line in sys.stdin:
     elif m["type"] == "quit":
         break
 """
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
-
-
-def output(capsys: pytest.CaptureFixture[str], db: Path, *args: str) -> str:
-    capsys.readouterr()
-    assert cli(db, *args) == 0
-    return capsys.readouterr().out
 
 
 @pytest.fixture

@@ -12,6 +12,7 @@ from typing import Any
 
 import jsonschema
 import pytest
+from clis import cli
 
 from c8league.cli.main import main
 from c8league.engine import HandRecord, Rules
@@ -64,10 +65,6 @@ name = "second"
 format = "round_robin"
 cycles = 1
 """
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 @pytest.fixture(scope="module")

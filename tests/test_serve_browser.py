@@ -26,18 +26,14 @@ pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
 from cdp import DEADLINE, Browser, Tab
+from clis import cli as run
 from test_html_browser import browser
 from test_serve_evening import league_file
 
-from c8league.cli.main import main
 from c8league.serve import ServeConfig, create_app
 from c8league.storage.database import open_database
 
 PHONE = 390
-
-
-def run(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 @pytest.fixture(scope="module")

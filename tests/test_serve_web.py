@@ -22,7 +22,8 @@ with warnings.catch_warnings():  # newer Starlette prefers httpx2; httpx works t
     warnings.simplefilter("ignore")
     from starlette.testclient import TestClient
 
-from c8league.cli.main import main
+from clis import cli as run
+
 from c8league.club.reporting import report_result
 from c8league.errors import ResultError
 from c8league.events.status import event_status
@@ -31,10 +32,6 @@ from c8league.storage.database import open_database
 
 LEAGUES = Path(__file__).resolve().parents[1] / "leagues"
 HOST = "testserver"
-
-
-def run(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def digest(db: Path) -> str:

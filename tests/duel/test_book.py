@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli
 
 from c8league.cli.main import main
 from c8league.duel.book import deal_seed, first_hand, load_book
@@ -17,10 +18,6 @@ from c8league.players.base import BasePlayer
 from c8league.players.greedy import GreedyPlayer
 
 from .test_duel import dump
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def shown_json(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> Any:

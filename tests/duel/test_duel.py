@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli as run_cli
 
 from c8league.cli.exits import status_of_kind
 from c8league.cli.main import main
@@ -25,10 +26,6 @@ from c8league.storage import open_database
 from c8league.storage.runlock import event_run_lock
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def run_cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def show(db: Path, name: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:

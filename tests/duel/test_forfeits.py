@@ -11,9 +11,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli
 from shown import assert_shown
 
-from c8league.cli.main import main
 from c8league.duel.forfeits import Forfeits, ForfeitShare
 from c8league.duel.plan import DuelSettings
 from c8league.duel.specs import Bot
@@ -52,10 +52,6 @@ def faulty_bots() -> Iterator[None]:
     finally:
         registry.unregister("shaky")
         registry.unregister("explodes")
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def shown_json(db: Path, capsys: pytest.CaptureFixture[str], *args: str) -> Any:

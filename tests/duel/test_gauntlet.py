@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from clis import cli
 from shown import assert_shown
 
 from c8league.cli.main import main
@@ -25,10 +26,6 @@ from .test_forfeits import Shaky
 
 ROOT = Path(__file__).resolve().parents[2]
 OPPONENTS = ["random:playable_first=true", "random", "greedy"]
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def output(db: Path, capsys: pytest.CaptureFixture[str], *args: str, code: int = 0) -> str:

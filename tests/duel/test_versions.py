@@ -13,8 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-
-from c8league.cli.main import main
+from clis import cli
 
 BOT = """\
 import json, sys
@@ -38,10 +37,6 @@ def write_bot(folder: Path, *, broken: bool) -> str:
     folder.mkdir(exist_ok=True)
     (folder / "bot.py").write_text(BOT.format(broken=broken))
     return f"cmd:{sys.executable} {folder / 'bot.py'}"
-
-
-def cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
 
 
 def shown(db: Path, capsys: pytest.CaptureFixture[str], name: str) -> Any:
