@@ -291,25 +291,27 @@ def test_where_the_organiser_confirms_a_second_player_cannot(
     assert f"table 1's code by {seats[0]}; accepted by the organiser" in trail(db, capsys)
 
 
-def test_the_league_file_sets_and_unsets_who_confirms(tmp_path: Path) -> None:
-    from c8league.league.leagues import second_player_confirms
-    from c8league.storage.leagues import get_league
-
+def test_the_league_file_sets_and_unsets_who_confirms(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``league show`` says who makes a reported result final, as the file last set it."""
     db = new_club(tmp_path, "second-player", publish=False)
 
-    def confirms() -> bool:
-        store = open_database(str(db), create=False)
-        try:
-            with store.session() as session:
-                return second_player_confirms(get_league(session, "club"))
-        finally:
-            store.close()
+    def confirms() -> str:
+        capsys.readouterr()
+        assert run(db, "league", "show", "club", "--json") == 0
+        return str(json.loads(capsys.readouterr().out)["confirm_reports"])
 
-    assert confirms()
+    line = "A result reported from a table is final once a second player there confirms it."
+    assert confirms() == "second-player"
+    assert run(db, "league", "show", "club") == 0
+    assert line in capsys.readouterr().out.splitlines()
     assert run(db, "league", "import", str(league_file(tmp_path, None))) == 0
-    assert confirms()  # left out: as before
+    assert confirms() == "second-player"  # left out: as before
     assert run(db, "league", "import", str(league_file(tmp_path, "organiser"))) == 0
-    assert not confirms()
+    assert confirms() == "organiser"
+    assert run(db, "league", "show", "club") == 0
+    assert line not in capsys.readouterr().out
     assert run(db, "league", "import", str(league_file(tmp_path, "anyone"))) == 2
 
 

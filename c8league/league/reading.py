@@ -11,6 +11,7 @@ from typing import Any
 
 from c8league.engine.rules import Rules
 from c8league.league.house_rules import house_rules
+from c8league.league.leagues import second_player_confirms
 from c8league.league.status import member_statuses
 from c8league.standings import StandingRules
 from c8league.storage import leagues as stored_leagues
@@ -114,6 +115,7 @@ def show_league(db: Database, name: str) -> dict[str, Any]:
             "house_rules": house_rules(Rules.from_json(lg.rules), lg.preset),
             "rating": json.loads(lg.rating),
             **_standing(StandingRules.from_json(lg.standing)),
+            "confirm_reports": "second-player" if second_player_confirms(lg) else "organiser",
             "entrants": [
                 {
                     "name": e.name,

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from c8league.duel.reading import DuelReport
-from c8league.duel.stats import DuelTally
+from c8league.duel.reading import DuelReport, count_pair
 
 POINTS = 400
 """At most this many points are drawn; a longer duel is sampled evenly (the last kept)."""
@@ -22,17 +21,18 @@ class LlrPath:
 
 
 def llr_path(report: DuelReport) -> LlrPath | None:
-    """The path of the duel's LLR over its pairs, in the order they were stored; None for
-    a duel without a sequential test."""
+    """The path of the duel's LLR over its pairs, in the order they were stored (the LLR
+    of the test that decides: on the luck-adjusted scores for a duel that adjusts for
+    luck); None for a duel without a sequential test."""
     spec = report.settings.spec
     if spec is None:
         return None
     steps = 2 * (report.settings.players - 1)
-    tally = DuelTally(report.settings.players)
+    tally = report.settings.tally()  # (luck-adjusted, as the duel's own test, if it is)
     every = max(1, len(report.pairs) // POINTS)
     points = [(0, 0.0)]
     for n, pair in enumerate(report.pairs, 1):
-        tally.add(pair.share_a / steps, pair.share_b / steps)
+        count_pair(tally, pair, steps)
         if n % every == 0 or n == len(report.pairs):
             points.append((n, tally.sprt(spec).llr))
     return LlrPath(tuple(points), spec.lower, spec.upper)

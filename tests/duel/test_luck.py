@@ -13,8 +13,8 @@ from types import ModuleType
 from typing import Any
 
 import pytest
+from clis import cli as run_cli
 
-from c8league.cli.main import main
 from c8league.duel import luck
 from c8league.duel.luck import FEATURES, OWN, LuckReader, MatchLuck, chance_features
 from c8league.duel.luck_values import WEIGHTS
@@ -336,10 +336,6 @@ def test_the_fit_reproduces_its_weights_from_its_seed() -> None:
 # -- the duel --------------------------------------------------------------------------------
 
 
-def run_cli(db: Path, *args: str) -> int:
-    return main(["--db", str(db), *args])
-
-
 def _show(db: Path, name: str, capsys: pytest.CaptureFixture[str]) -> dict[str, Any]:
     capsys.readouterr()
     assert run_cli(db, "duel", "show", name, "--json") == 0
@@ -400,6 +396,13 @@ def test_a_luck_adjusted_test_decides_on_the_adjusted_scores(
     stats = _show(db, "duel-1", capsys)["stats"]
     assert stats["sprt"]["decision"] == "H1"
     assert stats["adjusted"]["raw_sprt"]["llr"] != stats["sprt"]["llr"]
+    # The web page's graph follows the test that decides: the adjusted LLR.
+    from c8league.duel.reading import duel_report
+    from c8league.serve.llr import llr_path
+
+    path = llr_path(duel_report(open_database(str(db)), "duel-1"))
+    assert path is not None
+    assert round(path.points[-1][1], 2) == round(stats["sprt"]["llr"], 2)
 
 
 def test_two_copies_of_a_bot_have_an_adjusted_mean_near_0(

@@ -55,6 +55,12 @@ def show(
         markup=False,
         highlight=False,
     )
+    if data["confirm_reports"] == "second-player":
+        out.print(
+            "A result reported from a table is final once a second player there confirms it.",
+            markup=False,
+            highlight=False,
+        )
     table = draw_table(
         ("name", "kind", "plugin", "status"),
         ((e["name"], e["kind"], e["plugin"] or "", e["status_text"]) for e in data["entrants"]),
