@@ -144,6 +144,53 @@ def test_a_duel_page_shows_its_llr_against_the_bounds(tmp_path: Path) -> None:
     assert "LLR" in page.text
 
 
+def test_a_running_duels_page_shows_its_llr_moving_and_ends_as_duel_show(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """While ``duel`` plays (another process), the page shows more pairs and a new LLR
+    each time they are stored; once it ends, the page's figures are ``duel show``'s."""
+    import subprocess
+    import sys
+    import time
+
+    db = tmp_path / "live.db"
+    assert run(db, "init") == 0
+    command = [sys.executable, "-m", "c8league", "--db", str(db), "duel", "greedy", "greedy",
+               "--sprt", "elo0=0 elo1=5", "--max-games", "600", "--name", "live", "--seed", "5",
+               "--workers", "1"]  # fmt: skip
+    playing = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    seen: list[tuple[str, str]] = []
+    config = ServeConfig(db=open_database(str(db), create=False))
+
+    def figures(page: str) -> tuple[str, str]:
+        found = re.search(r'aria-label="LLR (-?[\d.]+) after (\d+) pairs', page)
+        return ("", "0") if found is None else (found[1], found[2])
+
+    try:
+        with TestClient(create_app(config)) as client:
+            while playing.poll() is None:
+                page = client.get("/duel/live")
+                running = page.status_code == 200 and "<strong>playing</strong>" in page.text
+                if running and figures(page.text) not in seen:
+                    assert "data-live=" in page.text  # the page follows the duel by itself
+                    seen.append(figures(page.text))
+                time.sleep(0.02)  # (a poll's pace: the test waits for the duel to end)
+            assert playing.wait() == 0, playing.stderr.read() if playing.stderr else ""
+            final = client.get("/duel/live").text
+    finally:
+        if playing.poll() is None:
+            playing.kill()
+        config.db.close()
+    moving = [pairs for _, pairs in seen if pairs != "0"]
+    assert len(set(moving)) >= 2, seen  # more pairs, seen while it played
+    capsys.readouterr()
+    assert run(db, "duel", "show", "live", "--json") == 0
+    shown = json.loads(capsys.readouterr().out)
+    llr, pairs = figures(final)
+    assert (llr, int(pairs)) == (f"{shown['stats']['sprt']['llr']:.2f}", shown["stats"]["pairs"])
+    assert "<strong>playing</strong>" not in final and "data-live=" not in final
+
+
 # --- writes ----------------------------------------------------------------------------
 
 

@@ -225,7 +225,7 @@ class Pages:
             stats=report.stats,
             sprt=report.stats.sprt,
             chart=None if path is None else llr_svg(path),
-            running=report.status == "running",
+            running=report.status == "playing",
         )
 
     def ladder(self, request: Request) -> Response:
