@@ -5,9 +5,10 @@ phone left on the event's page sees the result and the standings change without 
 reload. Where the league says so, a second player confirms the result on their own
 phone.
 
-One Chromium for the module (driven over its DevTools pipe, tests/cdp.py), a browser
-context of its own for each phone. Skipped when Chromium is not installed, except in
-CI (``CI`` set), where a missing browser is a failure.
+The system's Chromium, driven by Playwright (one browser for the module, a browser
+context of its own for each phone: its own cookies, a phone's viewport). Skipped when
+Chromium is not installed, except in CI (``CI`` set), where a missing browser is a
+failure.
 """
 
 from __future__ import annotations
@@ -19,14 +20,15 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 pytest.importorskip("starlette")
 pytest.importorskip("uvicorn")
 
-from cdp import DEADLINE, Browser, Tab
 from clis import cli as run
+from playwright.sync_api import Browser, Page, sync_playwright
 from test_html_browser import browser
 from test_serve_evening import league_file
 
@@ -34,15 +36,68 @@ from c8league.serve import ServeConfig, create_app
 from c8league.storage.database import open_database
 
 PHONE = 390
+DEADLINE = 60.0
+"""Seconds after which a state that never came fails the test (not a measure)."""
 
 
 @pytest.fixture(scope="module")
 def chromium() -> Iterator[Browser]:
-    started = Browser(browser())
-    try:
-        yield started
-    finally:
-        started.close()
+    executable = browser()
+    with sync_playwright() as playwright:
+        started = playwright.chromium.launch(executable_path=executable)
+        try:
+            yield started
+        finally:
+            started.close()
+
+
+class Tab:
+    """A phone's browser: a page in a browser context of its own, at a phone's width."""
+
+    def __init__(self, chromium: Browser) -> None:
+        context = chromium.new_context(
+            viewport={"width": PHONE, "height": 844}, is_mobile=True, has_touch=True
+        )
+        context.set_default_timeout(DEADLINE * 1000)
+        self.page: Page = context.new_page()
+
+    def goto(self, url: str) -> None:
+        self.page.goto(url)
+
+    def fill(self, values: dict[str, str]) -> None:
+        """Type ``values`` into the fields of those names (a select's option by its text)."""
+        for name, value in values.items():
+            field = self.page.locator(f'[name="{name}"]').first
+            if field.evaluate("e => e.tagName") == "SELECT":
+                field.select_option(value)
+            else:
+                field.fill(value)
+
+    def submit(self, selector: str) -> None:
+        """Press the button ``selector`` and wait for the page it leads to."""
+        with self.page.expect_navigation():
+            self.page.locator(selector).first.click()
+
+    def evaluate(self, expression: str) -> Any:
+        return self.page.evaluate(expression)
+
+    def wait_for(self, expression: str, what: str) -> Any:
+        """Wait until ``expression`` is truthy in the page, and return its value."""
+        deadline = time.monotonic() + DEADLINE  # (the page's CSP refuses wait_for_function)
+        while not (value := self.evaluate(expression)):
+            if time.monotonic() > deadline:
+                raise AssertionError(f"the page never showed {what}: {self.text()[:2000]}")
+            self.page.wait_for_timeout(50)
+        return value
+
+    def text(self) -> str:
+        return self.page.inner_text("body")
+
+    def width(self) -> tuple[int, int]:
+        """The page's width and the window's: a page wider than its window scrolls
+        sideways."""
+        found = self.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+        return int(found[0]), int(found[1])
 
 
 @contextmanager
@@ -117,7 +172,7 @@ def test_a_player_finds_their_table_reports_and_the_page_follows(
     db = club(tmp_path)
     tables = sheet(db, capsys)
     with live(db) as (base, config):
-        player, reporter, organiser = chromium.tab(), chromium.tab(), chromium.tab()
+        player, reporter, organiser = Tab(chromium), Tab(chromium), Tab(chromium)
         for path in ("/", "/league/club"):
             player.goto(base + path)
             fits(player, path)
@@ -172,7 +227,7 @@ def test_a_second_player_confirms_on_their_own_phone(
     seats = tables[0]["seats"]
     assert isinstance(seats, list)
     with live(db) as (base, _):
-        first, second = chromium.tab(), chromium.tab()
+        first, second = Tab(chromium), Tab(chromium)
         report(first, base, tables[0], player=seats[0])
         second.goto(f"{base}/report")
         second.fill({"code": str(tables[0]["code"])})
