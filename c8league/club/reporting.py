@@ -22,7 +22,7 @@ from typing import Any
 from c8league.club.corrections import ENTER, Change, TableInfo, add_in, info_in
 from c8league.club.entry import CheckedResult, Entry
 from c8league.errors import NotFoundError, ResultError
-from c8league.league.leagues import second_player_confirms
+from c8league.league.choices import second_player_confirms
 from c8league.names import name_key
 from c8league.storage import Session, table_codes
 from c8league.storage import rounds as stored_rounds

@@ -8,6 +8,7 @@ import json
 from typing import TYPE_CHECKING, Any
 
 from c8league.errors import StorageError
+from c8league.league.choices import CONFIRM_REPORTS
 from c8league.league.players import ImportSummary, enter_entrant, join_league
 from c8league.standings import StandingRules
 from c8league.storage import Session
@@ -104,17 +105,6 @@ def import_league(
                 session, league, league_file=league_file, spec=spec_event, summary=summary
             )
     return summary
-
-
-CONFIRM_REPORTS = "confirm_reports"
-"""The key of the league's choices (the ``standing`` column's JSON) that says who makes a
-result reported from the table final (the league file's ``confirm_reports``); left out:
-the organiser."""
-
-
-def second_player_confirms(league: League) -> bool:
-    """Whether a second player of a table may make the result reported there final."""
-    return bool(json.loads(league.standing or "{}").get(CONFIRM_REPORTS) == "second-player")
 
 
 def _choices(league_file: LeagueFile, stored: str) -> str:

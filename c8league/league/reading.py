@@ -10,8 +10,8 @@ import json
 from typing import Any
 
 from c8league.engine.rules import Rules
+from c8league.league.choices import second_player_confirms
 from c8league.league.house_rules import house_rules
-from c8league.league.leagues import second_player_confirms
 from c8league.league.status import member_statuses
 from c8league.standings import StandingRules
 from c8league.storage import leagues as stored_leagues
