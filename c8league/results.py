@@ -127,15 +127,22 @@ def forfeit_seats(placements: Sequence[int], forfeit_seat: int | None) -> tuple[
 
 
 @dataclass(frozen=True, slots=True)
+class Failure:
+    """A match that could not be played at all (a plugin missing on the worker, a worker
+    that kept dying): why, in words."""
+
+    error: str
+
+
+@dataclass(frozen=True, slots=True)
 class MatchReport:
     """What a worker sends back for one match task: the match's result as storage
-    stores it, how long it took, and its moves."""
+    stores it, or why it could not be played (``outcome``), how long it took, and its
+    moves."""
 
     match_id: int
-    result: Result
+    outcome: Result | Failure
     seconds: float = 0.0
-    error: str | None = None
-    """Set when the match could not be played at all (e.g. a plugin missing on the worker)."""
     moves: str = ""
     """Every move of the match, one line per hand (the engine's ``MatchRecord.to_text``),
     the hand it stopped in included: what replays the match from its seed."""
@@ -146,4 +153,17 @@ class MatchReport:
     @classmethod
     def failed(cls, match_id: int, error: str) -> MatchReport:
         """The report of a match that could not be played at all."""
-        return cls(match_id, Result((), (), "error"), error=error)
+        return cls(match_id, Failure(error))
+
+    @property
+    def error(self) -> str | None:
+        """Why the match could not be played; None: it was (see :attr:`result`)."""
+        return self.outcome.error if isinstance(self.outcome, Failure) else None
+
+    @property
+    def result(self) -> Result:
+        """The match's result; a match that could not be played has none (look at
+        :attr:`error` first)."""
+        if isinstance(self.outcome, Failure):
+            raise ValueError(f"match {self.match_id} was not played: {self.outcome.error}")
+        return self.outcome

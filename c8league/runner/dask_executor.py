@@ -32,7 +32,7 @@ import time
 import uuid
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from importlib import metadata
 from typing import Any
 
@@ -652,7 +652,7 @@ def _play_on_worker(play: Play, packed: bytes) -> bytes:
     if any(report.error is not None for report in reports):
         worker = _distributed().get_worker().address
         reports = [
-            r if r.error is None else replace(r, error=f"{r.error} (on Dask worker {worker})")
+            r if r.error is None else r.failed(r.match_id, f"{r.error} (on Dask worker {worker})")
             for r in reports
         ]
     return _pack(reports)
