@@ -143,7 +143,7 @@ def store_results(
             )
         forfeit = result.forfeit
         before = (
-            (
+            StoredForfeit(
                 rows.get("forfeit_seat"),
                 rows.get("forfeit_reason"),
                 rows.get("forfeit_move"),
@@ -161,11 +161,11 @@ def store_results(
             "sequence": sequence,
             "entered_by": result.entered_by,
             "finished_at": now,
-            "forfeit_seat": before[0] if forfeit is None else forfeit.seat,
-            "forfeit_reason": before[1] if forfeit is None else forfeit.reason,
-            "forfeit_move": before[2] if forfeit is None else forfeit.move_number,
-            "forfeit_detail": before[3] if forfeit is None else forfeit.detail[:2000],
-            "forfeit_request": before[4] if forfeit is None else forfeit.request,
+            "forfeit_seat": before.seat if forfeit is None else forfeit.seat,
+            "forfeit_reason": before.reason if forfeit is None else forfeit.reason,
+            "forfeit_move": before.move if forfeit is None else forfeit.move_number,
+            "forfeit_detail": before.detail if forfeit is None else forfeit.detail[:2000],
+            "forfeit_request": before.request if forfeit is None else forfeit.request,
             "unfinished": result.unfinished,
         }
         match_rows.append({"b_id": match_id, **{f"b_{k}": v for k, v in values.items()}})
@@ -248,12 +248,18 @@ def store_results(
     return stored
 
 
-StoredForfeit = tuple[int | None, str | None, int | None, str | None, int | None]
-"""A match's stored forfeit: (seat, reason, move, detail, request)."""
+class StoredForfeit(NamedTuple):
+    """A match's forfeit columns as stored (all None: no forfeit)."""
+
+    seat: int | None
+    reason: str | None
+    move: int | None
+    detail: str | None
+    request: int | None
 
 
 def _forfeit_of(match: Match) -> StoredForfeit:
-    return (
+    return StoredForfeit(
         match.forfeit_seat,
         match.forfeit_reason,
         match.forfeit_move,
