@@ -13,8 +13,9 @@ club, storage and the ratings can all share it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from typing import Any
 
 ENTERED_BY = ("engine", "hand", "play")
 """Who made a result: the runner (bots), a person typing a score sheet, or a person
@@ -40,6 +41,29 @@ class Forfeit:
     """For a bot that c8league played forced moves for (an external bot's
     ``skip_forced``): the number of the move request it was answering (1-based; 0:
     before its first), where it differs from ``move_number``; None otherwise."""
+
+    def to_dict(self, *, detail_limit: int | None = None) -> dict[str, object]:
+        """The forfeit as JSON values, as a duel's match and a game record keep it
+        (``move`` for :attr:`move_number`; the detail cut to ``detail_limit``)."""
+        return {
+            "seat": self.seat,
+            "reason": self.reason,
+            "move": self.move_number,
+            "request": self.request,
+            "detail": self.detail if detail_limit is None else self.detail[:detail_limit],
+        }
+
+    @classmethod
+    def from_dict(cls, data: Mapping[str, Any]) -> Forfeit:
+        """The forfeit :meth:`to_dict` gave."""
+        request = data.get("request")
+        return cls(
+            int(data["seat"]),
+            str(data["reason"]),
+            int(data["move"]),
+            str(data["detail"]),
+            None if request is None else int(request),
+        )
 
 
 def forfeit_at(forfeit: Forfeit) -> str:

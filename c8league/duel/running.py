@@ -802,15 +802,7 @@ def _match_json(report: MatchReport, versions: dict[str, int], luck: float | Non
             "scores": list(result.scores),
             "ended": result.ended,
             "decisions": result.decisions,
-            "forfeit": None
-            if forfeit is None
-            else {
-                "seat": forfeit.seat,
-                "reason": forfeit.reason,
-                "move": forfeit.move_number,
-                "request": forfeit.request,
-                "detail": forfeit.detail[:500],
-            },
+            "forfeit": None if forfeit is None else forfeit.to_dict(detail_limit=500),
             "seconds": round(report.seconds, 6) if math.isfinite(report.seconds) else None,
             **({"versions": played} if any(v is not None for v in played) else {}),
             **({} if luck is None else {"luck": luck}),

@@ -255,17 +255,7 @@ def duel_game(
     moves = pair.moves_a if side == "A" else pair.moves_b
     seats = settings.seatings(deal)[index]
     names = {(bot.plugin, bot.options): label for label, bot in settings.bots()}
-    forfeit = None
-    if data["forfeit"] is not None:
-        f = data["forfeit"]
-        request = f.get("request")
-        forfeit = Forfeit(
-            int(f["seat"]),
-            str(f["reason"]),
-            int(f["move"]),
-            str(f["detail"]),
-            None if request is None else int(request),
-        )
+    forfeit = None if data["forfeit"] is None else Forfeit.from_dict(data["forfeit"])
     seed = settings.deal_seed(deal)
     record = None
     if moves is not None:
@@ -423,15 +413,7 @@ def game_record(game: Game) -> dict[str, Any]:
             "scores": list(game.scores),
             "ended": game.ended,
         },
-        "forfeit": None
-        if forfeit is None
-        else {
-            "seat": forfeit.seat,
-            "reason": forfeit.reason,
-            "move": forfeit.move_number,
-            "request": forfeit.request,
-            "detail": forfeit.detail,
-        },
+        "forfeit": None if forfeit is None else forfeit.to_dict(),
         "replay": game.demo_command,
     }
 
