@@ -8,26 +8,21 @@ import functools
 from collections.abc import Iterable, Mapping, Sequence
 from datetime import datetime
 from operator import itemgetter
-from typing import Any, NamedTuple, cast
+from typing import Any, NamedTuple
 
 from sqlalchemy import Connection, Dialect, bindparam, delete, func, insert, update
 from sqlalchemy import select as sa_select
-from sqlalchemy.exc import DBAPIError
 from sqlalchemy.orm.attributes import set_committed_value
-from sqlalchemy.sql import ClauseElement
-from sqlalchemy.sql.compiler import SQLCompiler
 from sqlmodel import Session, SQLModel, col, select
 
-from c8league.storage.fetch import fetch_rows
+from c8league.storage.fetch import fetch_driver_rows, fetch_rows
 from c8league.storage.models import (
     Entrant,
-    Event,
-    Match,
-    MatchSeat,
     Rating,
     RatingHistory,
     utcnow,
 )
+from c8league.storage.results import rated_seats_query
 
 _INSERT_BATCH = 20_000
 
@@ -51,31 +46,13 @@ def rated_results(
     those of ``c8league.storage.results.rated_seats``, read as the driver's tuples and
     gathered per match as they come (a league can have hundreds of thousands)."""
     session.flush()  # the caller's pending changes first
-    query = (
-        sa_select(
-            col(Match.id),
-            col(Match.sequence),
-            col(Match.forfeit_seat),
-            col(MatchSeat.entrant_id),
-            col(MatchSeat.place),
-        )
-        .join(Event, col(Match.event_id) == col(Event.id))
-        .join(MatchSeat, col(MatchSeat.match_id) == col(Match.id))
-        .where(
-            col(Event.league_id) == league_id,
-            col(Match.status) == "done",
-            col(Match.sequence).is_not(None),
-        )
-        .order_by(col(Match.sequence), col(Match.id), col(MatchSeat.seat))
-    )
-    if from_sequence is not None:
-        query = query.where(col(Match.sequence) >= from_sequence)
+    query = rated_seats_query(league_id, from_sequence)
     results: list[RatedResult] = []
     add = results.append
     last = None
     entrants: list[int] = []
     places: list[int | None] = []
-    for match_id, sequence, forfeit_seat, entrant_id, place in _driver_rows(
+    for match_id, sequence, forfeit_seat, _, entrant_id, place in fetch_driver_rows(
         session.connection(), query
     ):
         if match_id != last:
@@ -86,32 +63,6 @@ def rated_results(
             entrants.append(entrant_id)
             places.append(place)
     return results
-
-
-def _driver_rows(connection: Connection, query: ClauseElement) -> list[tuple[Any, ...]]:
-    """All rows of ``query`` as the database driver returns them: its own tuples,
-    without SQLAlchemy's row objects (for a read of plain integers, floats and strings).
-    A driver's error is raised as SQLAlchemy raises it (a ``DBAPIError``)."""
-    compiled = cast(
-        SQLCompiler,
-        query.compile(dialect=connection.dialect, compile_kwargs={"render_postcompile": True}),
-    )
-    params = compiled.construct_params()
-    args: Any = (
-        tuple(params[name] for name in compiled.positiontup or ())
-        if compiled.positional
-        else params
-    )
-    result = connection.exec_driver_sql(compiled.string, args)
-    dbapi = connection.dialect.loaded_dbapi
-    try:
-        return cast(list[tuple[Any, ...]], result.cursor.fetchall())
-    except dbapi.Error as exc:
-        raise DBAPIError.instance(
-            compiled.string, args, exc, dbapi.Error, dialect=connection.dialect
-        ) from exc
-    finally:
-        result.close()
 
 
 def current(
@@ -276,7 +227,7 @@ def _rewrite(
     elif _other_leagues_have_history(session, league_id):
         query = query.where(table.c.league_id == league_id)
     # else every row is the league's: read in the table's own order, without an index.
-    stored = _driver_rows(connection, query.order_by(table.c.id))
+    stored = fetch_driver_rows(connection, query.order_by(table.c.id))
     key = itemgetter(1, 2)  # (entrant id, match id) of a stored row and of an update
     if len(stored) != len(updates) or list(map(key, stored)) != list(map(key, updates)):
         return False

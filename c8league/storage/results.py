@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from datetime import datetime
 from typing import Any, NamedTuple
 
-from sqlalchemy import Table, bindparam, insert, text, update
+from sqlalchemy import Select, Table, bindparam, insert, text, update
 from sqlalchemy import select as sa_select
 from sqlalchemy.orm.attributes import set_committed_value
 from sqlmodel import Session, SQLModel, col, func, select
@@ -503,6 +503,16 @@ def rated_seats(
     """Every seat of the league's finished matches (from ``from_sequence`` on), in the
     order the results count (by sequence, then seat). What a rebuild of the ratings
     replays."""
+    query = rated_seats_query(league_id, from_sequence)
+    return list(map(RatedSeat._make, fetch_rows(session.connection(), query)))
+
+
+def rated_seats_query(
+    league_id: int, from_sequence: int | None = None
+) -> Select[int | None, int | None, int | None, int, int, int | None]:
+    """The query of :func:`rated_seats`: (match id, sequence, forfeit seat, seat, entrant
+    id, place) of every seat of the league's finished matches, in the order the results
+    count."""
     query = (
         sa_select(
             col(Match.id),
@@ -523,7 +533,7 @@ def rated_seats(
     )
     if from_sequence is not None:
         query = query.where(col(Match.sequence) >= from_sequence)
-    return list(map(RatedSeat._make, fetch_rows(session.connection(), query)))
+    return query
 
 
 def placements(
