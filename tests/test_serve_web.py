@@ -10,7 +10,7 @@ import re
 import socket
 import sqlite3
 import warnings
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import pytest
@@ -144,51 +144,114 @@ def test_a_duel_page_shows_its_llr_against_the_bounds(tmp_path: Path) -> None:
     assert "LLR" in page.text
 
 
+GATE_BOT = """\
+import json, os, sys, time
+gate, first = sys.argv[1], True
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] == "hello":
+        print(json.dumps({"type": "hello", "name": "gate", "version": "1.0"}), flush=True)
+    elif message["type"] == "move":
+        if first:  # a match begins: wait until the test lets it be played
+            first = False
+            with open(os.path.join(gate, "played")) as played:
+                started = len(played.readlines())
+            with open(os.path.join(gate, "waiting"), "a") as waiting:
+                waiting.write("match\\n")
+            while int(open(os.path.join(gate, "allow")).read()) <= started:
+                time.sleep(0.01)
+            with open(os.path.join(gate, "played"), "a") as played:
+                played.write("match\\n")
+        print(json.dumps({"type": "move", "move": message["legal"][0]}), flush=True)
+    elif message["type"] == "quit":
+        break
+"""
+
+
 def test_a_running_duels_page_shows_its_llr_moving_and_ends_as_duel_show(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     """While ``duel`` plays (another process), the page shows more pairs and a new LLR
-    each time they are stored; once it ends, the page's figures are ``duel show``'s."""
+    each time they are stored; once it ends, the page's figures are ``duel show``'s.
+    The duel's bot plays a match only when the test lets it (a gate), so that the pairs
+    are stored in steps the test waits for, however fast the machine."""
     import subprocess
     import sys
     import time
 
+    from c8league.duel.running import COMMIT_SECONDS
+
+    gate = tmp_path / "gate"
+    gate.mkdir()
+
+    def allow(matches: int) -> None:  # (replaced whole: the bot never reads half of it)
+        (gate / "allow.new").write_text(str(matches))
+        (gate / "allow.new").replace(gate / "allow")
+
+    allow(0)
+    (gate / "played").write_text("")
+    (gate / "waiting").write_text("")
+    (gate / "bot.py").write_text(GATE_BOT)
     db = tmp_path / "live.db"
     assert run(db, "init") == 0
-    command = [sys.executable, "-m", "c8league", "--db", str(db), "duel", "greedy", "greedy",
-               "--sprt", "elo0=0 elo1=5", "--max-games", "600", "--name", "live", "--seed", "5",
-               "--workers", "1"]  # fmt: skip
+    bot = f"cmd:{sys.executable} {gate / 'bot.py'} {gate}"
+    command = [sys.executable, "-m", "c8league", "--db", str(db), "duel", "greedy", bot,
+               "--sprt", "elo0=0 elo1=5", "--max-games", "8", "--name", "live", "--seed", "5",
+               "--workers", "1", "--sandbox", "off"]  # fmt: skip
     playing = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    seen: list[tuple[str, str]] = []
     config = ServeConfig(db=open_database(str(db), create=False))
 
-    def figures(page: str) -> tuple[str, str]:
+    def figures(page: str) -> tuple[str, int]:
         found = re.search(r'aria-label="LLR (-?[\d.]+) after (\d+) pairs', page)
-        return ("", "0") if found is None else (found[1], found[2])
+        return ("", 0) if found is None else (found[1], int(found[2]))
 
+    def played() -> int:
+        return len((gate / "played").read_text().splitlines())
+
+    def waiting() -> int:
+        return len((gate / "waiting").read_text().splitlines())
+
+    def until(condition: Callable[[], bool], what: str) -> None:
+        deadline = time.monotonic() + 60
+        while not condition():
+            if playing.poll() is not None:
+                said = playing.stderr.read().decode() if playing.stderr else ""
+                raise AssertionError(f"the duel ended before {what}: {said}")
+            assert time.monotonic() < deadline, f"gave up waiting: {what}"
+            time.sleep(0.02)
+
+    seen = []
     try:
         with TestClient(create_app(config)) as client:
-            while playing.poll() is None:
-                page = client.get("/duel/live")
-                running = page.status_code == 200 and "<strong>playing</strong>" in page.text
-                if running and figures(page.text) not in seen:
-                    assert "data-live=" in page.text  # the page follows the duel by itself
-                    seen.append(figures(page.text))
-                time.sleep(0.02)  # (a poll's pace: the test waits for the duel to end)
-            assert playing.wait() == 0, playing.stderr.read() if playing.stderr else ""
-            final = client.get("/duel/live").text
+
+            def page() -> str:
+                return client.get("/duel/live").text
+
+            for pairs in (1, 2, 3):  # a pair is two matches
+                until(lambda n=pairs: waiting() == 2 * n - 1, "the pair's first match asked")  # type: ignore[misc]
+                # The duel waits for it: a pair is stored as it ends if the last store is
+                # that long past.
+                time.sleep(COMMIT_SECONDS * 1.2)
+                allow(2 * pairs)
+                until(lambda n=pairs: figures(page())[1] == n, f"{pairs} pairs shown")  # type: ignore[misc]
+                assert played() == 2 * pairs
+                shown = page()
+                assert "<strong>playing</strong>" in shown and "data-live=" in shown
+                seen.append(figures(shown))
+            allow(100)
+            assert playing.wait(timeout=120) == 0, playing.stderr.read() if playing.stderr else ""
+            final = page()
     finally:
         if playing.poll() is None:
             playing.kill()
         config.db.close()
-    moving = [pairs for _, pairs in seen if pairs != "0"]
-    assert len(set(moving)) >= 2, seen  # more pairs, seen while it played
+    assert [pairs for _, pairs in seen] == [1, 2, 3]  # the graph grew while it played
     capsys.readouterr()
     assert run(db, "duel", "show", "live", "--json") == 0
     shown = json.loads(capsys.readouterr().out)
     llr, pairs = figures(final)
-    assert (llr, int(pairs)) == (f"{shown['stats']['sprt']['llr']:.2f}", shown["stats"]["pairs"])
-    assert "<strong>playing</strong>" not in final and "data-live=" not in final
+    assert (llr, pairs) == (f"{shown['stats']['sprt']['llr']:.2f}", shown["stats"]["pairs"])
+    assert pairs == 4 and "<strong>playing</strong>" not in final and "data-live=" not in final
 
 
 # --- writes ----------------------------------------------------------------------------
