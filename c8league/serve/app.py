@@ -274,9 +274,10 @@ class Pages:
             player=player,
         )
 
-    def report_scores(self, request: Request, form: Form) -> Response:
-        """The scores of a table found by its code: stored as reported, or refused with
-        the same line as ``result add`` gives."""
+    def ticketed(self, request: Request, form: Form) -> tuple[int, CodedTable] | Response:
+        """The table a form's ticket names (its match id and table), or the page that
+        refuses the form: a write refused, a ticket this server did not make, a code that
+        no longer works."""
         refused = self.write_refused(request, form)
         if refused is not None:
             return refused
@@ -285,9 +286,17 @@ class Pages:
             return self.refused("this form is not one this server made: type the code again",
                                 status=403)  # fmt: skip
         try:
-            table = table_at(self.db, match_id)
+            return match_id, table_at(self.db, match_id)
         except CodeRefused as exc:
             return self.refused(_said(exc), status=403)
+
+    def report_scores(self, request: Request, form: Form) -> Response:
+        """The scores of a table found by its code: stored as reported, or refused with
+        the same line as ``result add`` gives."""
+        opened = self.ticketed(request, form)
+        if isinstance(opened, Response):
+            return opened
+        match_id, table = opened
         values = {n: form.get(f"score{i}", "").strip() for i, n in enumerate(table.info.seats)}
         player = form.get("player", "").strip()[:128]
         try:
@@ -311,17 +320,10 @@ class Pages:
     def second_player(self, request: Request, form: Form) -> Response:
         """A second player of the table confirms the reported result, or disputes it
         with the scores they hold true (when the league says a second player may)."""
-        refused = self.write_refused(request, form)
-        if refused is not None:
-            return refused
-        match_id = self.tickets.read(form.get("ticket"))
-        if match_id is None:
-            return self.refused("this form is not one this server made: type the code again",
-                                status=403)  # fmt: skip
-        try:
-            table = table_at(self.db, match_id)
-        except CodeRefused as exc:
-            return self.refused(_said(exc), status=403)
+        opened = self.ticketed(request, form)
+        if isinstance(opened, Response):
+            return opened
+        match_id, table = opened
         player = form.get("player", "").strip()[:128]
         action = form.get("action", "")
         values = {n: form.get(f"score{i}", "").strip() for i, n in enumerate(table.info.seats)}
